@@ -1,0 +1,38 @@
+# Two commands matter: `make run` and `make test` (see README.md). Both create .venv from the lock
+# file when it is missing, so they work on a fresh machine with only Python 3.11 and pip.
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: run test worker migrate openapi import bench clean
+
+$(BIN)/.installed: requirements.lock pyproject.toml
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "$(PYTHON) not found; set PYTHON=python3" >&2; exit 1; }
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	touch $@
+
+run: $(BIN)/.installed
+	$(BIN)/python -m app.cli serve
+
+test: $(BIN)/.installed
+	$(BIN)/python -m pytest
+
+worker: $(BIN)/.installed
+	$(BIN)/python -m app.cli worker
+
+migrate: $(BIN)/.installed
+	$(BIN)/python -m app.cli migrate
+
+openapi: $(BIN)/.installed
+	$(BIN)/python -m app.cli export-openapi
+
+import: $(BIN)/.installed
+	$(BIN)/python -m app.cli import ../shared/data/renju-cn-2009-2019/source.tsv
+
+bench: $(BIN)/.installed
+	$(BIN)/python bench/bench_whr.py --size rif
+
+clean:
+	rm -rf $(VENV) var .pytest_cache

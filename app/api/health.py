@@ -1,0 +1,22 @@
+from fastapi import APIRouter
+from pydantic import BaseModel
+from sqlalchemy import text
+
+from app.api.deps import SessionDep
+from app.problems import ServiceUnavailable
+
+router = APIRouter(prefix="/v1", tags=["operations"])
+
+
+class Health(BaseModel):
+    status: str
+    database: str
+
+
+@router.get("/health", operation_id="get_health", responses={503: {"description": "Database unreachable"}})
+def health(session: SessionDep) -> Health:
+    try:
+        session.execute(text("SELECT 1"))
+    except Exception as error:  # noqa: BLE001 - any failure means "not reachable"
+        raise ServiceUnavailable(f"The database is not reachable: {type(error).__name__}") from error
+    return Health(status="ok", database=session.get_bind().dialect.name)

@@ -1,0 +1,123 @@
+"""Command line: ``python -m app.cli serve | migrate | worker | export-openapi | import FILE``."""
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from app.settings import PROJECT_ROOT, get_settings
+
+OPENAPI_PATH = PROJECT_ROOT / "openapi" / "openapi.json"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m app.cli", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    serve = commands.add_parser("serve", help="apply migrations, then serve HTTP (with an in-process worker)")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--no-worker", action="store_true", help="do not run a recompute worker in this process")
+
+    commands.add_parser("migrate", help="apply every Alembic migration to DATABASE_URL")
+    commands.add_parser("worker", help="run a recompute worker (beside API replicas on PostgreSQL)")
+
+    export = commands.add_parser("export-openapi", help="write the OpenAPI document (the committed contract)")
+    export.add_argument("--output", type=Path, default=OPENAPI_PATH)
+
+    importer = commands.add_parser("import", help="import a renju.net results file (tab-separated)")
+    importer.add_argument("path", type=Path)
+    importer.add_argument("--no-progress", action="store_true")
+
+    args = parser.parse_args(argv)
+    if args.command == "serve":
+        return _serve(args.host, args.port, worker=not args.no_worker)
+    if args.command == "migrate":
+        migrate()
+        print(f"migrated {_safe_url()}")
+        return 0
+    if args.command == "worker":
+        from app.services.worker import run_forever
+
+        migrate()
+        run_forever()
+        return 0
+    if args.command == "export-openapi":
+        return _export_openapi(args.output)
+    if args.command == "import":
+        return _import(args.path, progress=not args.no_progress)
+    return 2
+
+
+def migrate() -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    command.upgrade(Config(str(PROJECT_ROOT / "alembic.ini")), "head")
+
+
+def openapi_document() -> dict:
+    from app.main import create_app
+
+    return create_app(start_worker=False).openapi()
+
+
+def _serve(host: str, port: int, *, worker: bool) -> int:
+    import os
+
+    import uvicorn
+
+    migrate()
+    if not worker:
+        os.environ["RUN_WORKER"] = "false"
+        get_settings.cache_clear()
+    if not get_settings().api_keys():
+        print(
+            "No API key is set, so writes will answer 401/403. For local use, start with e.g.\n"
+            "  RATING_API_KEYS=local:change-me make run\n"
+            "and send: Authorization: Bearer change-me",
+            file=sys.stderr,
+        )
+    uvicorn.run("app.main:app", host=host, port=port, log_level="info")
+    return 0
+
+
+def _export_openapi(output: Path) -> int:
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(json.dumps(openapi_document(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"wrote {output}")
+    return 0
+
+
+def _import(path: Path, *, progress: bool) -> int:
+    from tqdm import tqdm
+
+    from app.services.importing import import_results_file
+
+    migrate()
+    bar = tqdm(total=0, unit="tournament", disable=not progress, file=sys.stderr)
+
+    def advance(total: int) -> None:
+        bar.total = total
+        bar.update(1)
+
+    report = import_results_file(path, on_tournament=advance)
+    bar.close()
+    print(f"Import of {path}")
+    print(f"  tournaments stored: {report.tournaments_stored} (already present, unchanged: {report.tournaments_unchanged})")
+    print(f"  players stored:     {report.players_stored}")
+    print(f"  games stored:       {report.games_stored}")
+    print(f"  rows rejected:      {sum(report.rejected.values())}")
+    for reason, count in sorted(report.rejected.items(), key=lambda item: -item[1]):
+        print(f"    {count:>7}  {reason}")
+    return 0
+
+
+def _safe_url() -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(get_settings().database_url).render_as_string(hide_password=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,197 @@
+"""Reader of the renju.net results export (tab-separated records), as kept beside the public
+renju WHR site's code: see shared/data/renju-cn-2009-2019/README.md for the format.
+
+Records: ``country``, ``player``, ``tournament``, ``game``; blank lines are skipped. Parsing is
+separate from submitting: ``to_submissions`` turns a parsed file into the same tournament
+submissions the HTTP API accepts, and lists every row it cannot use with the reason.
+"""
+
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+__all__ = [
+    "ParsedFile",
+    "ParsedGame",
+    "ParsedPlayer",
+    "ParsedTournament",
+    "RejectedRow",
+    "parse",
+    "parse_path",
+    "to_submissions",
+]
+
+# renju.net rule ids: both were rated in the renju category by the source (data README).
+RENJU_RULE_IDS = {"1": "RIF", "5": "RIF"}
+
+
+@dataclass(frozen=True)
+class ParsedPlayer:
+    id: str
+    name: str
+    surname: str
+    country_id: str | None
+    city_id: str | None
+
+
+@dataclass(frozen=True)
+class ParsedTournament:
+    id: str
+    name: str
+    country_id: str | None
+    city_id: str | None
+    start: date
+    end: date
+    rule_id: str
+
+
+@dataclass(frozen=True)
+class ParsedGame:
+    id: str
+    tournament_id: str
+    round: str
+    rule_id: str
+    black: str
+    white: str
+    result: str
+    line_number: int
+
+
+@dataclass(frozen=True)
+class RejectedRow:
+    line_number: int
+    reason: str
+
+
+@dataclass
+class ParsedFile:
+    countries: dict[str, tuple[str, str]] = field(default_factory=dict)  # id -> (name, abbreviation)
+    players: dict[str, ParsedPlayer] = field(default_factory=dict)
+    tournaments: dict[str, ParsedTournament] = field(default_factory=dict)
+    games: list[ParsedGame] = field(default_factory=list)
+    rejected: list[RejectedRow] = field(default_factory=list)
+
+    def rejected_reasons(self) -> Counter[str]:
+        return Counter(row.reason for row in self.rejected)
+
+
+def parse_path(path: str | Path) -> ParsedFile:
+    with open(path, encoding="utf-8") as lines:
+        return parse(lines)
+
+
+def parse(lines: Iterable[str]) -> ParsedFile:
+    parsed = ParsedFile()
+    for line_number, columns in _records(lines):
+        kind, values = columns[0], columns[1:]
+        try:
+            if kind == "country":
+                parsed.countries[values[0]] = (values[1], values[2])
+            elif kind == "player":
+                parsed.players[values[0]] = ParsedPlayer(
+                    id=values[0],
+                    name=values[1],
+                    surname=values[2],
+                    country_id=values[3] or None,
+                    city_id=values[4] or None,
+                )
+            elif kind == "tournament":
+                parsed.tournaments[values[0]] = ParsedTournament(
+                    id=values[0],
+                    name=values[1],
+                    country_id=values[2] or None,
+                    city_id=values[3] or None,
+                    start=date.fromisoformat(values[4]),
+                    end=date.fromisoformat(values[5]),
+                    rule_id=values[6],
+                )
+            elif kind == "game":
+                parsed.games.append(
+                    ParsedGame(
+                        id=values[0],
+                        tournament_id=values[1],
+                        round=values[2],
+                        rule_id=values[3],
+                        black=values[4],
+                        white=values[5],
+                        result=values[6],
+                        line_number=line_number,
+                    )
+                )
+            else:
+                parsed.rejected.append(RejectedRow(line_number, f"unknown record type {kind!r}"))
+        except (IndexError, ValueError) as error:
+            parsed.rejected.append(RejectedRow(line_number, f"malformed {kind} record ({error})"))
+    return parsed
+
+
+def _records(lines: Iterable[str]) -> Iterator[tuple[int, list[str]]]:
+    for line_number, line in enumerate(lines, start=1):
+        stripped = line.rstrip("\r\n")
+        if stripped.strip():
+            yield line_number, [column.strip() for column in stripped.split("\t")]
+
+
+def to_submissions(parsed: ParsedFile) -> tuple[list[dict], list[RejectedRow]]:
+    """Tournament submissions (the body of ``POST /v1/tournaments``) and the game rows left out.
+
+    A game of a tournament the file does not define is rejected, never dated by guess (data README).
+    Players named by games but not described by the file are created with their id alone.
+    """
+    rejected = list(parsed.rejected)
+    games_by_tournament: dict[str, list[ParsedGame]] = {tid: [] for tid in parsed.tournaments}
+    for game in parsed.games:
+        if game.tournament_id not in games_by_tournament:
+            rejected.append(RejectedRow(game.line_number, "game of a tournament the file does not define"))
+            continue
+        if game.result not in ("B", "W", "D"):
+            rejected.append(RejectedRow(game.line_number, f"unknown result code {game.result!r}"))
+            continue
+        games_by_tournament[game.tournament_id].append(game)
+
+    countries = {cid: abbreviation for cid, (_, abbreviation) in parsed.countries.items()}
+    submissions = []
+    for tournament in parsed.tournaments.values():
+        games = games_by_tournament[tournament.id]
+        player_ids = sorted({g.black for g in games} | {g.white for g in games}, key=_natural)
+        submissions.append(
+            {
+                "id": tournament.id,
+                "name": tournament.name,
+                "category": "renju",
+                "rule": RENJU_RULE_IDS.get(tournament.rule_id, f"renju.net rule {tournament.rule_id}"),
+                "start": tournament.start.isoformat(),
+                "end": tournament.end.isoformat(),
+                "country": countries.get(tournament.country_id or ""),
+                "rated": True,
+                "players": [_player_submission(parsed.players.get(pid), pid, countries) for pid in player_ids],
+                "games": [
+                    {
+                        "id": game.id,
+                        "round": game.round,
+                        "black": game.black,
+                        "white": game.white,
+                        "result": game.result,
+                    }
+                    for game in games
+                ],
+            }
+        )
+    return submissions, rejected
+
+
+def _player_submission(player: ParsedPlayer | None, player_id: str, countries: dict[str, str]) -> dict:
+    if player is None:
+        return {"id": player_id}
+    return {
+        "id": player.id,
+        "name": player.name,
+        "surname": player.surname,
+        "country": countries.get(player.country_id or ""),
+    }
+
+
+def _natural(identifier: str) -> tuple[int, str]:
+    return (int(identifier), "") if identifier.isdigit() else (1 << 62, identifier)

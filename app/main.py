@@ -1,0 +1,69 @@
+"""The ASGI application: ``app.main:app``, built by ``create_app()``."""
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
+
+from app import logging as app_logging
+from app import problems
+from app.api import calc, health, jobs, players, rating_lists, tournaments
+from app.middleware import BodySizeLimitMiddleware, RequestContextMiddleware
+from app.settings import Settings, get_settings
+
+DESCRIPTION = """Rating service of the renju world. Tournament-management software submits tournaments
+and games; the service stores them and rates them under RIF Elo (1995, 1997), RIF Whole-History
+Rating and other rule systems. Errors are RFC 9457 problem+json; writes need a Bearer API key."""
+
+
+def create_app(settings: Settings | None = None, *, start_worker: bool | None = None) -> FastAPI:
+    settings = settings or get_settings()
+    app_logging.configure(settings.log_level)
+    run_worker = settings.run_worker if start_worker is None else start_worker
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        worker = None
+        if run_worker:
+            from app.services.worker import BackgroundWorker
+
+            worker = BackgroundWorker(poll_seconds=settings.worker_poll_seconds)
+            worker.start()
+        try:
+            yield
+        finally:
+            if worker is not None:
+                worker.stop()
+
+    app = FastAPI(
+        title="Renju rating service",
+        version="1.0.0",
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        separate_input_output_schemas=False,
+    )
+    problems.install(app)
+    for router in (
+        health.router,
+        tournaments.router,
+        players.router,
+        rating_lists.router,
+        jobs.router,
+        calc.router,
+    ):
+        app.include_router(router)
+    app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.max_body_bytes)
+    if settings.cors_origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=settings.cors_origins,
+            allow_methods=["GET", "POST", "PUT", "PATCH"],
+            allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match"],
+            expose_headers=["ETag", "Location", "X-Request-ID"],
+        )
+    app.add_middleware(RequestContextMiddleware)
+    return app
+
+
+app = create_app()

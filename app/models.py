@@ -1,0 +1,218 @@
+"""ORM tables. The schema changes only through Alembic migrations (migrations/); a test checks
+that these models and the migrations agree."""
+
+from datetime import date, datetime
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Date,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+    func,
+    text,
+)
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+ID_LENGTH = 64
+JsonType = JSON().with_variant(JSONB(), "postgresql")
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(
+        naming_convention={
+            "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+            "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+            "ck": "ck_%(table_name)s_%(constraint_name)s",
+            "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+            "pk": "pk_%(table_name)s",
+        }
+    )
+
+
+class Player(Base):
+    __tablename__ = "players"
+
+    id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    name: Mapped[str | None] = mapped_column(String(200))
+    surname: Mapped[str | None] = mapped_column(String(200))
+    native_name: Mapped[str | None] = mapped_column(String(200))
+    country: Mapped[str | None] = mapped_column(String(3), index=True)
+    city: Mapped[str | None] = mapped_column(String(200))
+    gender: Mapped[str | None] = mapped_column(String(1))
+    birth_year: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now(), onupdate=func.now()
+    )
+
+
+class Tournament(Base):
+    __tablename__ = "tournaments"
+
+    id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    name: Mapped[str] = mapped_column(String(300))
+    category: Mapped[str] = mapped_column(String(10), index=True)
+    rule: Mapped[str | None] = mapped_column(String(100))
+    start: Mapped[date] = mapped_column(Date)
+    end: Mapped[date] = mapped_column(Date, index=True)
+    country: Mapped[str | None] = mapped_column(String(3), index=True)
+    city: Mapped[str | None] = mapped_column(String(200))
+    time_control_minutes: Mapped[int | None] = mapped_column(Integer)
+    rated: Mapped[bool] = mapped_column(Boolean, default=True)
+    format: Mapped[str] = mapped_column(String(20), default="face-to-face")
+    complete_records: Mapped[bool] = mapped_column(Boolean, default=True)
+    board_size: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    updated_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now(), onupdate=func.now()
+    )
+
+
+class Game(Base):
+    __tablename__ = "games"
+    __table_args__ = (UniqueConstraint("tournament_id", "game_id"), Index(None, "tournament_id", "seq"))
+
+    pk: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    game_id: Mapped[str | None] = mapped_column(String(ID_LENGTH))
+    round: Mapped[str | None] = mapped_column(String(20))
+    black_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    white_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    result: Mapped[str] = mapped_column(String(1))
+    played: Mapped[bool] = mapped_column(Boolean, default=True)
+    # Resolved at submission: a game without a date is dated on its tournament's end (RIF 2021 #8.4).
+    date: Mapped[date] = mapped_column(Date, nullable=False)
+    handicap: Mapped[int | None] = mapped_column(Integer)
+    board_size: Mapped[int | None] = mapped_column(Integer)
+
+
+class RatingList(Base):
+    __tablename__ = "rating_lists"
+
+    id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    system: Mapped[str] = mapped_column(String(20))
+    category: Mapped[str] = mapped_column(String(10))
+    params: Mapped[dict] = mapped_column(JsonType, default=dict)
+    eligibility: Mapped[dict] = mapped_column(JsonType, default=dict)
+    # Readers follow this pointer; a recompute moves it in the same transaction that writes the
+    # new snapshot, so the old snapshot is served until the new one commits.
+    current_snapshot_id: Mapped[int | None] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class RatingSnapshot(Base):
+    __tablename__ = "rating_snapshots"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    list_id: Mapped[str] = mapped_column(ForeignKey("rating_lists.id"), index=True)
+    list_date: Mapped[date] = mapped_column(Date)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    job_id: Mapped[int | None] = mapped_column(Integer)
+    params: Mapped[dict] = mapped_column(JsonType, default=dict)
+    players: Mapped[int] = mapped_column(Integer, default=0)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    tournaments: Mapped[int] = mapped_column(Integer, default=0)
+    notes: Mapped[list] = mapped_column(JsonType, default=list)
+
+
+class RatingEntry(Base):
+    """A player's place in one snapshot, with his whole series in ``history`` (parallel arrays:
+    ``date`` ISO strings, ``rating``, ``deviation``, ``games``) so a list as of any date is
+    answered from the snapshot alone."""
+
+    __tablename__ = "rating_entries"
+
+    snapshot_id: Mapped[int] = mapped_column(
+        ForeignKey("rating_snapshots.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float | None] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    last_played: Mapped[date | None] = mapped_column(Date)
+    status: Mapped[str] = mapped_column(String(20))
+    history: Mapped[dict] = mapped_column(JsonType)
+
+
+class TournamentRatingChange(Base):
+    """What one tournament did to one player's rating under one snapshot of a list (Elo lists)."""
+
+    __tablename__ = "tournament_rating_changes"
+
+    snapshot_id: Mapped[int] = mapped_column(
+        ForeignKey("rating_snapshots.id", ondelete="CASCADE"), primary_key=True
+    )
+    tournament_id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    system: Mapped[str] = mapped_column(String(20))
+    rating_before: Mapped[float | None] = mapped_column(Float)
+    rating_after: Mapped[float | None] = mapped_column(Float)
+    change: Mapped[float | None] = mapped_column(Float)
+    change_unrounded: Mapped[float | None] = mapped_column(Float)
+    games_counted: Mapped[int] = mapped_column(Integer)
+    status_after: Mapped[str | None] = mapped_column(String(20))
+
+    __table_args__ = (Index(None, "tournament_id", "snapshot_id"),)
+
+
+class RatingSeed(Base):
+    """Starting official ratings an Elo list's replay begins from (INTERPRETATIONS 1.18)."""
+
+    __tablename__ = "rating_seeds"
+
+    list_id: Mapped[str] = mapped_column(ForeignKey("rating_lists.id"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    rating: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(20))
+    as_of: Mapped[date] = mapped_column(Date)
+
+
+class Job(Base):
+    __tablename__ = "jobs"
+    __table_args__ = (
+        # At most one queued job per list: a second trigger coalesces into it.
+        Index(
+            "uq_jobs_list_id_queued",
+            "list_id",
+            unique=True,
+            sqlite_where=text("status = 'queued'"),
+            postgresql_where=text("status = 'queued'"),
+        ),
+        Index(None, "status", "id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    kind: Mapped[str] = mapped_column(String(20))
+    list_id: Mapped[str] = mapped_column(ForeignKey("rating_lists.id"))
+    status: Mapped[str] = mapped_column(String(10))
+    progress: Mapped[float] = mapped_column(Float, default=0.0)
+    error: Mapped[str | None] = mapped_column(Text)
+    result: Mapped[dict | None] = mapped_column(JsonType)
+    snapshot_id: Mapped[int | None] = mapped_column(Integer)
+    worker: Mapped[str | None] = mapped_column(String(100))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    heartbeat_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class IdempotencyRecord(Base):
+    __tablename__ = "idempotency_records"
+
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    request_hash: Mapped[str] = mapped_column(String(64))
+    status_code: Mapped[int] = mapped_column(Integer)
+    response: Mapped[dict] = mapped_column(JsonType)
+    location: Mapped[str | None] = mapped_column(String(300))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())

@@ -1,0 +1,122 @@
+"""RFC 9457 problem details. Every error the service answers is one of these classes, rendered as
+``application/problem+json`` with ``type``, ``title``, ``status``, ``detail`` and, for invalid
+input, ``errors: [{"pointer": "/games/3/white", "detail": "..."}]``."""
+
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+TYPE_BASE = "https://renju-rating.example/problems/"
+
+
+@dataclass(frozen=True)
+class FieldError:
+    pointer: str
+    detail: str
+
+
+class Problem(Exception):
+    status: int = 500
+    type_slug: str = "internal-error"
+    title: str = "Internal error"
+
+    def __init__(self, detail: str, errors: list[FieldError] | None = None, headers: dict | None = None):
+        super().__init__(detail)
+        self.detail = detail
+        self.errors = errors or []
+        self.headers = headers or {}
+
+    def body(self) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "type": TYPE_BASE + self.type_slug,
+            "title": self.title,
+            "status": self.status,
+            "detail": self.detail,
+        }
+        if self.errors:
+            body["errors"] = [{"pointer": e.pointer, "detail": e.detail} for e in self.errors]
+        return body
+
+
+class InvalidInput(Problem):
+    status, type_slug, title = 422, "invalid-input", "Invalid input"
+
+
+class BadRequest(Problem):
+    status, type_slug, title = 400, "bad-request", "Bad request"
+
+
+class NotFound(Problem):
+    status, type_slug, title = 404, "not-found", "Not found"
+
+
+class Conflict(Problem):
+    status, type_slug, title = 409, "conflict", "Conflict"
+
+
+class PayloadTooLarge(Problem):
+    status, type_slug, title = 413, "payload-too-large", "Payload too large"
+
+
+class Unauthorized(Problem):
+    status, type_slug, title = 401, "unauthorized", "Authentication required"
+
+
+class Forbidden(Problem):
+    status, type_slug, title = 403, "forbidden", "Forbidden"
+
+
+class IdempotencyKeyReused(Problem):
+    status, type_slug, title = 422, "idempotency-key-reused", "Idempotency key reused with another body"
+
+
+class ServiceUnavailable(Problem):
+    status, type_slug, title = 503, "unavailable", "Service unavailable"
+
+
+def problem_response(problem: Problem) -> JSONResponse:
+    return JSONResponse(
+        problem.body(), status_code=problem.status, media_type=PROBLEM_MEDIA_TYPE, headers=problem.headers
+    )
+
+
+def json_pointer(location: tuple[str | int, ...] | list[str | int]) -> str:
+    """A pydantic error location as an RFC 6901 pointer into the request body."""
+    parts = list(location)
+    if parts and parts[0] == "body":
+        parts = parts[1:]
+    return "/" + "/".join(str(p).replace("~", "~0").replace("/", "~1") for p in parts) if parts else ""
+
+
+def install(app: FastAPI) -> None:
+    @app.exception_handler(Problem)
+    async def _problem(_: Request, problem: Problem) -> JSONResponse:
+        return problem_response(problem)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(_: Request, error: RequestValidationError) -> JSONResponse:
+        errors = []
+        for item in error.errors():
+            location = list(item.get("loc", ()))
+            where = location[0] if location else "body"
+            pointer = json_pointer(location) if where == "body" else f"{where}:{'.'.join(map(str, location[1:]))}"
+            errors.append(FieldError(pointer or "/", item.get("msg", "invalid")))
+        detail = "; ".join(f"{e.pointer}: {e.detail}" for e in errors[:5])
+        return problem_response(InvalidInput(f"The request is not valid: {detail}", errors))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_: Request, error: StarletteHTTPException) -> JSONResponse:
+        problem = Problem(str(error.detail))
+        problem.status = error.status_code
+        problem.type_slug = {404: "not-found", 405: "method-not-allowed"}.get(error.status_code, "http-error")
+        problem.title = {404: "Not found", 405: "Method not allowed"}.get(error.status_code, "HTTP error")
+        return problem_response(problem)
+
+    @app.exception_handler(Exception)
+    async def _unexpected(_: Request, error: Exception) -> JSONResponse:
+        return problem_response(Problem("An unexpected error occurred; it has been logged."))

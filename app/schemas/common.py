@@ -1,0 +1,30 @@
+from typing import Annotated, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+T = TypeVar("T")
+
+Identifier = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9._:\-]*$"),
+]
+CountryCode = Annotated[str, StringConstraints(min_length=2, max_length=3, pattern=r"^[A-Z]{2,3}$")]
+MAX_PAGE_SIZE = 500
+
+
+class StrictModel(BaseModel):
+    """Request bodies reject unknown fields, so a typo is an error rather than silently ignored."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class Page(BaseModel, Generic[T]):
+    items: list[T]
+    total: int
+    limit: int
+    offset: int
+
+
+class Pagination(BaseModel):
+    limit: int = Field(50, ge=1, le=MAX_PAGE_SIZE)
+    offset: int = Field(0, ge=0)

@@ -1,0 +1,95 @@
+import datetime as dt
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.schemas.common import CountryCode, Identifier, StrictModel
+from app.schemas.players import PlayerCreate, PlayerRead
+
+Category = Literal["renju", "gomoku", "go", "shogi"]
+Result = Literal["B", "W", "D"]
+TournamentFormat = Literal["face-to-face", "supervised-online"]
+
+
+class GameIn(StrictModel):
+    id: Identifier | None = Field(None, description="The submitter's game id, unique within the tournament")
+    black: Identifier
+    white: Identifier
+    result: Result = Field(description="From black's side: B black won, W white won, D draw")
+    round: str | None = Field(None, max_length=20, description='Round label: "1", "2", … or "T" for a tie-break')
+    played: bool = Field(True, description="false: a walkover or a game not played; stored, never rated")
+    date: dt.date | None = Field(None, description="Defaults to the tournament's end date")
+    handicap: int | None = Field(None, ge=0, description="Stones (go) or handicap level (shogi); 0 = even")
+    board_size: int | None = Field(None, description="Lines of the board: go 9 / 13 / 19, renju 15")
+
+
+class TournamentIn(StrictModel):
+    id: Identifier
+    name: str = Field(min_length=1, max_length=300)
+    category: Category
+    rule: str | None = Field(None, max_length=100, description="Opening rule, e.g. RIF, Yamaguchi, Soosyrv-N")
+    start: dt.date
+    end: dt.date
+    country: CountryCode | None = None
+    city: str | None = Field(None, max_length=200)
+    time_control_minutes: int | None = Field(None, ge=1, le=10_000, description="Minutes per player")
+    rated: bool = True
+    format: TournamentFormat = "face-to-face"
+    complete_records: bool = Field(True, description="Complete game records are in the RIF database (002 #9.3)")
+    board_size: int | None = Field(None, description="Default board size of the tournament's games")
+    players: list[PlayerCreate] = Field(default_factory=list, description="Created, or updated with the fields given")
+    games: list[GameIn]
+
+
+class GameRead(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+
+    id: str | None
+    round: str | None
+    black: str
+    white: str
+    result: Result
+    played: bool
+    date: dt.date
+    handicap: int | None
+    board_size: int | None
+
+
+class TournamentSummary(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+
+    id: str
+    name: str
+    category: Category
+    rule: str | None
+    start: dt.date
+    end: dt.date
+    country: str | None
+    city: str | None
+    time_control_minutes: int | None
+    rated: bool
+    format: TournamentFormat
+    complete_records: bool
+    board_size: int | None
+    games_count: int = 0
+
+
+class RatingChangeRead(BaseModel):
+    list_id: str
+    snapshot_id: int
+    player_id: str
+    system: str
+    rating_before: float | None
+    rating_after: float | None
+    change: float | None
+    change_unrounded: float | None
+    games_counted: int
+    status_after: str | None
+
+
+class TournamentRead(TournamentSummary):
+    players: list[PlayerRead]
+    games: list[GameRead]
+    rating_changes: list[RatingChangeRead] = Field(
+        default_factory=list, description="Each player's change under every Elo list's current snapshot"
+    )

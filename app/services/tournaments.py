@@ -1,0 +1,226 @@
+"""Submitting, correcting and reading tournaments. Services never commit: the caller's unit of
+work (the request's session dependency, or the CLI's session scope) commits or rolls back, so a
+rejected submission stores nothing."""
+
+from collections import Counter
+from dataclasses import dataclass
+from datetime import date
+
+from sqlalchemy import delete, func, insert, select
+from sqlalchemy.orm import Session
+
+from app.models import Game, Player, RatingList, Tournament, TournamentRatingChange
+from app.problems import Conflict, FieldError, InvalidInput, NotFound, PayloadTooLarge
+from app.schemas.tournaments import TournamentIn
+from app.services.players import upsert_players
+
+
+@dataclass(frozen=True)
+class CategoryRange:
+    board_sizes: frozenset[int]
+    max_handicap: int
+
+
+# Board sizes and handicaps each category admits. Go: 9/13/19 (Rivne Kd), stones beyond 9 exist in
+# the Rivne text ("a handicap greater than 9"); shogi: 9x9, handicap levels up to ten pieces;
+# renju and gomoku have no handicap, renju is played on 15x15, gomoku on 15x15 or 19x19.
+CATEGORY_RANGES = {
+    "renju": CategoryRange(frozenset({15}), 0),
+    "gomoku": CategoryRange(frozenset({15, 19}), 0),
+    "go": CategoryRange(frozenset({9, 13, 19}), 20),
+    "shogi": CategoryRange(frozenset({9}), 10),
+}
+
+
+def submit_tournament(session: Session, submission: TournamentIn, *, max_games: int) -> Tournament:
+    """Store a new tournament with its players and games, all or nothing."""
+    if session.get(Tournament, submission.id) is not None:
+        raise Conflict(
+            f"Tournament {submission.id!r} already exists; use PUT /v1/tournaments/{submission.id} to correct it.",
+            [FieldError("/id", "a tournament with this id already exists")],
+        )
+    _validate(session, submission, max_games=max_games)
+    upsert_players(session, submission.players)
+    tournament = Tournament(id=submission.id, **_tournament_fields(submission))
+    session.add(tournament)
+    session.flush()
+    _insert_games(session, submission)
+    return tournament
+
+
+def replace_tournament(session: Session, tournament_id: str, submission: TournamentIn, *, max_games: int) -> Tournament:
+    """A correction: the tournament's fields and its whole list of games are replaced."""
+    if submission.id != tournament_id:
+        raise InvalidInput(
+            "The body's id must be the id in the path.",
+            [FieldError("/id", f"expected {tournament_id!r}, got {submission.id!r}")],
+        )
+    tournament = session.get(Tournament, tournament_id, with_for_update=True)
+    if tournament is None:
+        raise NotFound(f"Tournament {tournament_id!r} does not exist; submit it with POST /v1/tournaments.")
+    _validate(session, submission, max_games=max_games)
+    upsert_players(session, submission.players)
+    for field, value in _tournament_fields(submission).items():
+        setattr(tournament, field, value)
+    session.execute(delete(Game).where(Game.tournament_id == tournament_id))
+    _insert_games(session, submission)
+    session.flush()
+    return tournament
+
+
+def get_tournament(session: Session, tournament_id: str) -> tuple[Tournament, list[Game], list[Player], list[tuple[str, TournamentRatingChange]]]:
+    tournament = session.get(Tournament, tournament_id)
+    if tournament is None:
+        raise NotFound(f"Tournament {tournament_id!r} does not exist.")
+    games = list(session.scalars(select(Game).where(Game.tournament_id == tournament_id).order_by(Game.seq)))
+    player_ids = {g.black_id for g in games} | {g.white_id for g in games}
+    players = list(session.scalars(select(Player).where(Player.id.in_(player_ids)).order_by(Player.id))) if player_ids else []
+    changes = session.execute(
+        select(RatingList.id, TournamentRatingChange)
+        .join(TournamentRatingChange, TournamentRatingChange.snapshot_id == RatingList.current_snapshot_id)
+        .where(TournamentRatingChange.tournament_id == tournament_id)
+        .order_by(RatingList.id, TournamentRatingChange.player_id)
+    ).all()
+    return tournament, games, players, [(list_id, change) for list_id, change in changes]
+
+
+def list_tournaments(
+    session: Session,
+    *,
+    category: str | None,
+    year: int | None,
+    country: str | None,
+    limit: int,
+    offset: int,
+) -> tuple[list[tuple[Tournament, int]], int]:
+    conditions = []
+    if category:
+        conditions.append(Tournament.category == category)
+    if country:
+        conditions.append(Tournament.country == country)
+    if year:
+        # A tournament belongs to every year it touches.
+        conditions.append(Tournament.start <= date(year, 12, 31))
+        conditions.append(Tournament.end >= date(year, 1, 1))
+    total = session.scalar(select(func.count()).select_from(Tournament).where(*conditions)) or 0
+    games_count = (
+        select(func.count()).where(Game.tournament_id == Tournament.id).correlate(Tournament).scalar_subquery()
+    )
+    rows = session.execute(
+        select(Tournament, games_count)
+        .where(*conditions)
+        .order_by(Tournament.end.desc(), Tournament.id)
+        .limit(limit)
+        .offset(offset)
+    ).all()
+    return [(t, n) for t, n in rows], total
+
+
+def stores_same(session: Session, submission: TournamentIn) -> bool:
+    """Whether the stored tournament already has exactly this submission's fields and games."""
+    tournament = session.get(Tournament, submission.id)
+    if tournament is None:
+        return False
+    stored_fields = {field: getattr(tournament, field) for field in _tournament_fields(submission)}
+    if stored_fields != _tournament_fields(submission):
+        return False
+    columns = ("seq", "game_id", "round", "black_id", "white_id", "result", "played", "date", "handicap", "board_size")
+    stored_games = session.execute(
+        select(*(getattr(Game, c) for c in columns)).where(Game.tournament_id == submission.id).order_by(Game.seq)
+    ).all()
+    return [tuple(row) for row in stored_games] == [tuple(row[c] for c in columns) for row in _game_rows(submission)]
+
+
+def _tournament_fields(submission: TournamentIn) -> dict:
+    return submission.model_dump(exclude={"id", "players", "games"})
+
+
+def _insert_games(session: Session, submission: TournamentIn) -> None:
+    if submission.games:
+        session.execute(insert(Game), _game_rows(submission))
+
+
+def _game_rows(submission: TournamentIn) -> list[dict]:
+    return [
+        {
+            "tournament_id": submission.id,
+            "seq": seq,
+            "game_id": game.id,
+            "round": game.round,
+            "black_id": game.black,
+            "white_id": game.white,
+            "result": game.result,
+            "played": game.played,
+            "date": game.date or submission.end,
+            "handicap": game.handicap,
+            "board_size": game.board_size if game.board_size is not None else submission.board_size,
+        }
+        for seq, game in enumerate(submission.games)
+    ]
+
+
+def _validate(session: Session, submission: TournamentIn, *, max_games: int) -> None:
+    if len(submission.games) > max_games:
+        raise PayloadTooLarge(
+            f"The tournament has {len(submission.games)} games; at most {max_games} are accepted in one submission.",
+            [FieldError("/games", f"more than {max_games} games")],
+        )
+    errors: list[FieldError] = []
+    if submission.end < submission.start:
+        errors.append(FieldError("/end", f"end {submission.end} is before start {submission.start}"))
+
+    category = CATEGORY_RANGES[submission.category]
+    if submission.board_size is not None and submission.board_size not in category.board_sizes:
+        errors.append(FieldError("/board_size", _board_message(submission.category, submission.board_size)))
+
+    inline_ids = Counter(player.id for player in submission.players)
+    for index, player in enumerate(submission.players):
+        if inline_ids[player.id] > 1:
+            errors.append(FieldError(f"/players/{index}/id", f"player {player.id!r} is given more than once"))
+
+    known = set(inline_ids) | _existing_player_ids(session, submission)
+    game_ids = Counter(game.id for game in submission.games if game.id is not None)
+    seen_game_ids: set[str] = set()
+    for index, game in enumerate(submission.games):
+        where = f"/games/{index}"
+        for side in ("black", "white"):
+            player_id = getattr(game, side)
+            if player_id not in known:
+                errors.append(FieldError(f"{where}/{side}", f"unknown player {player_id!r}: give him in players or create him first"))
+        if game.black == game.white:
+            errors.append(FieldError(f"{where}/white", f"player {game.white!r} cannot play against himself"))
+        if game.id is not None and game_ids[game.id] > 1:
+            if game.id in seen_game_ids:
+                errors.append(FieldError(f"{where}/id", f"game id {game.id!r} is used by another game of this tournament"))
+            seen_game_ids.add(game.id)
+        if game.date is not None and not submission.start <= game.date <= submission.end:
+            errors.append(
+                FieldError(f"{where}/date", f"{game.date} is outside the tournament ({submission.start} to {submission.end})")
+            )
+        if game.handicap is not None and game.handicap > category.max_handicap:
+            errors.append(
+                FieldError(
+                    f"{where}/handicap",
+                    f"handicap {game.handicap} is outside 0..{category.max_handicap} for {submission.category}",
+                )
+            )
+        if game.board_size is not None and game.board_size not in category.board_sizes:
+            errors.append(FieldError(f"{where}/board_size", _board_message(submission.category, game.board_size)))
+    if errors:
+        raise InvalidInput(f"The tournament {submission.id!r} has {len(errors)} invalid field(s); nothing was stored.", errors)
+
+
+def _existing_player_ids(session: Session, submission: TournamentIn) -> set[str]:
+    named = {game.black for game in submission.games} | {game.white for game in submission.games}
+    if not named:
+        return set()
+    found: set[str] = set()
+    names = sorted(named)
+    for start in range(0, len(names), 500):  # keep the IN list within every database's limits
+        found.update(session.scalars(select(Player.id).where(Player.id.in_(names[start : start + 500]))))
+    return found
+
+
+def _board_message(category: str, size: int) -> str:
+    allowed = ", ".join(str(s) for s in sorted(CATEGORY_RANGES[category].board_sizes))
+    return f"board size {size} is not one of {allowed} for {category}"

@@ -1,0 +1,110 @@
+"""Test harness: the whole suite runs against the database DATABASE_URL names (PostgreSQL in CI's
+second pass), or a fresh SQLite file when it is unset. Migrations build the schema once; every test
+starts from empty tables and the default rating lists."""
+
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+_TMP = Path(tempfile.mkdtemp(prefix="rating-tests-"))
+os.environ.setdefault("DATABASE_URL", f"sqlite:///{_TMP / 'test.sqlite3'}")
+os.environ["RATING_API_KEYS"] = "tester:secret-key,other:second-secret"
+os.environ["RUN_WORKER"] = "false"
+os.environ["LOG_LEVEL"] = "WARNING"
+
+from fastapi.testclient import TestClient  # noqa: E402
+from sqlalchemy import delete, insert, text  # noqa: E402
+
+from app import db  # noqa: E402
+from app.models import Base, RatingList  # noqa: E402
+from app.settings import get_settings  # noqa: E402
+
+# shared/ sits beside the project's checkout, here and in CI.
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+RENJU_CN = DATA / "renju-cn-2009-2019" / "source.tsv"
+AUTH = {"Authorization": "Bearer secret-key"}
+
+
+def _default_lists() -> list[dict]:
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "migrations" / "versions" / "0002_default_rating_lists.py"
+    spec = importlib.util.spec_from_file_location("default_lists", path)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module.DEFAULT_LISTS
+
+
+@pytest.fixture(scope="session")
+def database_url() -> str:
+    return get_settings().database_url
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _schema(database_url: str) -> Iterator[None]:
+    engine = db.get_engine()
+    if engine.dialect.name == "postgresql":
+        with engine.begin() as connection:
+            connection.execute(text("DROP SCHEMA public CASCADE"))
+            connection.execute(text("CREATE SCHEMA public"))
+    from app.cli import migrate
+
+    migrate()
+    yield
+    engine.dispose()
+
+
+@pytest.fixture(autouse=True)
+def _clean_tables() -> Iterator[None]:
+    yield
+    engine = db.get_engine()
+    with engine.begin() as connection:
+        for table in reversed(Base.metadata.sorted_tables):
+            connection.execute(delete(table))
+        connection.execute(insert(RatingList), _default_lists())
+
+
+@pytest.fixture(scope="session")
+def app():  # type: ignore[no-untyped-def]
+    from app.main import create_app
+
+    return create_app(start_worker=False)
+
+
+@pytest.fixture
+def client(app) -> Iterator[TestClient]:  # type: ignore[no-untyped-def]
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+def tournament_body(tournament_id: str = "T1", **overrides: object) -> dict:
+    """A small valid renju tournament: four players, a round robin of six games."""
+    body: dict = {
+        "id": tournament_id,
+        "name": "Test Open",
+        "category": "renju",
+        "rule": "RIF",
+        "start": "2020-05-01",
+        "end": "2020-05-03",
+        "country": "EST",
+        "time_control_minutes": 60,
+        "players": [
+            {"id": "p1", "name": "Ants", "surname": "Soosõrv", "country": "EST"},
+            {"id": "p2", "name": "Ando", "surname": "Meritee", "country": "EST"},
+            {"id": "p3", "name": "Tunnet", "surname": "Taimla", "country": "EST"},
+            {"id": "p4", "name": "Yusui", "surname": "Nakamura", "country": "JPN"},
+        ],
+        "games": [
+            {"id": "g1", "round": "1", "black": "p1", "white": "p2", "result": "B"},
+            {"id": "g2", "round": "1", "black": "p3", "white": "p4", "result": "W"},
+            {"id": "g3", "round": "2", "black": "p1", "white": "p3", "result": "D"},
+            {"id": "g4", "round": "2", "black": "p2", "white": "p4", "result": "W"},
+            {"id": "g5", "round": "3", "black": "p4", "white": "p1", "result": "B", "date": "2020-05-03"},
+            {"id": "g6", "round": "3", "black": "p2", "white": "p3", "result": "B", "played": False},
+        ],
+    }
+    body.update(overrides)
+    return body
