@@ -1,3 +1,12 @@
 from fastapi import APIRouter
 
-router = APIRouter()
+from app.api.deps import SessionDep
+from app.schemas.jobs import JobRead
+from app.services import jobs as service
+
+router = APIRouter(prefix="/v1/jobs", tags=["jobs"])
+
+
+@router.get("/{job_id}", operation_id="get_job")
+def get_job(job_id: int, session: SessionDep) -> JobRead:
+    return JobRead.model_validate(service.get_job(session, job_id))

@@ -1,0 +1,189 @@
+"""Recompute jobs. They live in the database: a trigger queues one (a second trigger while one is
+queued coalesces into it), exactly one worker claims it, and the new snapshot, the list's pointer
+to it and the job's success are written in one transaction, so readers see the old snapshot until
+the new one commits and a failed job leaves it served."""
+
+import datetime as dt
+import logging
+import os
+import socket
+import time
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from app.db import session_scope
+from app.models import Job, RatingEntry, RatingList, RatingSnapshot, TournamentRatingChange
+from app.problems import NotFound
+from app.services import recompute
+from app.services.rating_lists import get_rating_list
+
+log = logging.getLogger("app.jobs")
+
+QUEUED, RUNNING, SUCCEEDED, FAILED = "queued", "running", "succeeded", "failed"
+# A running job whose worker has not reported for this long is taken as dead (killed process).
+STALE_AFTER = dt.timedelta(minutes=2)
+
+
+def trigger_recompute(session: Session, list_id: str) -> Job:
+    """Queue a recompute of the list, or return the one already queued."""
+    get_rating_list(session, list_id)
+    queued = _queued_job(session, list_id)
+    if queued is not None:
+        return queued
+    try:
+        with session.begin_nested():
+            job = Job(kind="recompute", list_id=list_id, status=QUEUED, progress=0.0)
+            session.add(job)
+            session.flush()
+        return job
+    except IntegrityError:
+        # Another trigger queued one between our look and our insert: coalesce into it.
+        queued = _queued_job(session, list_id)
+        if queued is None:
+            raise
+        return queued
+
+
+def get_job(session: Session, job_id: int) -> Job:
+    job = session.get(Job, job_id)
+    if job is None:
+        raise NotFound(f"Job {job_id} does not exist.")
+    return job
+
+
+def claim_next_job(session: Session, worker: str) -> int | None:
+    """Take the oldest queued job for this worker; None when there is none.
+
+    The conditional UPDATE is the claim: of several workers racing for one job, exactly one sees a
+    row count of 1. On PostgreSQL, SKIP LOCKED lets the others move on to the next job at once.
+    """
+    _fail_stale_jobs(session)
+    candidates = select(Job.id).where(Job.status == QUEUED).order_by(Job.id).limit(5)
+    if session.get_bind().dialect.name == "postgresql":
+        candidates = candidates.with_for_update(skip_locked=True)
+    for job_id in session.scalars(candidates).all():
+        now = _now()
+        claimed = session.execute(
+            update(Job)
+            .where(Job.id == job_id, Job.status == QUEUED)
+            .values(status=RUNNING, worker=worker, started_at=now, heartbeat_at=now, progress=0.0)
+        ).rowcount
+        if claimed == 1:
+            return job_id
+    return None
+
+
+def run_job(job_id: int, list_date: dt.date | None = None) -> None:
+    """Run a claimed job to success or failure; never raises for a failure of the computation."""
+    started = time.perf_counter()
+    try:
+        with session_scope() as session:
+            job = session.get(Job, job_id)
+            assert job is not None and job.status == RUNNING, f"job {job_id} is not running"
+            rating_list = get_rating_list(session, job.list_id)
+            data = recompute.compute_snapshot(
+                session, rating_list, list_date or dt.date.today(), lambda p: _report_progress(job_id, p)
+            )
+        computed = time.perf_counter()
+        with session_scope() as session:
+            snapshot_id = write_snapshot(session, job_id, data, list_date or dt.date.today())
+        written = time.perf_counter()
+        log.info(
+            "recompute finished",
+            extra={
+                "job_id": job_id,
+                "snapshot_id": snapshot_id,
+                "read_and_compute_s": round(computed - started, 3),
+                "write_s": round(written - computed, 3),
+            },
+        )
+    except Exception as error:  # noqa: BLE001 - the job records why it failed
+        log.exception("recompute failed", extra={"job_id": job_id})
+        with session_scope() as session:
+            session.execute(
+                update(Job)
+                .where(Job.id == job_id)
+                .values(status=FAILED, error=f"{type(error).__name__}: {error}", finished_at=_now())
+            )
+
+
+def write_snapshot(session: Session, job_id: int, data: recompute.SnapshotData, list_date: dt.date) -> int:
+    """Insert the snapshot and its rows, point the list at it and mark the job succeeded: one
+    transaction (the caller's), so all of it or none of it is seen."""
+    job = session.get(Job, job_id, with_for_update=True)
+    assert job is not None
+    if job.status != RUNNING:
+        raise RuntimeError(f"job {job_id} is {job.status}, no longer running; its snapshot is discarded")
+    snapshot = RatingSnapshot(
+        list_id=job.list_id,
+        list_date=list_date,
+        job_id=job_id,
+        params=data.params,
+        players=len(data.entries),
+        games=data.games,
+        tournaments=data.tournaments,
+        notes=data.notes,
+    )
+    session.add(snapshot)
+    session.flush()
+    if data.entries:
+        session.execute(insert(RatingEntry), [{**entry, "snapshot_id": snapshot.id} for entry in data.entries])
+    if data.changes:
+        session.execute(insert(TournamentRatingChange), [{**change, "snapshot_id": snapshot.id} for change in data.changes])
+    session.execute(update(RatingList).where(RatingList.id == job.list_id).values(current_snapshot_id=snapshot.id))
+    job.status = SUCCEEDED
+    job.progress = 1.0
+    job.snapshot_id = snapshot.id
+    job.finished_at = _now()
+    job.result = {"snapshot_id": snapshot.id, "players": len(data.entries), "games": data.games, "notes": data.notes}
+    session.flush()
+    return snapshot.id
+
+
+def run_pending_jobs(worker: str | None = None, list_date: dt.date | None = None) -> int:
+    """Claim and run jobs until none is queued; the number run."""
+    worker = worker or worker_name()
+    ran = 0
+    while True:
+        with session_scope() as session:
+            job_id = claim_next_job(session, worker)
+        if job_id is None:
+            return ran
+        run_job(job_id, list_date)
+        ran += 1
+
+
+def worker_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _report_progress(job_id: int, progress: float) -> None:
+    with session_scope() as session:
+        session.execute(
+            update(Job).where(Job.id == job_id, Job.status == RUNNING).values(progress=progress, heartbeat_at=_now())
+        )
+
+
+def _fail_stale_jobs(session: Session) -> None:
+    limit = _now() - STALE_AFTER
+    session.execute(
+        update(Job)
+        .where(Job.status == RUNNING, Job.heartbeat_at < limit)
+        .values(
+            status=FAILED,
+            finished_at=_now(),
+            error="the worker running this job stopped reporting (killed or crashed); the previous snapshot is still served",
+        )
+    )
+
+
+def _queued_job(session: Session, list_id: str) -> Job | None:
+    return session.scalars(select(Job).where(Job.list_id == list_id, Job.status == QUEUED)).first()
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+

@@ -1,0 +1,241 @@
+"""Recomputing a rating list: read the eligible games in bulk, run the list's rule engine, and
+build one snapshot's rows. Nothing here commits; ``app.services.jobs`` writes the snapshot in one
+transaction."""
+
+import datetime as dt
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+from sqlalchemy import and_, or_, select
+from sqlalchemy.orm import Session
+
+from app.models import Game, RatingEntry, RatingList, RatingSeed, Tournament
+from app.rating import rif_elo, whr
+
+Progress = Callable[[float], None]
+SCORE_OF_RESULT = {"B": 1.0, "W": 0.0, "D": 0.5}
+_EPOCH = dt.date(1970, 1, 1).toordinal()
+
+
+@dataclass
+class SnapshotData:
+    """Everything one new snapshot holds, as plain rows ready for bulk inserts."""
+
+    params: dict
+    entries: list[dict]
+    changes: list[dict] = field(default_factory=list)
+    games: int = 0
+    tournaments: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+def compute_snapshot(session: Session, rating_list: RatingList, list_date: dt.date, progress: Progress) -> SnapshotData:
+    if rating_list.system == "rif-whr":
+        return _compute_whr(session, rating_list, list_date, progress)
+    if rating_list.system == "rif-elo":
+        return _compute_rif_elo(session, rating_list, list_date, progress)
+    raise ValueError(f"rating list {rating_list.id!r} uses system {rating_list.system!r}, which has no recompute")
+
+
+def eligibility_conditions(rating_list: RatingList) -> list:
+    """SQL conditions a tournament must meet to count for the list (text 002 #9, INTERPRETATIONS 3.7).
+
+    A field the submitter left unknown (no time control, no rule) does not exclude the tournament:
+    the filter rejects only what is known to fail it.
+    """
+    rules = rating_list.eligibility or {}
+    conditions = [Tournament.category == rating_list.category, Game.played.is_(True)]
+    if rules.get("rated_only", True):
+        conditions.append(Tournament.rated.is_(True))
+    if rules.get("min_time_control_minutes"):
+        conditions.append(
+            or_(Tournament.time_control_minutes.is_(None), Tournament.time_control_minutes >= rules["min_time_control_minutes"])
+        )
+    if rules.get("certified_rules"):
+        conditions.append(or_(Tournament.rule.is_(None), Tournament.rule.in_(rules["certified_rules"])))
+    if rules.get("formats"):
+        conditions.append(Tournament.format.in_(rules["formats"]))
+    if rules.get("complete_records"):
+        conditions.append(Tournament.complete_records.is_(True))
+    return conditions
+
+
+def iso_dates(days: np.ndarray) -> list[str]:
+    """``date.toordinal()`` numbers as ISO strings, vectorised."""
+    return (np.asarray(days, dtype=np.int64) - _EPOCH).astype("datetime64[D]").astype(str).tolist()
+
+
+def ordinal_days(iso: list[str]) -> np.ndarray:
+    return np.array(iso, dtype="datetime64[D]").astype(np.int64) + _EPOCH
+
+
+# --- WHR (text 002) -----------------------------------------------------------------------------
+
+
+def whr_params(rating_list: RatingList) -> whr.WhrParams:
+    return whr.WhrParams(**rating_list.params)
+
+
+def _compute_whr(session: Session, rating_list: RatingList, list_date: dt.date, progress: Progress) -> SnapshotData:
+    params = whr_params(rating_list)
+    rows = session.execute(
+        select(Game.black_id, Game.white_id, Game.result, Game.date, Game.tournament_id)
+        .join(Tournament, Tournament.id == Game.tournament_id)
+        .where(and_(*eligibility_conditions(rating_list)))
+    ).all()
+    progress(0.2)
+    index: dict[str, int] = {}
+    black = np.fromiter((index.setdefault(r[0], len(index)) for r in rows), dtype=np.int64, count=len(rows))
+    white = np.fromiter((index.setdefault(r[1], len(index)) for r in rows), dtype=np.int64, count=len(rows))
+    score = np.fromiter((SCORE_OF_RESULT[r[2]] for r in rows), dtype=np.float64, count=len(rows))
+    day = np.fromiter((r[3].toordinal() for r in rows), dtype=np.int64, count=len(rows))
+    tournaments = len({r[4] for r in rows})
+    player_ids = list(index)
+
+    warm_start = _warm_start(session, rating_list, index)
+    fitted = whr.fit(black, white, score, day, len(player_ids), params, warm_start=warm_start)
+    progress(0.7)
+
+    list_day = list_date.toordinal()
+    players, rating, deviation = whr.ratings_on(fitted, list_day, params.w2)
+    _, games, last_day = whr.games_on(fitted, list_day)
+    statuses = whr.statuses_on(games, last_day, list_day)
+    dates = iso_dates(fitted.day)
+    entries = []
+    for p, r, s, n, last, status in zip(players.tolist(), rating.tolist(), deviation.tolist(), games.tolist(), last_day.tolist(), statuses.tolist()):
+        rows_of = fitted.history(p)
+        entries.append(
+            {
+                "player_id": player_ids[p],
+                "rating": r,
+                "deviation": s,
+                "games": n,
+                "last_played": dt.date.fromordinal(last),
+                "status": str(status),
+                "history": {
+                    "date": dates[rows_of],
+                    "rating": fitted.rating[rows_of].tolist(),
+                    "deviation": fitted.deviation[rows_of].tolist(),
+                    "games": fitted.games[rows_of].tolist(),
+                },
+            }
+        )
+    notes = [f"converged in {fitted.newton_steps} Newton steps (largest last change {fitted.max_change:.2e} Elo)"]
+    if warm_start is not None:
+        notes.append("warm-started from the previous snapshot")
+    return SnapshotData(
+        params=rating_list.params, entries=entries, games=len(rows), tournaments=tournaments, notes=notes
+    )
+
+
+def _warm_start(session: Session, rating_list: RatingList, index: dict[str, int]) -> whr.WarmStart | None:
+    if rating_list.current_snapshot_id is None:
+        return None
+    previous = session.execute(
+        select(RatingEntry.player_id, RatingEntry.history).where(RatingEntry.snapshot_id == rating_list.current_snapshot_id)
+    ).all()
+    players: list[np.ndarray] = []
+    days: list[np.ndarray] = []
+    ratings: list[np.ndarray] = []
+    for player_id, history in previous:
+        if player_id in index and history["date"]:
+            days.append(ordinal_days(history["date"]))
+            ratings.append(np.asarray(history["rating"], dtype=np.float64))
+            players.append(np.full(len(history["date"]), index[player_id], dtype=np.int64))
+    if not players:
+        return None
+    return whr.WarmStart(player=np.concatenate(players), day=np.concatenate(days), rating=np.concatenate(ratings))
+
+
+# --- Historical RIF Elo (text 000) ------------------------------------------------------------
+
+
+def rif_elo_options(rating_list: RatingList) -> rif_elo.ReplayOptions:
+    params = rating_list.params or {}
+    defaults = rif_elo.ReplayOptions()
+    return rif_elo.ReplayOptions(
+        switch_to_1997=dt.date.fromisoformat(params["switch_to_1997"]) if params.get("switch_to_1997") else defaults.switch_to_1997,
+        last_day=dt.date.fromisoformat(params["last_day"]) if params.get("last_day") else defaults.last_day,
+        bootstrap_rating=params.get("bootstrap_rating"),
+    )
+
+
+def _compute_rif_elo(session: Session, rating_list: RatingList, list_date: dt.date, progress: Progress) -> SnapshotData:
+    options = rif_elo_options(rating_list)
+    rows = session.execute(
+        select(Tournament.id, Tournament.start, Tournament.end, Game.black_id, Game.white_id, Game.result)
+        .join(Game, Game.tournament_id == Tournament.id)
+        .where(and_(*eligibility_conditions(rating_list)))
+        .order_by(Tournament.end, Tournament.start, Tournament.id, Game.seq)
+    ).all()
+    grouped: dict[str, tuple[dt.date, dt.date, list[rif_elo.Game]]] = {}
+    for tournament_id, start, end, black, white, result in rows:
+        grouped.setdefault(tournament_id, (start, end, []))[2].append(rif_elo.Game(black, white, SCORE_OF_RESULT[result]))
+    tournaments = [rif_elo.Tournament(tid, start, end, games) for tid, (start, end, games) in grouped.items()]
+    seeds = [
+        rif_elo.Seed(player_id=s.player_id, rating=s.rating, status=s.status, as_of=s.as_of)
+        for s in session.scalars(select(RatingSeed).where(RatingSeed.list_id == rating_list.id))
+    ]
+    progress(0.2)
+    replayed = rif_elo.replay(tournaments, seeds, options)
+    progress(0.7)
+
+    histories: dict[str, list[rif_elo.HistoryPoint]] = {}
+    for point in replayed.history:
+        histories.setdefault(point.player_id, []).append(point)
+    cutoff = whr.active_cutoff(list_date)
+    entries = []
+    for final in replayed.ratings:
+        points = histories.get(final.player_id, [])
+        entries.append(
+            {
+                "player_id": final.player_id,
+                "rating": float(final.rating),
+                "deviation": None,
+                "games": final.games,
+                "last_played": final.last_played,
+                "status": elo_list_status(final.status, final.last_played, cutoff),
+                "history": {
+                    "date": [p.date.isoformat() for p in points],
+                    "rating": [p.rating for p in points],
+                    "deviation": [None for _ in points],
+                    "games": [p.games for p in points],
+                    "status": [p.status for p in points],
+                },
+            }
+        )
+    changes = [
+        {
+            "tournament_id": c.tournament_id,
+            "player_id": c.player_id,
+            "system": c.system,
+            "rating_before": c.rating_before,
+            "rating_after": c.rating_after,
+            "change": c.change,
+            "change_unrounded": c.change_unrounded,
+            "games_counted": c.games_counted,
+            "status_after": c.status_after,
+        }
+        for c in replayed.changes
+    ]
+    params = {**(rating_list.params or {}), "seeds": len(seeds)}
+    return SnapshotData(
+        params=params,
+        entries=entries,
+        changes=changes,
+        games=len(rows),
+        tournaments=len(tournaments),
+        notes=replayed.notes,
+    )
+
+
+def elo_list_status(engine_status: str, last_played: dt.date | None, active_cutoff: int) -> str:
+    """The website's statuses for an Elo list: provisional / unofficial ratings are "provisional";
+    established / official ones are "active", or "inactive" after five years absent (RIF 1995 #9:
+    kept but not published; INTERPRETATIONS 1.17)."""
+    if engine_status in ("provisional", "unofficial", "new"):
+        return "provisional"
+    if last_played is not None and last_played.toordinal() < active_cutoff:
+        return "inactive"
+    return "active"

@@ -1,0 +1,55 @@
+"""A recompute worker: a thread inside the API process (``make run``) or a process of its own
+(``python -m app.cli worker``) beside several API replicas."""
+
+import logging
+import threading
+
+from app.services.jobs import run_pending_jobs, worker_name
+
+log = logging.getLogger("app.worker")
+_wake = threading.Event()
+
+
+def wake() -> None:
+    """Tell an in-process worker that a job was queued, so it need not wait for its next poll."""
+    _wake.set()
+
+
+class BackgroundWorker:
+    def __init__(self, poll_seconds: float) -> None:
+        self.poll_seconds = poll_seconds
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name="recompute-worker", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        _wake.set()
+        self._thread.join(timeout=30)
+
+    def _loop(self) -> None:
+        name = f"{worker_name()}:thread"
+        while not self._stop.is_set():
+            try:
+                run_pending_jobs(name)
+            except Exception:  # noqa: BLE001 - a database hiccup must not end the worker
+                log.exception("worker loop error")
+            _wake.wait(self.poll_seconds)
+            _wake.clear()
+
+
+def run_forever(poll_seconds: float = 1.0) -> None:
+    stop = threading.Event()
+    name = worker_name()
+    log.info("worker started", extra={"worker": name})
+    try:
+        while not stop.is_set():
+            try:
+                run_pending_jobs(name)
+            except Exception:  # noqa: BLE001
+                log.exception("worker loop error")
+            stop.wait(poll_seconds)
+    except KeyboardInterrupt:
+        pass
