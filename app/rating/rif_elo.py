@@ -778,7 +778,9 @@ class _Ledger:
             self.standings[player_id] = replace(
                 standing, status=_STATUS_AT_SWITCH[standing.status], pending=0, record=ProvisionalRecord()
             )
-        established = sum(1 for standing in self.standings.values() if standing.status is Status1997.ESTABLISHED)
+        established = sum(
+            1 for standing in self.standings.values() if standing.status is Status1997.ESTABLISHED
+        )
         self.notes.append(
             f"from {switch} the 1997 rules apply (GA 1997 #3): {established} players holding an official "
             f"rating are established (INTERPRETATIONS 1.12)"
@@ -883,10 +885,11 @@ class _Ledger:
     def finish(self) -> None:
         self.advance_to(self.options.last_day)
         if self.open_period_end is not None:
-            self.notes.append(
-                f"the period ending {self.open_period_end} was still open on the last day: "
-                f"its contributions are included in the final ratings"
-            )
+            if self.open_period_end > self.options.last_day:
+                self.notes.append(
+                    f"the period ending {self.open_period_end} was still open on the last day: "
+                    f"its contributions are included in the final ratings"
+                )
             self.close_period()
 
     # -- state ------------------------------------------------------------------------------------
