@@ -90,12 +90,14 @@ def run_job(job_id: int, list_date: dt.date | None = None) -> None:
         with session_scope() as session:
             snapshot_id = write_snapshot(session, job_id, data, list_date or dt.date.today())
         written = time.perf_counter()
+        _record_timings(job_id, {**data.timings, "write": written - computed})
         log.info(
             "recompute finished",
             extra={
                 "job_id": job_id,
                 "snapshot_id": snapshot_id,
-                "read_and_compute_s": round(computed - started, 3),
+                "read_s": round(data.timings.get("read", 0.0), 3),
+                "compute_s": round(data.timings.get("compute", 0.0), 3),
                 "write_s": round(written - computed, 3),
             },
         )
@@ -153,6 +155,13 @@ def run_pending_jobs(worker: str | None = None, list_date: dt.date | None = None
             return ran
         run_job(job_id, list_date)
         ran += 1
+
+
+def _record_timings(job_id: int, timings: dict[str, float]) -> None:
+    with session_scope() as session:
+        job = session.get(Job, job_id)
+        if job is not None and job.result is not None:
+            job.result = {**job.result, "timings_s": {k: round(v, 4) for k, v in timings.items()}}
 
 
 def worker_name() -> str:

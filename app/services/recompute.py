@@ -3,6 +3,7 @@ build one snapshot's rows. Nothing here commits; ``app.services.jobs`` writes th
 transaction."""
 
 import datetime as dt
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -28,9 +29,11 @@ class SnapshotData:
     games: int = 0
     tournaments: int = 0
     notes: list[str] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)  # seconds: read, compute
 
 
 def compute_snapshot(session: Session, rating_list: RatingList, list_date: dt.date, progress: Progress) -> SnapshotData:
+    """Read the list's eligible games and compute its new snapshot."""
     if rating_list.system == "rif-whr":
         return _compute_whr(session, rating_list, list_date, progress)
     if rating_list.system == "rif-elo":
@@ -79,6 +82,7 @@ def whr_params(rating_list: RatingList) -> whr.WhrParams:
 
 def _compute_whr(session: Session, rating_list: RatingList, list_date: dt.date, progress: Progress) -> SnapshotData:
     params = whr_params(rating_list)
+    started = time.perf_counter()
     rows = session.execute(
         select(Game.black_id, Game.white_id, Game.result, Game.date, Game.tournament_id)
         .join(Tournament, Tournament.id == Game.tournament_id)
@@ -94,6 +98,7 @@ def _compute_whr(session: Session, rating_list: RatingList, list_date: dt.date, 
     player_ids = list(index)
 
     warm_start = _warm_start(session, rating_list, index)
+    read = time.perf_counter()
     fitted = whr.fit(black, white, score, day, len(player_ids), params, warm_start=warm_start)
     progress(0.7)
 
@@ -125,7 +130,12 @@ def _compute_whr(session: Session, rating_list: RatingList, list_date: dt.date, 
     if warm_start is not None:
         notes.append("warm-started from the previous snapshot")
     return SnapshotData(
-        params=rating_list.params, entries=entries, games=len(rows), tournaments=tournaments, notes=notes
+        params=rating_list.params,
+        entries=entries,
+        games=len(rows),
+        tournaments=tournaments,
+        notes=notes,
+        timings={"read": read - started, "compute": time.perf_counter() - read},
     )
 
 
@@ -163,6 +173,7 @@ def rif_elo_options(rating_list: RatingList) -> rif_elo.ReplayOptions:
 
 def _compute_rif_elo(session: Session, rating_list: RatingList, list_date: dt.date, progress: Progress) -> SnapshotData:
     options = rif_elo_options(rating_list)
+    started = time.perf_counter()
     rows = session.execute(
         select(Tournament.id, Tournament.start, Tournament.end, Game.black_id, Game.white_id, Game.result)
         .join(Game, Game.tournament_id == Tournament.id)
@@ -178,6 +189,7 @@ def _compute_rif_elo(session: Session, rating_list: RatingList, list_date: dt.da
         for s in session.scalars(select(RatingSeed).where(RatingSeed.list_id == rating_list.id))
     ]
     progress(0.2)
+    read = time.perf_counter()
     replayed = rif_elo.replay(tournaments, seeds, options)
     progress(0.7)
 
@@ -227,6 +239,7 @@ def _compute_rif_elo(session: Session, rating_list: RatingList, list_date: dt.da
         games=len(rows),
         tournaments=len(tournaments),
         notes=replayed.notes,
+        timings={"read": read - started, "compute": time.perf_counter() - read},
     )
 
 
