@@ -12,6 +12,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Text,
@@ -124,6 +125,9 @@ class RatingSnapshot(Base):
     games: Mapped[int] = mapped_column(Integer, default=0)
     tournaments: Mapped[int] = mapped_column(Integer, default=0)
     notes: Mapped[list] = mapped_column(JsonType, default=list)
+    # The fitted player-days in compact binary form (numpy .npz), so the next recompute can
+    # warm-start without decoding every entry's JSON history.
+    warm_start: Mapped[bytes | None] = mapped_column(LargeBinary, deferred=True)
 
 
 class RatingEntry(Base):

@@ -322,3 +322,15 @@ def test_history_and_ratings_errors(client):
     assert client.get("/v1/rating-lists/rif-whr/ratings", params={"status": "gone"}).status_code == 422
     assert client.get("/v1/rating-lists/rif-whr/ratings", params={"as_of": "2020-13-01"}).status_code == 422
     assert client.get("/v1/jobs/999").status_code == 404
+
+
+def test_recompute_warm_starts_from_the_previous_snapshot(client):
+    _run_import()
+    cold = recompute_now(client)["result"]
+    client.post("/v1/tournaments", json=tournament_body("late", start="2020-01-01", end="2020-01-02", players=[{"id": "2487"}, {"id": "2789"}], games=[{"black": "2487", "white": "2789", "result": "D"}]), headers=AUTH)
+    warm = recompute_now(client)["result"]
+    assert not any("warm-started" in note for note in cold["notes"])
+    assert any("warm-started" in note for note in warm["notes"])
+    steps = [int(note.split(" ")[2]) for note in (cold["notes"][0], warm["notes"][0])]
+    assert steps[1] < steps[0]
+    assert set(warm["timings_s"]) == {"read", "compute", "write"}

@@ -223,13 +223,14 @@ class _Problem:
             return
         # --- player-days: unique (player, day), sorted by player then day
         dmin = int(day.min())
-        span = int(day.max()) - dmin + 1
-        keys = np.concatenate([black * span + (day - dmin), white * span + (day - dmin)])
-        row_keys, inverse = np.unique(keys, return_inverse=True)
+        day_bits = max(1, (int(day.max()) - dmin).bit_length())
+        offset = day - dmin
+        keys = np.concatenate([(black << day_bits) | offset, (white << day_bits) | offset])
+        row_keys, inverse, _, _ = _group(keys)
         n = len(row_keys)
         self.n = n
-        self.row_player = row_keys // span
-        self.row_day = row_keys % span + dmin
+        self.row_player = row_keys >> day_bits
+        self.row_day = (row_keys & ((1 << day_bits) - 1)) + dmin
         ib = inverse[:m]
         iw = inverse[m:]
         self.row_games = np.bincount(inverse, minlength=n).astype(np.int64)
@@ -253,33 +254,52 @@ class _Problem:
         lo = np.minimum(ib, iw)
         hi = np.maximum(ib, iw)
         lo_score = np.where(ib < iw, score, 1.0 - score)
-        pair_key = lo * n + hi
-        pair_keys, pair_inverse, pair_count = np.unique(pair_key, return_inverse=True, return_counts=True)
-        self.pair_lo = pair_keys // n
-        self.pair_hi = pair_keys % n
+        row_bits = max(1, (n - 1).bit_length())
+        pair_keys, pair_inverse, pair_count, _ = _group((lo << row_bits) | hi)
+        self.pair_lo = pair_keys >> row_bits
+        self.pair_hi = pair_keys & ((1 << row_bits) - 1)
         self.pair_n = pair_count.astype(np.float64)
         self.pair_s = np.bincount(pair_inverse, weights=lo_score, minlength=len(pair_keys))
         p = len(pair_keys)
 
-        # --- CSR structure of the negative Hessian: diagonal, tridiagonal links, pair entries.
-        # Built once; every Newton step refills `matrix.data` through `_order` (no rebuilding).
+        # --- CSR structure of the negative Hessian, built once; a Newton step only writes values.
+        # Row r holds, in this order: [link to r-1] [diagonal] [link to r+1] [pairs where r is
+        # the lower row, by column] [pairs where r is the higher row, by column]. Pair entries
+        # never meet the tridiagonal ones (a player does not play himself).
+        has_sub = np.zeros(n, dtype=np.int64)
+        has_sub[1:] = same
+        has_sup = np.zeros(n, dtype=np.int64)
+        has_sup[:-1] = same
+        n_up = np.bincount(self.pair_lo, minlength=n)
+        n_low = np.bincount(self.pair_hi, minlength=n)
+        indptr = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(1 + has_sub + has_sup + n_up + n_low, out=indptr[1:])
+        nnz = int(indptr[-1])
+        rows = np.arange(n)
+        pos_diag = indptr[:-1] + has_sub
+        up_start = pos_diag + 1 + has_sup
+        low_start = up_start + n_up
+        first_up = np.cumsum(n_up) - n_up  # index of each row's first pair in (lo, hi) order
+        pos_up = up_start[self.pair_lo] + (np.arange(p) - first_up[self.pair_lo])
+        by_hi = _group(self.pair_hi)[3]  # (hi, lo) order
+        first_low = np.cumsum(n_low) - n_low
+        pos_low = np.empty(p, dtype=np.int64)
+        pos_low[by_hi] = low_start[self.pair_hi[by_hi]] + (np.arange(p) - first_low[self.pair_hi[by_hi]])
+        index_type = np.int32 if max(n, nnz) < 2**31 - 1 else np.int64
+        indices = np.empty(nnz, dtype=index_type)
+        data = np.zeros(nnz)
+        indices[pos_diag] = rows
         li = np.flatnonzero(same)
-        n_links = len(li)
-        rows = np.concatenate([np.arange(n), li, li + 1, self.pair_lo, self.pair_hi])
-        cols = np.concatenate([np.arange(n), li + 1, li, self.pair_hi, self.pair_lo])
-        # scipy converts COO to CSR by a counting sort; carrying each entry's number as its value
-        # tells where every entry went (there are no duplicates: a pair never links a player to
-        # himself, so pair entries never meet the tridiagonal ones).
-        index_type = np.int32 if len(rows) < 2**31 - 1 else np.int64
-        ids = np.arange(len(rows), dtype=np.float64)
-        coo = sp.coo_matrix((ids, (rows.astype(index_type), cols.astype(index_type))), shape=(n, n))
-        self.matrix = coo.tocsr()
-        self._order = self.matrix.data.astype(np.int64)
-        self._n_pairs = p
-        self._static_len = n + 2 * n_links
-        self._scratch = np.empty(len(rows))
-        self._scratch[n : n + n_links] = -link[li]
-        self._scratch[n + n_links : self._static_len] = -link[li]
+        indices[pos_diag[li] + 1] = li + 1  # link to the next day
+        data[pos_diag[li] + 1] = -link[li]
+        indices[pos_diag[li + 1] - 1] = li  # link to the previous day
+        data[pos_diag[li + 1] - 1] = -link[li]
+        indices[pos_up] = self.pair_hi
+        indices[pos_low] = self.pair_lo
+        self.matrix = sp.csr_matrix((data, indices, indptr.astype(index_type)), shape=(n, n))
+        self._pos_diag = pos_diag
+        self._pos_up = pos_up
+        self._pos_low = pos_low
         self.cg_iterations = 0
 
     # -- the objective and its derivatives ------------------------------------------------------
@@ -287,30 +307,29 @@ class _Problem:
     def evaluate(self, x: np.ndarray) -> _Point:
         """The log-posterior at x (up to a constant), keeping what the derivatives reuse."""
         d = x[self.pair_lo] - x[self.pair_hi]
-        e, log_p = _log_sigmoid(d)  # log P(lo beats hi); log P(hi beats lo) = log_p - d
+        log_p = _log_sigmoid(d)  # log P(lo beats hi); log P(hi beats lo) = log_p - d
         xf = x[self.first]
-        ef, log_pf = _log_sigmoid(xf)
         dx = np.diff(x)
         value = (
             _dot(self.pair_n, log_p)
             - _dot(self.pair_n - self.pair_s, d)  # sum of S log p + (n - S) log(1 - p)
-            + self.k_virtual * (float(np.sum(log_pf)) - 0.5 * float(np.sum(xf)))  # virtual draws
+            + self.k_virtual * (float(np.sum(_log_sigmoid(xf))) - 0.5 * float(np.sum(xf)))  # virtual draws
             - 0.5 * _dot(self.link, dx * dx)  # Wiener prior
         )
-        return _Point(x, value, d, e, ef)
+        return _Point(x, value, d)
 
     def derivatives(self, point: _Point):
         """Gradient of the log-posterior, diagonal of the negative Hessian, pair weights."""
         n = self.n
         x = point.x
-        p, q = _sigmoid_and_variance(point.d, point.e)
+        p, q = _sigmoid_and_variance(point.d)
         resid = self.pair_s - self.pair_n * p  # d/dx_lo of the pair's log-likelihood
         q *= self.pair_n  # negative second derivative of the pair's log-likelihood
         grad = np.bincount(self.pair_lo, weights=resid, minlength=n)
         grad -= np.bincount(self.pair_hi, weights=resid, minlength=n)
         diag = np.bincount(self.pair_lo, weights=q, minlength=n)
         diag += np.bincount(self.pair_hi, weights=q, minlength=n)
-        pf, qf = _sigmoid_and_variance(x[self.first], point.ef)
+        pf, qf = _sigmoid_and_variance(x[self.first])
         grad[self.first] += self.k_virtual * (0.5 - pf)
         diag[self.first] += self.k_virtual * qf
         flow = self.link * np.diff(x)  # (x[i+1] - x[i]) / sigma_i^2
@@ -320,12 +339,11 @@ class _Problem:
         return grad, diag, q
 
     def _fill_matrix(self, diag: np.ndarray, q: np.ndarray) -> sp.csr_matrix:
-        s = self._scratch
-        n = self.n
-        s[:n] = diag
-        s[self._static_len : self._static_len + self._n_pairs] = -q
-        s[self._static_len + self._n_pairs :] = -q
-        np.take(s, self._order, out=self.matrix.data)
+        data = self.matrix.data
+        data[self._pos_diag] = diag
+        negative = np.negative(q)
+        data[self._pos_up] = negative
+        data[self._pos_low] = negative
         return self.matrix
 
     # -- the Newton iteration -------------------------------------------------------------------
@@ -413,28 +431,30 @@ class _Point:
     x: np.ndarray
     value: float
     d: np.ndarray  # x[pair_lo] - x[pair_hi]
-    e: np.ndarray  # exp(-|d|)
-    ef: np.ndarray  # exp(-|x|) on first days
 
 
-def _log_sigmoid(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(exp(-|d|), log sigmoid(d)) without overflow. (numpy's exp/log are vectorised; scipy's
-    log_expit is several times slower here.) Absolute error ~1e-16, which is all a sum needs."""
+def _log_sigmoid(d: np.ndarray) -> np.ndarray:
+    """log sigmoid(d) without overflow: min(d, 0) - log(1 + exp(-|d|)). (numpy's exp and log1p
+    are vectorised; scipy's log_expit is several times slower.)"""
     e = np.abs(d)
     np.negative(e, out=e)
     np.exp(e, out=e)
+    np.log1p(e, out=e)
     log_p = np.minimum(d, 0.0)
-    log_p -= np.log1p(e)
-    return e, log_p
+    log_p -= e
+    return log_p
 
 
-def _sigmoid_and_variance(d: np.ndarray, e: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(sigmoid(d), sigmoid(d) * sigmoid(-d)) from d and e = exp(-|d|)."""
-    inv = 1.0 / (1.0 + e)
-    p = np.where(d >= 0, inv, e * inv)
-    inv *= inv
-    inv *= e  # e / (1 + e)^2 = p (1 - p)
-    return p, inv
+def _sigmoid_and_variance(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(sigmoid(d), sigmoid(d) * sigmoid(-d)) via tanh(d / 2): no overflow, no branches."""
+    th = np.multiply(d, 0.5)
+    np.tanh(th, out=th)
+    p = th * 0.5
+    p += 0.5
+    q = th * th
+    np.subtract(1.0, q, out=q)
+    q *= 0.25
+    return p, q
 
 
 def _dot(a: np.ndarray, b: np.ndarray) -> float:
@@ -487,6 +507,29 @@ def _tridiagonal_inverse_diagonal(a: np.ndarray, e: np.ndarray) -> np.ndarray:
     if info_f != 0 or info_g != 0:
         raise ArithmeticError("tridiagonal factorisation failed")
     return 1.0 / (f + g[::-1] - a)
+
+
+def _group(keys: np.ndarray):
+    """np.unique(keys, return_inverse=True, return_counts=True) plus the stable sorting order,
+    for non-negative int64 keys. When key and position fit in 63 bits together they are packed
+    into one integer and sorted with np.sort, several times faster than argsort."""
+    m = len(keys)
+    index_bits = max(1, (m - 1).bit_length())
+    if m and int(keys.max()).bit_length() + index_bits <= 62:
+        packed = np.sort((keys << index_bits) | np.arange(m, dtype=np.int64))
+        order = packed & ((1 << index_bits) - 1)
+        sorted_keys = packed >> index_bits
+    else:
+        order = np.argsort(keys, kind="stable")
+        sorted_keys = keys[order]
+    new = np.ones(m, dtype=bool)
+    np.not_equal(sorted_keys[1:], sorted_keys[:-1], out=new[1:])
+    starts = np.flatnonzero(new)
+    unique = sorted_keys[starts]
+    inverse = np.empty(m, dtype=np.int64)
+    inverse[order] = np.cumsum(new) - 1
+    counts = np.diff(np.append(starts, m))
+    return unique, inverse, counts, order
 
 
 def _searchsorted_pairs(sorted_p, sorted_d, p, d):

@@ -127,6 +127,7 @@ def write_snapshot(session: Session, job_id: int, data: recompute.SnapshotData, 
         games=data.games,
         tournaments=data.tournaments,
         notes=data.notes,
+        warm_start=data.warm_start,
     )
     session.add(snapshot)
     session.flush()

@@ -3,15 +3,16 @@ build one snapshot's rows. Nothing here commits; ``app.services.jobs`` writes th
 transaction."""
 
 import datetime as dt
+import io
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
-from sqlalchemy import and_, or_, select
+from sqlalchemy import String, and_, cast, or_, select
 from sqlalchemy.orm import Session
 
-from app.models import Game, RatingEntry, RatingList, RatingSeed, Tournament
+from app.models import Game, RatingList, RatingSeed, RatingSnapshot, Tournament
 from app.rating import rif_elo, whr
 
 Progress = Callable[[float], None]
@@ -30,6 +31,7 @@ class SnapshotData:
     tournaments: int = 0
     notes: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)  # seconds: read, compute
+    warm_start: bytes | None = None
 
 
 def compute_snapshot(session: Session, rating_list: RatingList, list_date: dt.date, progress: Progress) -> SnapshotData:
@@ -83,18 +85,21 @@ def whr_params(rating_list: RatingList) -> whr.WhrParams:
 def _compute_whr(session: Session, rating_list: RatingList, list_date: dt.date, progress: Progress) -> SnapshotData:
     params = whr_params(rating_list)
     started = time.perf_counter()
+    # Dates are read as their ISO text and converted in one vectorised step: building 100,000
+    # date objects row by row was a third of the read.
     rows = session.execute(
-        select(Game.black_id, Game.white_id, Game.result, Game.date, Game.tournament_id)
+        select(Game.black_id, Game.white_id, Game.result, cast(Game.date, String), Game.tournament_id)
         .join(Tournament, Tournament.id == Game.tournament_id)
         .where(and_(*eligibility_conditions(rating_list)))
     ).all()
     progress(0.2)
+    black_ids, white_ids, results, iso_days, tournament_ids = zip(*rows) if rows else ((), (), (), (), ())
     index: dict[str, int] = {}
-    black = np.fromiter((index.setdefault(r[0], len(index)) for r in rows), dtype=np.int64, count=len(rows))
-    white = np.fromiter((index.setdefault(r[1], len(index)) for r in rows), dtype=np.int64, count=len(rows))
-    score = np.fromiter((SCORE_OF_RESULT[r[2]] for r in rows), dtype=np.float64, count=len(rows))
-    day = np.fromiter((r[3].toordinal() for r in rows), dtype=np.int64, count=len(rows))
-    tournaments = len({r[4] for r in rows})
+    black = np.fromiter((index.setdefault(p, len(index)) for p in black_ids), dtype=np.int64, count=len(rows))
+    white = np.fromiter((index.setdefault(p, len(index)) for p in white_ids), dtype=np.int64, count=len(rows))
+    score = np.fromiter((SCORE_OF_RESULT[r] for r in results), dtype=np.float64, count=len(rows))
+    day = ordinal_days(list(iso_days)) if rows else np.zeros(0, dtype=np.int64)
+    tournaments = len(set(tournament_ids))
     player_ids = list(index)
 
     warm_start = _warm_start(session, rating_list, index)
@@ -136,26 +141,30 @@ def _compute_whr(session: Session, rating_list: RatingList, list_date: dt.date, 
         tournaments=tournaments,
         notes=notes,
         timings={"read": read - started, "compute": time.perf_counter() - read},
+        warm_start=_pack_fit(fitted, player_ids),
     )
 
 
+def _pack_fit(fitted: whr.WhrFit, player_ids: list[str]) -> bytes:
+    buffer = io.BytesIO()
+    np.savez(buffer, player_ids=np.array(player_ids, dtype=str), player=fitted.player, day=fitted.day, rating=fitted.rating)
+    return buffer.getvalue()
+
+
 def _warm_start(session: Session, rating_list: RatingList, index: dict[str, int]) -> whr.WarmStart | None:
+    """The previous snapshot's fit, mapped onto this recompute's player indices."""
     if rating_list.current_snapshot_id is None:
         return None
-    previous = session.execute(
-        select(RatingEntry.player_id, RatingEntry.history).where(RatingEntry.snapshot_id == rating_list.current_snapshot_id)
-    ).all()
-    players: list[np.ndarray] = []
-    days: list[np.ndarray] = []
-    ratings: list[np.ndarray] = []
-    for player_id, history in previous:
-        if player_id in index and history["date"]:
-            days.append(ordinal_days(history["date"]))
-            ratings.append(np.asarray(history["rating"], dtype=np.float64))
-            players.append(np.full(len(history["date"]), index[player_id], dtype=np.int64))
-    if not players:
+    blob = session.scalar(select(RatingSnapshot.warm_start).where(RatingSnapshot.id == rating_list.current_snapshot_id))
+    if not blob:
         return None
-    return whr.WarmStart(player=np.concatenate(players), day=np.concatenate(days), rating=np.concatenate(ratings))
+    with np.load(io.BytesIO(blob)) as previous:
+        new_index = np.array([index.get(str(p), -1) for p in previous["player_ids"]], dtype=np.int64)
+        player = new_index[previous["player"]]
+        kept = player >= 0  # players whose games are no longer eligible drop out
+        if not kept.any():
+            return None
+        return whr.WarmStart(player=player[kept], day=previous["day"][kept], rating=previous["rating"][kept])
 
 
 # --- Historical RIF Elo (text 000) ------------------------------------------------------------
