@@ -4,7 +4,7 @@ from fastapi import APIRouter, BackgroundTasks, Header, Query, Request, Response
 from fastapi.responses import JSONResponse
 
 from app.api.deps import Limit, Offset, SessionDep, Writer
-from app.problems import InvalidInput, FieldError
+from app.problems import FieldError, InvalidInput
 from app.schemas.common import CountryCode, Page
 from app.schemas.jobs import JobAccepted
 from app.schemas.rating_lists import (

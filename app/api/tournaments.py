@@ -1,4 +1,4 @@
-from fastapi import APIRouter, Depends, Header, Query, Response, status
+from fastapi import APIRouter, Depends, Header, Query, status
 from fastapi.responses import JSONResponse
 
 from app.api.deps import Limit, Offset, SessionDep, Writer

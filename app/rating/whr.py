@@ -15,9 +15,11 @@ negative Hessian H is sparse and positive definite: each player's own days form 
 H d = g by conjugate gradients preconditioned with the block-diagonal part of H (every player's
 tridiagonal block, factorised once per step by LAPACK's positive-definite tridiagonal routines, which
 treat all players as one tridiagonal matrix whose couplings vanish between players). The sparse
-matrix's structure is built once per fit; each step only refills its values. A backtracking line
-search on the log-posterior (which is concave) keeps every step an ascent step, so the iteration
-cannot diverge. It stops when the largest change of a step is below `tolerance` Elo.
+matrix's structure is built once per fit; each step only refills its values. Safeguards: a backtracking
+line search on the log-posterior (which is concave) makes every step an ascent step, a trust region
+caps any step at 1,737 Elo, and starting ratings are clipped into +-3,474 Elo of the virtual
+opponent, so the iteration cannot diverge. It stops when a full Newton step moves no rating by
+`tolerance` Elo (1e-6 by default; INTERPRETATIONS 3.3) - typically after 5-9 steps.
 
 Internally ratings are natural units relative to the virtual opponent, r = (R - virtual_rating) *
 ln(10) / 400, exactly as the reference implementation (the `whr` package, wind23) works: its Elo 0 is
@@ -58,17 +60,21 @@ NATURAL_PER_ELO = math.log(10.0) / 400.0
 
 # The reference (whr, src/player.cc `Player::hessian`) subtracts 0.001 (natural units) from every
 # diagonal entry of each player's Hessian, and its deviations (`Player::covariance`) come from that
-# damped Hessian. The optimum does not depend on it (the gradient is undamped); deviations do, by a
-# few hundredths of an Elo at most. We add the same damping when computing deviations so that they
-# are the reference's (INTERPRETATIONS 3.4: "as the reference does").
+# damped Hessian. The optimum does not depend on it (the gradient is undamped); deviations do (up to
+# 0.24 Elo on the real Chinese file, more than the 0.1 Elo we must match). We add the same damping
+# when computing deviations so that they are the reference's (INTERPRETATIONS 3.4: "as the
+# reference does").
 REFERENCE_HESSIAN_DAMPING = 0.001
 
 ESTABLISHED_GAMES = 10  # RIF 2021 #10: "at least 10 rated games"
 ACTIVE_YEARS = 5  # RIF 2021 #10: "the last game was played no more than 5 years ago"
 
-FORCING = 1.0
-_MAX_NEWTON_STEPS = 200
-_MAX_HALVINGS = 60
+_FORCING = 1.0  # relative CG accuracy of a Newton step: min(0.1, _FORCING * |gradient| / sqrt(n))
+_MAX_NEWTON_STEPS = 200  # typically 5-9 are needed; more means something is wrong: ArithmeticError
+_MAX_HALVINGS = 80  # of one step by the line search
+_MIN_CURVATURE = 1e-9  # floor of the Newton matrix's diagonal (far from the optimum only)
+_MAX_STEP = 10.0  # natural units (1,737 Elo): no Newton step moves a rating further
+_MAX_START = 20.0  # natural units (3,474 Elo): starting ratings are clipped into +-this
 
 
 @dataclass(frozen=True)
@@ -81,7 +87,7 @@ class WhrParams:
     start_rating: float = 1900.0  # where the iteration starts (# RIF 2021 #8.3); not in the optimum
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class WarmStart:
     """Ratings of a previous fit, in the same player index space as the new call (Elo scale)."""
 
@@ -94,7 +100,7 @@ class WarmStart:
         return cls(player=previous.player, day=previous.day, rating=previous.rating)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class WhrFit:
     """One row per player-day on which the player played, sorted by (player, day)."""
 
@@ -134,9 +140,15 @@ def fit(
     """MAP ratings of every player on every day he played.
 
     black, white: player indices in [0, n_players); black_score: 1, 0.5 or 0 (black's score);
-    day: integer day of each game (any fixed epoch, e.g. ``date.toordinal()``).
-    Players without a game get no rows. ``tolerance``: stop when a Newton step moves no rating
-    by more than this many Elo.
+    day: integer day of each game (any fixed epoch, e.g. ``date.toordinal()``; the status
+    functions below need ordinals). Players without a game get no rows.
+    warm_start: ratings of an earlier fit to start from (rows it does not know are interpolated
+    between, or held from, the player's known days; players it does not know start at
+    `start_rating`). It changes the work, not the result.
+    tolerance: stop when a full Newton step moves no rating by this many Elo or more.
+
+    Raises ValueError for invalid input (a player against himself, a score not in {0, 0.5, 1},
+    arrays of different lengths, indices outside [0, n_players), non-integer days, bad params).
     """
     black, white, score, day = _validated_games(black, white, black_score, day, n_players)
     _validate_params(params, tolerance)
@@ -225,6 +237,8 @@ class _Problem:
         dmin = int(day.min())
         day_bits = max(1, (int(day.max()) - dmin).bit_length())
         offset = day - dmin
+        if int(max(black.max(), white.max())).bit_length() + day_bits > 62:
+            raise ValueError("player indices and the span of days are too large")
         keys = np.concatenate([(black << day_bits) | offset, (white << day_bits) | offset])
         row_keys, inverse, _, _ = _group(keys)
         n = len(row_keys)
@@ -358,37 +372,49 @@ class _Problem:
         wr = (np.asarray(warm_start.rating, dtype=np.float64) - self.params.virtual_rating) * NATURAL_PER_ELO
         if not (len(wp) == len(wd) == len(wr)):
             raise ValueError("warm_start.player, .day and .rating must have the same length")
-        ok = np.isfinite(wr)
+        ok = np.isfinite(wr) & (wp >= 0)
         wp, wd, wr = wp[ok], wd[ok], wr[ok]
         if len(wp) == 0:
             return x
-        order = np.lexsort((wd, wp))
-        wp, wd, wr = wp[order], wd[order], wr[order]
-        # each new row: the warm rows of the same player just before / after its day
-        after = _searchsorted_pairs(wp, wd, self.row_player, self.row_day)  # first warm row >= day
+        # one integer key per (player, day), ordered as the rows are
+        dmin = min(int(wd.min()), int(self.row_day.min()))
+        day_bits = max(1, (max(int(wd.max()), int(self.row_day.max())) - dmin).bit_length())
+        if max(int(wp.max()), int(self.row_player[-1])).bit_length() + day_bits > 62:
+            raise ValueError("warm_start: player indices or days out of range")
+        warm_keys = (wp << day_bits) | (wd - dmin)
+        if np.any(warm_keys[1:] < warm_keys[:-1]):  # a fit's rows are sorted already
+            order = np.argsort(warm_keys, kind="stable")
+            warm_keys, wp, wd, wr = warm_keys[order], wp[order], wd[order], wr[order]
+        row_keys = (self.row_player << day_bits) | (self.row_day - dmin)
+        # each row: the warm rows of the same player just before / after its day
+        after = np.searchsorted(warm_keys, row_keys, side="left")  # first warm row >= this row
         before = after - 1
-        has_after = (after < len(wp)) & (wp[np.minimum(after, len(wp) - 1)] == self.row_player)
-        has_before = (before >= 0) & (wp[np.maximum(before, 0)] == self.row_player)
         a = np.minimum(after, len(wp) - 1)
         b = np.maximum(before, 0)
+        has_after = (after < len(wp)) & (wp[a] == self.row_player)
+        has_before = (before >= 0) & (wp[b] == self.row_player)
         both = has_after & has_before
         gap = np.where(both, wd[a] - wd[b], 1)
         w = np.where(both, (self.row_day - wd[b]) / gap, 0.0)
-        x = np.where(both, wr[b] + w * (wr[a] - wr[b]), x)
-        x = np.where(has_after & ~has_before, wr[a], x)
-        x = np.where(has_before & ~has_after, wr[b], x)
+        x = np.where(both, wr[b] + w * (wr[a] - wr[b]), x)  # between two known days: interpolated
+        x = np.where(has_after & ~has_before, wr[a], x)  # before the first known day: its rating
+        x = np.where(has_before & ~has_after, wr[b], x)  # after the last known day: held
         return x
 
     def maximise(self, x: np.ndarray, tolerance: float):
+        x = np.clip(x, -_MAX_START, _MAX_START)  # only the start: the optimum is never clipped
         point = self.evaluate(x)
         change = math.inf
         steps = 0
-        while steps < _MAX_NEWTON_STEPS:
+        for _ in range(_MAX_NEWTON_STEPS):
             grad, diag, q = self.derivatives(point)
             gnorm = math.sqrt(_dot(grad, grad))
             if gnorm == 0.0:
                 change = 0.0
                 break
+            # Far from the optimum a curvature may underflow to 0; a tiny floor keeps the Newton
+            # matrix positive definite (it shapes the step only, never the optimum).
+            np.maximum(diag, _MIN_CURVATURE, out=diag)
             matrix = self._fill_matrix(diag, q)
             # the preconditioner: every player's own tridiagonal block, factorised once per step
             pd, pe, info = dpttrf(diag, -self.link)
@@ -396,27 +422,32 @@ class _Problem:
                 raise ArithmeticError(f"tridiagonal factorisation failed (info={info})")
             # How exactly to solve: loosely far from the optimum, tightly near it (forcing term
             # ~ |g|: quadratic convergence), but never more exactly than the tolerance needs.
-            rtol = min(0.1, FORCING * gnorm / math.sqrt(self.n))
+            rtol = min(0.1, _FORCING * gnorm / math.sqrt(self.n))
             delta, iterations = _pcg(matrix, grad, pd, pe, rtol, 0.01 * tolerance)
             self.cg_iterations += iterations
             steps += 1
+            change = float(np.max(np.abs(delta)))
+            if change < tolerance:  # converged: the full Newton step moves nothing by tolerance
+                x = x + delta
+                break
+            if change > _MAX_STEP:  # far from the optimum: a trust region before the line search
+                delta *= _MAX_STEP / change
             # Backtracking line search on the (concave) log-posterior: the step is halved until it
             # gains at least 1e-4 of what the quadratic model promises (Armijo). Differences below
             # the rounding noise of the sum are accepted, so it cannot stall at the optimum.
-            slope = _dot(grad, delta)
+            slope = _dot(grad, delta)  # > 0: conjugate gradients give an ascent direction
             noise = 1e-12 * max(1.0, abs(point.value))
             t = 1.0
             candidate = self.evaluate(x + delta)
-            halvings = 0
-            while candidate.value < point.value + 1e-4 * t * slope - noise and halvings < _MAX_HALVINGS:
+            while candidate.value < point.value + 1e-4 * t * slope - noise:
                 t *= 0.5
-                halvings += 1
+                if t < 2.0**-_MAX_HALVINGS:
+                    raise ArithmeticError("WHR: the line search found no ascent (non-finite input?)")
                 candidate = self.evaluate(x + t * delta)
-            change = float(np.max(np.abs(candidate.x - x)))
             point = candidate
             x = candidate.x
-            if change < tolerance:
-                break
+        else:
+            raise ArithmeticError(f"WHR did not converge in {_MAX_NEWTON_STEPS} Newton steps (last change {change})")
         return x, steps, change
 
     def deviations(self, x: np.ndarray) -> np.ndarray:
@@ -530,19 +561,6 @@ def _group(keys: np.ndarray):
     inverse[order] = np.cumsum(new) - 1
     counts = np.diff(np.append(starts, m))
     return unique, inverse, counts, order
-
-
-def _searchsorted_pairs(sorted_p, sorted_d, p, d):
-    """For each (p, d), the index of the first (sorted_p, sorted_d) >= (p, d) in lexicographic order."""
-    lo_all = np.searchsorted(sorted_p, p, side="left")
-    hi_all = np.searchsorted(sorted_p, p, side="right")
-    # within each player's run, search the day; do it globally with an offset key
-    dmin = min(int(sorted_d.min()), int(d.min()))
-    span = max(int(sorted_d.max()), int(d.max())) - dmin + 1
-    key_sorted = sorted_p * span + (sorted_d - dmin)
-    key = p * span + (d - dmin)
-    idx = np.searchsorted(key_sorted, key, side="left")
-    return np.clip(idx, lo_all, hi_all)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -672,7 +690,9 @@ def statuses_on(rated_games: np.ndarray, last_played_day: np.ndarray, list_day: 
     """Vectorised `status_on`: an array of `Status` values (object dtype)."""
     games = np.asarray(rated_games)
     last = np.asarray(last_played_day, dtype=np.int64)
-    cutoff = active_cutoff(list_day)
-    out = np.where(last >= cutoff, Status.ACTIVE, Status.INACTIVE).astype(object)
+    if games.shape != last.shape:
+        raise ValueError("rated_games and last_played_day must have the same shape")
+    out = np.full(games.shape, Status.INACTIVE, dtype=object)
+    out[last >= active_cutoff(list_day)] = Status.ACTIVE
     out[games < ESTABLISHED_GAMES] = Status.PROVISIONAL
     return out

@@ -14,7 +14,13 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.db import session_scope
-from app.models import Job, RatingEntry, RatingList, RatingSnapshot, TournamentRatingChange
+from app.models import (
+    Job,
+    RatingEntry,
+    RatingList,
+    RatingSnapshot,
+    TournamentRatingChange,
+)
 from app.problems import NotFound
 from app.services import recompute
 from app.services.rating_lists import get_rating_list
@@ -77,7 +83,6 @@ def claim_next_job(session: Session, worker: str) -> int | None:
 
 def run_job(job_id: int, list_date: dt.date | None = None) -> None:
     """Run a claimed job to success or failure; never raises for a failure of the computation."""
-    started = time.perf_counter()
     try:
         with session_scope() as session:
             job = session.get(Job, job_id)
