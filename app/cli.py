@@ -1,4 +1,4 @@
-"""Command line: ``python -m app.cli serve | migrate | worker | export-openapi | import FILE``."""
+"""Command line: ``python -m app.cli serve | migrate | worker | export-openapi | import FILE | submission FILE``."""
 
 import argparse
 import json
@@ -29,6 +29,12 @@ def main(argv: list[str] | None = None) -> int:
     importer.add_argument("path", type=Path)
     importer.add_argument("--no-progress", action="store_true")
 
+    submission = commands.add_parser(
+        "submission", help="print one tournament of a renju.net results file as a POST /v1/tournaments body"
+    )
+    submission.add_argument("path", type=Path)
+    submission.add_argument("--tournament", required=True, help="the tournament's id in the file")
+
     args = parser.parse_args(argv)
     if args.command == "serve":
         return _serve(args.host, args.port, worker=not args.no_worker)
@@ -46,6 +52,8 @@ def main(argv: list[str] | None = None) -> int:
         return _export_openapi(args.output)
     if args.command == "import":
         return _import(args.path, progress=not args.no_progress)
+    if args.command == "submission":
+        return _print_submission(args.path, args.tournament)
     return 2
 
 
@@ -111,6 +119,18 @@ def _import(path: Path, *, progress: bool) -> int:
     for reason, count in sorted(report.rejected.items(), key=lambda item: -item[1]):
         print(f"    {count:>7}  {reason}")
     return 0
+
+
+def _print_submission(path: Path, tournament_id: str) -> int:
+    from app.importers import renju_tsv
+
+    submissions, _ = renju_tsv.to_submissions(renju_tsv.parse_path(path))
+    for body in submissions:
+        if body["id"] == tournament_id:
+            print(json.dumps(body, ensure_ascii=False, indent=2))
+            return 0
+    print(f"no tournament {tournament_id!r} in {path}", file=sys.stderr)
+    return 1
 
 
 def _safe_url() -> str:

@@ -70,3 +70,18 @@ def test_import_reports_invalid_rows(tmp_path: Path, client: TestClient):
         "id": "2", "name": None, "surname": None, "native_name": None, "country": None,
         "city": None, "gender": None, "birth_year": None,
     }
+
+
+def test_submission_command_prints_a_body_the_api_accepts(client: TestClient):
+    from tests.conftest import AUTH
+
+    result = subprocess.run(
+        [sys.executable, "-m", "app.cli", "submission", str(RENJU_CN), "--tournament", "T0017"],
+        capture_output=True, text=True, cwd=ROOT, timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    response = client.post("/v1/tournaments", content=result.stdout.encode(), headers={**AUTH, "Content-Type": "application/json"})
+    assert response.status_code == 201, response.text
+    read = client.get("/v1/tournaments/T0017").json()
+    assert read["games_count"] == 10 and read["start"] == "2017-04-08" and read["end"] == "2017-04-09"
+    assert all(game["date"] == "2017-04-09" for game in read["games"])
