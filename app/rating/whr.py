@@ -624,7 +624,10 @@ def ratings_on(fit: WhrFit, day: int, w2: float) -> tuple[np.ndarray, np.ndarray
 def games_on(fit: WhrFit, day: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(players, rated games up to and including `day`, last playing day on or before `day`)."""
     mask = fit.day <= day
-    counts = np.bincount(fit.player[mask], weights=fit.games[mask]).astype(np.int64) if mask.any() else np.zeros(0, np.int64)
+    if mask.any():
+        counts = np.bincount(fit.player[mask], weights=fit.games[mask]).astype(np.int64)
+    else:
+        counts = np.zeros(0, np.int64)
     players, last, _ = _last_rows_on(fit, day)
     return players, counts[players], fit.day[last]
 
@@ -636,7 +639,7 @@ def _last_rows_on(fit: WhrFit, day: int):
         return empty, empty, np.zeros(0, dtype=bool)
     players, start, count = np.unique(fit.player, return_index=True, return_counts=True)
     mask = fit.day <= day
-    upto = np.bincount(fit.player[mask], minlength=int(players[-1]) + 1)[players] if mask.any() else np.zeros(len(players), np.int64)
+    upto = np.bincount(fit.player[mask], minlength=int(players[-1]) + 1)[players]
     keep = upto > 0
     last = (start + upto - 1)[keep]
     has_next = (upto < count)[keep]
@@ -692,7 +695,8 @@ def statuses_on(rated_games: np.ndarray, last_played_day: np.ndarray, list_day: 
     last = np.asarray(last_played_day, dtype=np.int64)
     if games.shape != last.shape:
         raise ValueError("rated_games and last_played_day must have the same shape")
-    out = np.full(games.shape, Status.INACTIVE, dtype=object)
+    out = np.empty(games.shape, dtype=object)
+    out[...] = Status.INACTIVE  # (np.full would store a plain str)
     out[last >= active_cutoff(list_day)] = Status.ACTIVE
     out[games < ESTABLISHED_GAMES] = Status.PROVISIONAL
     return out
