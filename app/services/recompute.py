@@ -87,7 +87,8 @@ def _compute_whr(session: Session, rating_list: RatingList, list_date: dt.date, 
     started = time.perf_counter()
     # Dates are read as their ISO text and converted in one vectorised step: building 100,000
     # date objects row by row was a third of the read.
-    rows = session.execute(
+    # A plain Core select on the session's connection: the ORM's row loading is not needed here.
+    rows = session.connection().execute(
         select(Game.black_id, Game.white_id, Game.result, cast(Game.date, String), Game.tournament_id)
         .join(Tournament, Tournament.id == Game.tournament_id)
         .where(and_(*eligibility_conditions(rating_list)))
@@ -112,9 +113,14 @@ def _compute_whr(session: Session, rating_list: RatingList, list_date: dt.date, 
     _, games, last_day = whr.games_on(fitted, list_day)
     statuses = whr.statuses_on(games, last_day, list_day)
     dates = iso_dates(fitted.day)
+    # Each player's rows, found once for all players (fit rows are sorted by player).
+    starts = np.searchsorted(fitted.player, players, side="left").tolist()
+    stops = np.searchsorted(fitted.player, players, side="right").tolist()
+    fitted_rating, fitted_deviation, fitted_games = fitted.rating.tolist(), fitted.deviation.tolist(), fitted.games.tolist()
     entries = []
-    for p, r, s, n, last, status in zip(players.tolist(), rating.tolist(), deviation.tolist(), games.tolist(), last_day.tolist(), statuses.tolist()):
-        rows_of = fitted.history(p)
+    for p, r, s, n, last, status, start, stop in zip(
+        players.tolist(), rating.tolist(), deviation.tolist(), games.tolist(), last_day.tolist(), statuses.tolist(), starts, stops
+    ):
         entries.append(
             {
                 "player_id": player_ids[p],
@@ -124,10 +130,10 @@ def _compute_whr(session: Session, rating_list: RatingList, list_date: dt.date, 
                 "last_played": dt.date.fromordinal(last),
                 "status": str(status),
                 "history": {
-                    "date": dates[rows_of],
-                    "rating": fitted.rating[rows_of].tolist(),
-                    "deviation": fitted.deviation[rows_of].tolist(),
-                    "games": fitted.games[rows_of].tolist(),
+                    "date": dates[start:stop],
+                    "rating": fitted_rating[start:stop],
+                    "deviation": fitted_deviation[start:stop],
+                    "games": fitted_games[start:stop],
                 },
             }
         )
@@ -183,7 +189,7 @@ def rif_elo_options(rating_list: RatingList) -> rif_elo.ReplayOptions:
 def _compute_rif_elo(session: Session, rating_list: RatingList, list_date: dt.date, progress: Progress) -> SnapshotData:
     options = rif_elo_options(rating_list)
     started = time.perf_counter()
-    rows = session.execute(
+    rows = session.connection().execute(
         select(Tournament.id, Tournament.start, Tournament.end, Game.black_id, Game.white_id, Game.result)
         .join(Game, Game.tournament_id == Tournament.id)
         .where(and_(*eligibility_conditions(rating_list)))
