@@ -4,7 +4,6 @@ from the snapshot's stored histories) and players' chart series; and the Elo lis
 import datetime as dt
 import hashlib
 import json
-from dataclasses import dataclass
 
 import numpy as np
 from sqlalchemy import delete, func, insert, select
@@ -13,21 +12,9 @@ from sqlalchemy.orm import Session
 from app.models import Player, RatingEntry, RatingList, RatingSeed, RatingSnapshot
 from app.problems import FieldError, InvalidInput, NotFound
 from app.rating import whr
+from app.schemas.rating_lists import RatingRowRead
 
 STATUSES = ("active", "inactive", "provisional")
-
-
-@dataclass(frozen=True)
-class RatingRow:
-    rank: int
-    player_id: str
-    name: str | None
-    country: str | None
-    rating: float
-    deviation: float | None
-    games: int
-    last_played: dt.date | None
-    status: str
 
 
 def list_rating_lists(session: Session) -> list[RatingList]:
@@ -86,7 +73,7 @@ def ratings(
     status: str,
     limit: int,
     offset: int,
-) -> tuple[list[RatingRow], int]:
+) -> tuple[list[RatingRowRead], int]:
     if snapshot is None:
         return [], 0
     if as_of is None:
@@ -96,7 +83,7 @@ def ratings(
         rows = [row for row in rows if row.status == status]
     rows.sort(key=lambda row: (-row.rating, row.player_id))
     page = rows[offset : offset + limit]
-    return [RatingRow(**{**row.__dict__, "rank": offset + i + 1}) for i, row in enumerate(page)], len(rows)
+    return [row.model_copy(update={"rank": offset + i + 1}) for i, row in enumerate(page)], len(rows)
 
 
 def player_history(session: Session, player_id: str, list_id: str) -> list[dict]:
@@ -150,7 +137,7 @@ def get_seeds(session: Session, list_id: str) -> list[RatingSeed]:
 
 def _stored_ratings(
     session: Session, snapshot_id: int, *, country: str | None, status: str, limit: int, offset: int
-) -> tuple[list[RatingRow], int]:
+) -> tuple[list[RatingRowRead], int]:
     conditions = [RatingEntry.snapshot_id == snapshot_id]
     if status != "all":
         conditions.append(RatingEntry.status == status)
@@ -164,7 +151,7 @@ def _stored_ratings(
         base.where(*conditions).order_by(RatingEntry.rating.desc(), RatingEntry.player_id).limit(limit).offset(offset)
     ).all()
     return [
-        RatingRow(
+        RatingRowRead(
             rank=offset + i + 1,
             player_id=entry.player_id,
             name=_display_name(name, surname),
@@ -181,7 +168,7 @@ def _stored_ratings(
 
 def _ratings_as_of(
     session: Session, snapshot_id: int, *, system: str, w2: float | None, as_of: dt.date, country: str | None
-) -> list[RatingRow]:
+) -> list[RatingRowRead]:
     from app.services.recompute import elo_list_status, ordinal_days
 
     conditions = [RatingEntry.snapshot_id == snapshot_id]
@@ -193,7 +180,7 @@ def _ratings_as_of(
         .where(*conditions)
     ).all()
     day = as_of.toordinal()
-    out: list[RatingRow] = []
+    out: list[RatingRowRead] = []
     if system == "rif-whr":
         # Rebuild the snapshot's fit from its stored series, and read it on the day (INTERPRETATIONS 3.6).
         lengths = [len(r.history["date"]) for r in rows]
@@ -211,7 +198,19 @@ def _ratings_as_of(
         statuses = whr.statuses_on(games, last_day, day)
         for p, r, s, n, last, status in zip(players.tolist(), rating.tolist(), deviation.tolist(), games.tolist(), last_day.tolist(), statuses.tolist()):
             row = rows[p]
-            out.append(RatingRow(0, row.player_id, _display_name(row.name, row.surname), row.country, r, s, n, dt.date.fromordinal(last), str(status)))
+            out.append(
+                RatingRowRead(
+                    rank=0,
+                    player_id=row.player_id,
+                    name=_display_name(row.name, row.surname),
+                    country=row.country,
+                    rating=r,
+                    deviation=s,
+                    games=n,
+                    last_played=dt.date.fromordinal(last),
+                    status=str(status),
+                )
+            )
         return out
     # Elo lists: a rating holds from its date on.
     cutoff = whr.active_cutoff(as_of)
@@ -223,16 +222,16 @@ def _ratings_as_of(
         last_played = dt.date.fromisoformat(dates[position])
         engine_status = row.history.get("status", ["established"] * len(dates))[position]
         out.append(
-            RatingRow(
-                0,
-                row.player_id,
-                _display_name(row.name, row.surname),
-                row.country,
-                float(row.history["rating"][position]),
-                None,
-                int(row.history["games"][position]),
-                last_played,
-                elo_list_status(engine_status, last_played, cutoff),
+            RatingRowRead(
+                rank=0,
+                player_id=row.player_id,
+                name=_display_name(row.name, row.surname),
+                country=row.country,
+                rating=float(row.history["rating"][position]),
+                deviation=None,
+                games=int(row.history["games"][position]),
+                last_played=last_played,
+                status=elo_list_status(engine_status, last_played, cutoff),
             )
         )
     return out
