@@ -4,7 +4,7 @@
     .venv/bin/python bench/bench_whr.py --size both          # also the large history (minutes)
     .venv/bin/python bench/bench_whr.py --size large --skip-reference
 
-On the same generated games (bench/histories.py, seeded) it times, each side in its own subprocess
+On the same generated games (bench/histories.py, seeded) it runs, each side in its own subprocess
 (so that its peak RSS is its own, read from getrusage ru_maxrss), one after the other:
 
   engine cold             fit() from 1900 for everyone
@@ -13,10 +13,12 @@ On the same generated games (bench/histories.py, seeded) it times, each side in 
                           RIF list's own call
   reference converge      the same, iterate_until_converge()
 
-Engine times are the median of --repeat runs; the reference runs once. The reference's
-create_games() is timed apart and left out of its time (the engine's time includes everything:
-validation, building the sparse structure, Newton, deviations). It also reports how far each
-reference result is from the engine's optimum. Every subprocess runs with one BLAS/OpenMP thread.
+The engine's times come from one more subprocess that alternates cold and warm fits, --repeat of
+each, and reports the medians (separate processes differed by 10-20 % in speed, too much for a
+warm/cold ratio), with the part spent in Newton steps and conjugate gradients; the reference runs
+once. The reference's create_games() is timed apart and left out of its time (the engine's time
+includes everything: validation, building the sparse structure, Newton, deviations). It also reports
+how far each result is from the engine's optimum. Every subprocess runs with one BLAS/OpenMP thread.
 """
 
 from __future__ import annotations
@@ -68,7 +70,56 @@ def _hwm_mb() -> float:
 # workers (run in a subprocess each)
 
 
+def timing_worker(history_path: str, repeat: int) -> dict:
+    """The engine's cold and warm fits, alternated in one process (`repeat` of each).
+
+    Alternating makes the warm/cold ratio fair: the two sides see the same process state (heap,
+    page cache), which otherwise differs between subprocesses by 10-20 %. The time inside
+    `_Problem.maximise` (Newton steps and conjugate gradients) is recorded apart; the rest of a
+    fit - validation, the sparse structure, the starting point, the deviations - is the fixed cost
+    that a warm start cannot shrink.
+    """
+    from app.rating import whr as W
+
+    history = History.load(history_path)
+    args = (history.black, history.white, history.score, history.day, history.n_players)
+    previous = history.without_last_tournament()
+    before = W.fit(previous.black, previous.white, previous.score, previous.day, previous.n_players)
+    warm = W.WarmStart.from_fit(before)
+    del before
+    newton = []
+    maximise = W._Problem.maximise
+
+    def timed_maximise(self, *a, **k):
+        start = time.perf_counter()
+        try:
+            return maximise(self, *a, **k)
+        finally:
+            newton.append(time.perf_counter() - start)
+
+    W._Problem.maximise = timed_maximise
+    report = {}
+    times = {"cold": [], "warm": []}
+    newtons = {"cold": [], "warm": []}
+    for _ in range(repeat):
+        for side, start_from in (("cold", None), ("warm", warm)):
+            start = time.perf_counter()
+            result = W.fit(*args, warm_start=start_from)
+            times[side].append(time.perf_counter() - start)
+            newtons[side].append(newton.pop())
+            report[side] = {"steps": result.newton_steps, "cg": result.cg_iterations, "max_change": result.max_change}
+    for side in times:
+        report[side].update(
+            seconds=statistics.median(times[side]),
+            seconds_min=min(times[side]),
+            newton_seconds=statistics.median(newtons[side]),
+        )
+    return report
+
+
 def worker(side: str, history_path: str, out_path: str, repeat: int) -> dict:
+    if side == "engine-timing":
+        return timing_worker(history_path, repeat)
     history = History.load(history_path)
     if side.startswith("engine"):
         from app.rating import whr as W
@@ -177,11 +228,16 @@ def bench_size(size: str, skip_reference: bool, repeat: int, workdir: Path) -> N
     print(f"\n== {size}: {history.summary()}", flush=True)
     sides = SIDES[:2] if skip_reference else SIDES
     results = {}
-    for side in sides:
+    for side in sides:  # the engine's sides once each, for their peak RSS and results
         out = workdir / f"{size}-{side}.npz"
-        results[side] = run_side(side, path, out, repeat if side.startswith("engine") else 1)
+        results[side] = run_side(side, path, out, 1)
         results[side]["out"] = out
-        print(f"   {LABELS[side]}: {results[side]['seconds']:.3f} s", flush=True)
+        if not side.startswith("engine"):
+            print(f"   {LABELS[side]}: {results[side]['seconds']:.3f} s", flush=True)
+    timing = run_side("engine-timing", path, workdir / "unused.npz", repeat)
+    for side in ("cold", "warm"):
+        results[f"engine-{side}"].update(timing[side])
+        print(f"   engine, {side}: {timing[side]['seconds']:.3f} s", flush=True)
 
     cold = results["engine-cold"]["seconds"]
     print()
@@ -203,9 +259,16 @@ def bench_size(size: str, skip_reference: bool, repeat: int, workdir: Path) -> N
             f"{LABELS[side]:<34}{r['seconds']:>10.3f}{ratio:>18}{steps:>16}{r['peak_mb']:>15.0f}{r['baseline_mb']:>19.0f}"
         )
     warm = results["engine-warm"]
-    print(f"\nengine cold: median of {repeat}, min {results['engine-cold']['seconds_min']:.3f} s; "
-          f"warm: median {warm['seconds']:.3f} s, min {warm['seconds_min']:.3f} s; "
-          f"last step moved at most {results['engine-cold']['max_change']:.1e} Elo")
+    engine_cold = results["engine-cold"]
+    print(f"\nengine cold and warm alternated in one process, median of {repeat} each: cold min "
+          f"{engine_cold['seconds_min']:.3f} s, warm min {warm['seconds_min']:.3f} s; "
+          f"last step moved at most {engine_cold['max_change']:.1e} Elo")
+    cold_newton, warm_newton = engine_cold["newton_seconds"], warm["newton_seconds"]
+    cold_fixed = engine_cold["seconds"] - cold_newton
+    warm_fixed = warm["seconds"] - warm_newton
+    print(f"Newton + conjugate gradients: cold {cold_newton:.3f} s, warm {warm_newton:.3f} s "
+          f"(ratio {cold_newton / warm_newton:.2f}); the rest (validation, structure, start, deviations): "
+          f"cold {cold_fixed:.3f} s, warm {warm_fixed:.3f} s ({warm_fixed / warm['seconds']:.0%} of warm)")
     dr, dd = differences(results["engine-cold"]["out"], warm["out"])
     print(f"engine warm vs cold: max |rating| difference {dr:.2e} Elo, |deviation| {dd:.2e} Elo")
     for side in sides[2:]:
@@ -221,8 +284,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--size", choices=["rif", "large", "both"], default="rif")
     parser.add_argument("--skip-reference", action="store_true", help="time the engine only")
-    parser.add_argument("--repeat", type=int, default=None, help="engine runs per side (default 5 rif, 3 large)")
-    parser.add_argument("--worker", choices=SIDES, help=argparse.SUPPRESS)
+    parser.add_argument("--repeat", type=int, default=None, help="engine runs per side (default 9 rif, 3 large)")
+    parser.add_argument("--worker", choices=[*SIDES, "engine-timing"], help=argparse.SUPPRESS)
     parser.add_argument("--history", help=argparse.SUPPRESS)
     parser.add_argument("--out", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -235,7 +298,7 @@ def main() -> None:
     print(f"python {sys.version.split()[0]}, numpy {np.__version__}, {os.cpu_count()} CPUs; one side at a time")
     with tempfile.TemporaryDirectory(prefix="bench_whr_") as tmp:
         for size in sizes:
-            repeat = args.repeat or (5 if size == "rif" else 3)
+            repeat = args.repeat or (9 if size == "rif" else 3)
             bench_size(size, args.skip_reference, repeat, Path(tmp))
 
 

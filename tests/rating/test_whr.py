@@ -271,6 +271,58 @@ def test_deviation_is_from_the_players_own_block(medium):
         np.testing.assert_allclose(result.deviation[rows], expected, rtol=1e-9)
 
 
+def log_posterior(result: WhrFit, rating: np.ndarray, black, white, score, day, params: WhrParams) -> float:
+    """The log-posterior of # RIF 2021 #2-#8 at `rating` (Elo, one per row of `result`), written out
+    independently of the engine (up to a constant)."""
+    row = {(int(p), int(d)): i for i, (p, d) in enumerate(zip(result.player, result.day))}
+    r = (rating - params.virtual_rating) * LN10_400
+    i = np.array([row[(b, d)] for b, d in zip(black.tolist(), day.tolist())])
+    j = np.array([row[(w, d)] for w, d in zip(white.tolist(), day.tolist())])
+    log_p_black = -np.logaddexp(0.0, r[j] - r[i])
+    log_p_white = -np.logaddexp(0.0, r[i] - r[j])
+    value = float(np.sum(score * log_p_black + (1.0 - score) * log_p_white))  # a draw: sqrt(pA pB)
+    first = np.flatnonzero(np.r_[True, result.player[1:] != result.player[:-1]])
+    virtual = -0.5 * np.logaddexp(0.0, -r[first]) - 0.5 * np.logaddexp(0.0, r[first])  # draws against 0
+    value += params.virtual_games * float(np.sum(virtual))
+    same = result.player[1:] == result.player[:-1]
+    gap = (result.day[1:] - result.day[:-1])[same]
+    value -= float(np.sum(np.diff(r)[same] ** 2 / (2.0 * params.w2 * LN10_400**2 * gap)))
+    return value
+
+
+def test_short_newton_steps_gain_enough_without_a_line_search(medium):
+    """maximise() takes a Newton step of at most _SAFE_STEP (natural units) in every rating without
+    a line search, because such a step provably gains at least 1.3 % of gradient.step (Armijo asks
+    1e-4). Checked on steps from the cold start and from points around the optimum, with loose and
+    tight conjugate gradients, shortened to _SAFE_STEP where longer. (The bound is conservative:
+    these steps gain most of gradient.step; the test guards the argument, not its sharpness.)"""
+    from scipy.linalg.lapack import dpttrf
+
+    black, white, score, day, n = history_arrays(medium)
+    params = WhrParams()
+    result = fit(black, white, score, day, n)
+    problem = W._Problem(*W._validated_games(black, white, score, day, n), params)
+    optimum = (result.rating - params.virtual_rating) * LN10_400
+    rng = np.random.default_rng(5)
+    checked = 0
+    for spread in (None, 0.02, 0.1, 0.3, 1.0):  # natural units around the optimum; None: all at 1900
+        x = np.zeros(len(optimum)) if spread is None else optimum + rng.normal(0.0, spread, len(optimum))
+        grad, diag, q = problem.derivatives(x, problem.differences(x))
+        np.maximum(diag, W._MIN_CURVATURE, out=diag)
+        matrix = problem._fill_matrix(diag, q)
+        pd, pe, _ = dpttrf(diag, -problem.link)
+        for rtol in (0.5, 0.1, 1e-3, 1e-10):
+            step, _ = W._pcg(matrix, grad, pd, pe, rtol, 0.0)
+            step *= min(1.0, W._SAFE_STEP / np.max(np.abs(step)))
+            x_elo = x / LN10_400 + params.virtual_rating
+            gain = log_posterior(result, x_elo + step / LN10_400, black, white, score, day, params) - log_posterior(
+                result, x_elo, black, white, score, day, params
+            )
+            assert gain >= 0.013 * float(grad @ step) > 0.0
+            checked += 1
+    assert checked == 20
+
+
 def test_rows_are_player_days_sorted_with_game_counts(medium):
     black, white, score, day, n = history_arrays(medium)
     result = fit(black, white, score, day, n)
@@ -325,6 +377,20 @@ def test_invariant_to_game_order_colours_and_epoch(seed, n_players, n_games, shi
     assert np.max(np.abs(g)) < 1e-7
 
 
+def test_huge_player_indices_give_the_same_fit():
+    """Player indices of 2^44 leave no room to pack key and position into one integer for sorting:
+    the stable argsort path must give the same rows and ratings."""
+    black, white, score, day = random_history(3, n_players=15, n_games=150, n_days=12)
+    base = fit(black, white, score, day, 15)
+    big = 2**44
+    far = fit(black + big, white + big, score, day, big + 15)
+    np.testing.assert_array_equal(far.player, base.player + big)
+    np.testing.assert_array_equal(far.day, base.day)
+    np.testing.assert_array_equal(far.games, base.games)
+    np.testing.assert_allclose(far.rating, base.rating, atol=1e-9)
+    np.testing.assert_allclose(far.deviation, base.deviation, atol=1e-9)
+
+
 def test_extreme_results_do_not_diverge():
     """One player wins 60 games in a row against newcomers on one day, another loses them all:
     the line search keeps the iteration on its way; ratings stay finite and the optimum is found."""
@@ -369,6 +435,21 @@ def test_warm_start_reaches_the_same_optimum_in_fewer_steps(medium):
     assert np.max(np.abs(warm.deviation - cold.deviation)) < 1e-5
     assert warm.max_change < 1e-6
     assert warm.newton_steps < cold.newton_steps
+
+
+@pytest.mark.parametrize("added", [1, 4, 30])
+def test_warm_start_result_equals_the_cold_one(medium, added):
+    """Warm-started after `added` more tournaments (a newcomer's first day included), the fit is the
+    cold one to well within the tolerance: a warm start changes the work, never the result."""
+    before = fit(*history_arrays(medium.head(medium.n_tournaments - added)))
+    cold = fit(*history_arrays(medium))
+    warm = fit(*history_arrays(medium), warm_start=WarmStart.from_fit(before))
+    np.testing.assert_array_equal(warm.player, cold.player)
+    np.testing.assert_array_equal(warm.day, cold.day)
+    np.testing.assert_array_equal(warm.games, cold.games)
+    assert np.max(np.abs(warm.rating - cold.rating)) < 1e-6
+    assert np.max(np.abs(warm.deviation - cold.deviation)) < 1e-6
+    assert warm.max_change < 1e-6 and cold.max_change < 1e-6
 
 
 def test_warm_start_from_the_optimum_itself_stops_at_once(medium):
