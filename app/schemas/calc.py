@@ -56,16 +56,21 @@ class Rif1995TournamentIn(StrictModel):
     games: list[CalcGame]
 
 
-class Rif1995PlayerOut(BaseModel):
+class EloPlayerOut(BaseModel):
+    """What a tournament did to one player under a RIF Elo rule set."""
+
     id: str
     rating_before: int | None
     rating_after: int | None
-    change: int | None
+    change: int | None = Field(description="Rounded once (1995: F per tournament; 1997: ΣRc per event)")
     change_unrounded: float | None
-    Et: float
-    Ee: float | None
+    Et: float = Field(description="Points scored in the games that count")
+    Ee: float | None = Field(description="Expected points")
     games_counted: int
     status_after: str
+
+
+class Rif1995PlayerOut(EloPlayerOut):
     R0: int | None = Field(description="A new player's start rating (#8.b/#8.d)")
     R0_reason: str | None = Field(description="Why a new player did or did not get R0")
 
@@ -90,16 +95,7 @@ class Rif1997TournamentIn(StrictModel):
     games: list[CalcGame]
 
 
-class Rif1997PlayerOut(BaseModel):
-    id: str
-    rating_before: int | None
-    rating_after: int | None
-    change: int | None
-    change_unrounded: float | None
-    Et: float
-    Ee: float
-    games_counted: int
-    status_after: str
+class Rif1997PlayerOut(EloPlayerOut):
     record_after: ProvisionalRecordIO
 
 
