@@ -131,11 +131,10 @@ class RatingSnapshot(Base):
 
 
 class RatingEntry(Base):
-    """A player's place in one snapshot, with his whole series in ``history`` (parallel arrays:
-    ``date`` ISO strings, ``rating``, ``deviation``, ``games``) so a list as of any date is
-    answered from the snapshot alone."""
+    """A player's line of one snapshot of a list."""
 
     __tablename__ = "rating_entries"
+    __table_args__ = (Index(None, "snapshot_id", "rating"), Index(None, "snapshot_id", "status", "rating"))
 
     snapshot_id: Mapped[int] = mapped_column(
         ForeignKey("rating_snapshots.id", ondelete="CASCADE"), primary_key=True
@@ -146,11 +145,35 @@ class RatingEntry(Base):
     games: Mapped[int] = mapped_column(Integer)
     last_played: Mapped[date | None] = mapped_column(Date)
     status: Mapped[str] = mapped_column(String(20))
-    history: Mapped[dict] = mapped_column(JsonType)
+    title: Mapped[str | None] = mapped_column(String(50))
+    counters: Mapped[dict | None] = mapped_column(JsonType)
+
+
+class RatingPoint(Base):
+    """A player's standing from ``date`` on under one snapshot (one row per player and day), so a
+    chart, and the list as of any date, are indexed reads of the snapshot alone."""
+
+    __tablename__ = "rating_points"
+    __table_args__ = (Index(None, "snapshot_id", "date"),)
+
+    snapshot_id: Mapped[int] = mapped_column(
+        ForeignKey("rating_snapshots.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    # Declared before ``date``, whose name hides the type in the rest of the class body.
+    last_played: Mapped[date | None] = mapped_column(Date)
+    date: Mapped[date] = mapped_column(Date, primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float | None] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(20))
+    title: Mapped[str | None] = mapped_column(String(50))
+    counters: Mapped[dict | None] = mapped_column(JsonType)
+    tournament_ids: Mapped[list] = mapped_column(JsonType)
 
 
 class TournamentRatingChange(Base):
-    """What one tournament did to one player's rating under one snapshot of a list (Elo lists)."""
+    """What one tournament did to one player's rating under one snapshot of a list."""
 
     __tablename__ = "tournament_rating_changes"
 
@@ -166,6 +189,8 @@ class TournamentRatingChange(Base):
     change_unrounded: Mapped[float | None] = mapped_column(Float)
     games_counted: Mapped[int] = mapped_column(Integer)
     status_after: Mapped[str | None] = mapped_column(String(20))
+    title_after: Mapped[str | None] = mapped_column(String(50))
+    details: Mapped[dict | None] = mapped_column(JsonType)
 
     __table_args__ = (Index(None, "tournament_id", "snapshot_id"),)
 

@@ -1,14 +1,14 @@
 import datetime as dt
 
-from fastapi import APIRouter, BackgroundTasks, Header, Query, Request, Response, status
+from typing import Any
+
+from fastapi import APIRouter, BackgroundTasks, Body, Header, Query, Request, Response, status
 from fastapi.responses import JSONResponse
 
 from app.api.deps import Limit, Offset, SessionDep, Writer
-from app.problems import FieldError, InvalidInput
 from app.schemas.common import CountryCode, Page
 from app.schemas.jobs import JobAccepted
 from app.schemas.rating_lists import (
-    EloParamsPatch,
     PlayerHistory,
     RatingListRead,
     RatingsPage,
@@ -17,7 +17,6 @@ from app.schemas.rating_lists import (
     SeedsRead,
     SnapshotRead,
     StatusFilter,
-    WhrParamsPatch,
 )
 from app.services import jobs, worker
 from app.services import rating_lists as service
@@ -37,18 +36,18 @@ def get_rating_list(list_id: str, session: SessionDep) -> RatingListRead:
 
 @router.patch("/v1/rating-lists/{list_id}/params", operation_id="update_rating_list_params")
 def update_rating_list_params(
-    list_id: str, body: WhrParamsPatch | EloParamsPatch, session: SessionDep, _: Writer
+    list_id: str,
+    session: SessionDep,
+    _: Writer,
+    body: dict[str, Any] = Body(
+        description="Parameters to change, checked by the list's rating system: rif-whr takes w2 (> 0), virtual_games "
+        "(1–100), virtual_rating, start_rating (finite numbers); rif-elo takes switch_to_1997, last_day (dates) and "
+        "bootstrap_rating (0–4000 or null).",
+        openapi_examples={"whr": {"value": {"w2": 12.9, "virtual_games": 2}}, "elo": {"value": {"bootstrap_rating": 1800}}},
+    ),
 ) -> RatingListRead:
     """Change the list's parameters; they apply from the next recompute."""
-    rating_list = service.get_rating_list(session, list_id)
-    expected = WhrParamsPatch if rating_list.system == "rif-whr" else EloParamsPatch
-    if not isinstance(body, expected):
-        raise InvalidInput(
-            f"Rating list {list_id!r} ({rating_list.system}) takes the parameters {sorted(expected.model_fields)}.",
-            [FieldError("/", "parameters of another rule system")],
-        )
-    changes = body.model_dump(mode="json", exclude_unset=True)
-    return RatingListRead.model_validate(service.update_params(session, list_id, changes))
+    return RatingListRead.model_validate(service.update_params(session, list_id, body))
 
 
 @router.post(
@@ -66,6 +65,12 @@ def recompute_rating_list(
     return JobAccepted(job_id=job.id, status=job.status, list_id=list_id)  # type: ignore[arg-type]
 
 
+# A website behind a CDN: the current list may be cached briefly and served stale while the CDN
+# revalidates it (ETag, cheap 304); a pinned snapshot never changes.
+CURRENT_CACHE = "public, max-age=60, stale-while-revalidate=600"
+PINNED_CACHE = "public, max-age=31536000, immutable"
+
+
 @router.get(
     "/v1/rating-lists/{list_id}/ratings",
     operation_id="get_ratings",
@@ -75,25 +80,36 @@ def get_ratings(
     list_id: str,
     session: SessionDep,
     request: Request,
-    as_of: dt.date | None = Query(None, description="The list as it stood on this date, from the snapshot's whole history"),
+    as_of: dt.date | None = Query(
+        None,
+        description="The list as it stood on this date, from the snapshot's stored per-day rows. The default list "
+        "(status=active, read on today's date) is empty for a history whose last games are more than five years old: "
+        "every player is then inactive; ask for status=all, or as_of the data's last date.",
+    ),
     country: CountryCode | None = None,
-    status: StatusFilter = Query("active", description="active (default), inactive, provisional or all"),
+    status: StatusFilter = Query(
+        "active",
+        description="active (default), inactive, provisional or all. A player is active with an established rating "
+        "and a rated game within the last five years of the list's date (or as_of), provisional until his rating "
+        "is established, inactive otherwise",
+    ),
     snapshot_id: int | None = Query(None, description="Read an earlier snapshot instead of the current one"),
     limit: Limit = 100,
     offset: Offset = 0,
     if_none_match: str | None = Header(None),
 ) -> RatingsPage:
+    """The list's page, best first. Cached responses revalidate with If-None-Match: a 304 reads no rows."""
     rating_list = service.get_rating_list(session, list_id)
-    snapshot = service.get_snapshot(session, list_id, snapshot_id)
+    wanted = snapshot_id if snapshot_id is not None else rating_list.current_snapshot_id
     query = {"as_of": as_of, "country": country, "status": status, "limit": limit, "offset": offset}
-    etag = service.list_etag(snapshot, query)
-    if if_none_match and etag in [tag.strip() for tag in if_none_match.split(",")]:
-        return Response(status_code=304, headers={"ETag": etag})  # type: ignore[return-value]
+    headers = {"ETag": service.list_etag(wanted, query), "Cache-Control": PINNED_CACHE if snapshot_id is not None else CURRENT_CACHE}
+    if _matches(if_none_match, headers["ETag"]):
+        return Response(status_code=304, headers=headers)  # type: ignore[return-value]
+    snapshot = service.get_snapshot(session, list_id, snapshot_id)
     rows, total = service.ratings(
         session,
         snapshot,
-        system=rating_list.system,
-        w2=(rating_list.params or {}).get("w2") if snapshot is None else snapshot.params.get("w2"),
+        system=service.system_of(rating_list),
         as_of=as_of,
         country=country,
         status=status,
@@ -110,7 +126,11 @@ def get_ratings(
         limit=limit,
         offset=offset,
     )
-    return JSONResponse(page.model_dump(mode="json"), headers={"ETag": etag, "Cache-Control": "no-cache"})  # type: ignore[return-value]
+    return JSONResponse(page.model_dump(mode="json"), headers=headers)  # type: ignore[return-value]
+
+
+def _matches(if_none_match: str | None, etag: str) -> bool:
+    return bool(if_none_match) and (if_none_match.strip() == "*" or etag in [tag.strip() for tag in if_none_match.split(",")])
 
 
 @router.get("/v1/rating-lists/{list_id}/snapshots", operation_id="list_snapshots")
@@ -140,10 +160,27 @@ def replace_seeds(list_id: str, body: SeedsIn, session: SessionDep, _: Writer) -
     return SeedsRead(list_id=list_id, seeds=[SeedRead.model_validate(s) for s in seeds])
 
 
-@router.get("/v1/players/{player_id}/history", operation_id="get_player_history", tags=["players"])
+@router.get(
+    "/v1/players/{player_id}/history",
+    operation_id="get_player_history",
+    tags=["players"],
+    responses={304: {"description": "Not modified (If-None-Match)"}},
+)
 def get_player_history(
-    player_id: str, session: SessionDep, list_id: str = Query("rif-whr", alias="list", description="Rating list id")
+    player_id: str,
+    session: SessionDep,
+    list_id: str = Query("rif-whr", alias="list", description="Rating list id"),
+    if_none_match: str | None = Header(None),
 ) -> PlayerHistory:
+    """The player's series under the list's current snapshot, oldest first (a chart)."""
+    rating_list = service.get_rating_list(session, list_id)
+    headers = {
+        "ETag": service.list_etag(rating_list.current_snapshot_id, {"history": player_id}),
+        "Cache-Control": CURRENT_CACHE,
+    }
+    if _matches(if_none_match, headers["ETag"]):
+        return Response(status_code=304, headers=headers)  # type: ignore[return-value]
     snapshot = service.get_snapshot(session, list_id, None)
-    points = service.player_history(session, player_id, list_id)
-    return PlayerHistory(player_id=player_id, list_id=list_id, snapshot_id=snapshot.id if snapshot else None, points=points)  # type: ignore[arg-type]
+    points = service.player_history(session, player_id, snapshot)
+    history = PlayerHistory(player_id=player_id, list_id=list_id, snapshot_id=snapshot.id if snapshot else None, points=points)  # type: ignore[arg-type]
+    return JSONResponse(history.model_dump(mode="json"), headers=headers)  # type: ignore[return-value]

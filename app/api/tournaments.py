@@ -111,6 +111,8 @@ def _read(session, tournament_id: str) -> TournamentRead:  # type: ignore[no-unt
                 change_unrounded=c.change_unrounded,
                 games_counted=c.games_counted,
                 status_after=c.status_after,
+                title_after=c.title_after,
+                details=c.details,
             )
             for list_id, c in changes
         ],

@@ -13,26 +13,11 @@ class RatingListRead(BaseModel):
 
     id: str
     name: str
-    system: str = Field(description="rif-whr or rif-elo")
+    system: str = Field(description="The rating system (rif-whr, rif-elo, …)")
     category: str
     params: dict = Field(description="The rule system's parameters (WHR: w2, virtual_games, virtual_rating, start_rating)")
     eligibility: dict = Field(description="Which tournaments count: rated flag, minimum time control, certified rules, formats")
     current_snapshot_id: int | None
-
-
-class WhrParamsPatch(StrictModel):
-    w2: float | None = Field(None, gt=0, description="Elo² per day (RIF: 12.9)")
-    virtual_games: int | None = Field(None, ge=0, le=100)
-    virtual_rating: float | None = None
-    start_rating: float | None = None
-
-
-class EloParamsPatch(StrictModel):
-    bootstrap_rating: int | None = Field(
-        None, ge=0, le=4000, description="INTERPRETATIONS 1.18 option: a rating given to every player of the earliest tournaments nobody holds a rating in"
-    )
-    switch_to_1997: dt.date | None = None
-    last_day: dt.date | None = None
 
 
 class RatingRowRead(BaseModel):
@@ -43,8 +28,14 @@ class RatingRowRead(BaseModel):
     rating: float
     deviation: float | None
     games: int
-    last_played: dt.date | None
-    status: str
+    last_played: dt.date | None = Field(description="Date of the player's last rated game")
+    status: str = Field(
+        description="active, inactive or provisional on the list's date (or as_of): WHR (RIF 2021 #10) active = "
+        "10 or more rated games and the last one no more than 5 years before; Elo (RIF 1995 #9, INTERPRETATIONS 1.17) "
+        "active = an official / established rating and a game (or seed) within 5 years"
+    )
+    title: str | None = Field(None, description="Grade or rank, for systems that award them")
+    counters: dict | None = Field(None, description="The system's own counters (e.g. rif_status for the Elo list)")
 
 
 class RatingsPage(BaseModel):
@@ -78,7 +69,11 @@ class HistoryPoint(BaseModel):
     date: dt.date
     rating: float
     deviation: float | None
-    games: int
+    games: int = Field(description="Rated games up to and including this point")
+    status: str
+    title: str | None = None
+    counters: dict | None = None
+    tournament_ids: list[str] = Field(description="The tournaments rated into this point (a WHR day can hold several)")
 
 
 class PlayerHistory(BaseModel):

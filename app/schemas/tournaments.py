@@ -85,11 +85,13 @@ class RatingChangeRead(BaseModel):
     change_unrounded: float | None
     games_counted: int
     status_after: str | None
+    title_after: str | None = None
+    details: dict | None = Field(None, description="The system's own figures (WHR: deviation_after, day_after; Elo 1995: R0)")
 
 
 class TournamentRead(TournamentSummary):
     players: list[PlayerRead]
     games: list[GameRead]
     rating_changes: list[RatingChangeRead] = Field(
-        default_factory=list, description="Each player's change under every Elo list's current snapshot"
+        default_factory=list, description="Each player's change under the current snapshot of every list that rates the tournament"
     )

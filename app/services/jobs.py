@@ -18,6 +18,7 @@ from app.models import (
     Job,
     RatingEntry,
     RatingList,
+    RatingPoint,
     RatingSnapshot,
     TournamentRatingChange,
 )
@@ -138,6 +139,8 @@ def write_snapshot(session: Session, job_id: int, data: recompute.SnapshotData, 
     session.flush()
     if data.entries:
         session.execute(insert(RatingEntry), [{**entry, "snapshot_id": snapshot.id} for entry in data.entries])
+    if data.points:
+        session.execute(insert(RatingPoint), [{**point, "snapshot_id": snapshot.id} for point in data.points])
     if data.changes:
         session.execute(insert(TournamentRatingChange), [{**change, "snapshot_id": snapshot.id} for change in data.changes])
     session.execute(update(RatingList).where(RatingList.id == job.list_id).values(current_snapshot_id=snapshot.id))

@@ -1,17 +1,19 @@
 """Reading rating lists: their configuration, snapshots, ratings (also as of any date, answered
-from the snapshot's stored histories) and players' chart series; and the Elo lists' seeds."""
+from the snapshot's stored per-day rows) and players' chart series; and the lists' seeds. What
+differs between rating systems is asked of the list's system (``app.rating.registry``)."""
 
 import datetime as dt
 import hashlib
 import json
 
-import numpy as np
-from sqlalchemy import delete, func, insert, select
+from pydantic import ValidationError
+from sqlalchemy import and_, delete, func, insert, select
 from sqlalchemy.orm import Session
 
-from app.models import Player, RatingEntry, RatingList, RatingSeed, RatingSnapshot
-from app.problems import FieldError, InvalidInput, NotFound
-from app.rating import whr
+from app.models import Player, RatingEntry, RatingList, RatingPoint, RatingSeed, RatingSnapshot
+from app.problems import Conflict, FieldError, InvalidInput, NotFound
+from app.rating.registry import UnknownSystem, get_system
+from app.rating.system import Point, RatingSystem
 from app.schemas.rating_lists import RatingRowRead
 
 STATUSES = ("active", "inactive", "provisional")
@@ -28,9 +30,26 @@ def get_rating_list(session: Session, list_id: str) -> RatingList:
     return rating_list
 
 
+def system_of(rating_list: RatingList) -> RatingSystem:
+    try:
+        return get_system(rating_list.system)
+    except UnknownSystem as error:
+        raise Conflict(f"Rating list {rating_list.id!r}: {error}.") from None
+
+
 def update_params(session: Session, list_id: str, params: dict) -> RatingList:
+    """Merge the changes into the list's parameters, checked by its system's own parameter model."""
     rating_list = get_rating_list(session, list_id)
-    rating_list.params = {**(rating_list.params or {}), **params}
+    system = system_of(rating_list)
+    merged = {**(rating_list.params or {}), **params}
+    try:
+        system.params_model.model_validate({k: v for k, v in merged.items() if k in system.params_model.model_fields or k in params})
+    except ValidationError as error:
+        raise InvalidInput(
+            f"Rating list {list_id!r} ({system.id}) does not take these parameters.",
+            [FieldError("/" + "/".join(str(part) for part in e["loc"]), e["msg"]) for e in error.errors()],
+        ) from None
+    rating_list.params = merged
     session.flush()
     return rating_list
 
@@ -56,9 +75,9 @@ def list_snapshots(session: Session, list_id: str, limit: int, offset: int) -> t
     return list(snapshots), total
 
 
-def list_etag(snapshot: RatingSnapshot | None, query: dict) -> str:
-    """Changes whenever the list's snapshot or the query changes."""
-    key = json.dumps({"snapshot": snapshot.id if snapshot else None, **query}, sort_keys=True, default=str)
+def list_etag(snapshot_id: int | None, query: dict) -> str:
+    """Changes whenever the list's snapshot or the query changes; computed without reading rows."""
+    key = json.dumps({"snapshot": snapshot_id, **query}, sort_keys=True, default=str)
     return 'W/"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"'
 
 
@@ -66,8 +85,7 @@ def ratings(
     session: Session,
     snapshot: RatingSnapshot | None,
     *,
-    system: str,
-    w2: float | None,
+    system: RatingSystem,
     as_of: dt.date | None,
     country: str | None,
     status: str,
@@ -78,7 +96,7 @@ def ratings(
         return [], 0
     if as_of is None:
         return _stored_ratings(session, snapshot.id, country=country, status=status, limit=limit, offset=offset)
-    rows = _ratings_as_of(session, snapshot.id, system=system, w2=w2, as_of=as_of, country=country)
+    rows = _ratings_as_of(session, snapshot, system=system, as_of=as_of, country=country)
     if status != "all":
         rows = [row for row in rows if row.status == status]
     rows.sort(key=lambda row: (-row.rating, row.player_id))
@@ -86,33 +104,42 @@ def ratings(
     return [row.model_copy(update={"rank": offset + i + 1}) for i, row in enumerate(page)], len(rows)
 
 
-def player_history(session: Session, player_id: str, list_id: str) -> list[dict]:
+def player_history(session: Session, player_id: str, snapshot: RatingSnapshot | None) -> list[dict]:
+    """The player's stored points under the snapshot, oldest first (one indexed range read)."""
     if session.get(Player, player_id) is None:
         raise NotFound(f"Player {player_id!r} does not exist.")
-    snapshot = get_snapshot(session, list_id, None)
     if snapshot is None:
         return []
-    history = session.scalar(
-        select(RatingEntry.history).where(RatingEntry.snapshot_id == snapshot.id, RatingEntry.player_id == player_id)
-    )
-    if history is None:
-        return []
-    return [
-        {"date": d, "rating": r, "deviation": s, "games": n}
-        for d, r, s, n in zip(history["date"], history["rating"], history["deviation"], history["games"])
-    ]
+    rows = session.execute(
+        select(
+            RatingPoint.date, RatingPoint.rating, RatingPoint.deviation, RatingPoint.games, RatingPoint.status,
+            RatingPoint.title, RatingPoint.counters, RatingPoint.tournament_ids,
+        )
+        .where(RatingPoint.snapshot_id == snapshot.id, RatingPoint.player_id == player_id)
+        .order_by(RatingPoint.date)
+    ).all()
+    return [row._asdict() for row in rows]
 
 
 def replace_seeds(session: Session, list_id: str, seeds: list[dict]) -> list[RatingSeed]:
     rating_list = get_rating_list(session, list_id)
-    if rating_list.system != "rif-elo":
+    system = system_of(rating_list)
+    if system.seed_model is None:
         raise InvalidInput(
             f"Rating list {list_id!r} uses {rating_list.system}, which starts from no seed ratings.",
-            [FieldError("/seeds", "only Elo lists take seed ratings")],
+            [FieldError("/seeds", f"{rating_list.system} lists take no seed ratings")],
         )
+    errors = []
+    for i, seed in enumerate(seeds):
+        try:
+            system.seed_model.model_validate(seed)
+        except ValidationError as error:
+            errors += [FieldError(f"/seeds/{i}/" + "/".join(str(p) for p in e["loc"]), e["msg"]) for e in error.errors()]
+    if errors:
+        raise InvalidInput(f"{len(errors)} seed field(s) are invalid; the seeds were not changed.", errors)
     ids = [seed["player_id"] for seed in seeds]
     known = set(session.scalars(select(Player.id).where(Player.id.in_(ids)))) if ids else set()
-    errors = [
+    errors += [
         FieldError(f"/seeds/{i}/player_id", f"unknown player {seed['player_id']!r}")
         for i, seed in enumerate(seeds)
         if seed["player_id"] not in known
@@ -138,103 +165,106 @@ def get_seeds(session: Session, list_id: str) -> list[RatingSeed]:
 def _stored_ratings(
     session: Session, snapshot_id: int, *, country: str | None, status: str, limit: int, offset: int
 ) -> tuple[list[RatingRowRead], int]:
+    """A page of the stored entries: an indexed range read on (snapshot, [status,] rating)."""
     conditions = [RatingEntry.snapshot_id == snapshot_id]
     if status != "all":
         conditions.append(RatingEntry.status == status)
     if country:
         conditions.append(Player.country == country)
-    base = select(RatingEntry, Player.name, Player.surname, Player.country).join(Player, Player.id == RatingEntry.player_id)
-    total = session.scalar(
-        select(func.count()).select_from(RatingEntry).join(Player, Player.id == RatingEntry.player_id).where(*conditions)
-    ) or 0
+    counted = select(func.count()).select_from(RatingEntry)
+    if country:
+        counted = counted.join(Player, Player.id == RatingEntry.player_id)
+    total = session.scalar(counted.where(*conditions)) or 0
     rows = session.execute(
-        base.where(*conditions).order_by(RatingEntry.rating.desc(), RatingEntry.player_id).limit(limit).offset(offset)
+        select(
+            RatingEntry.player_id, RatingEntry.rating, RatingEntry.deviation, RatingEntry.games, RatingEntry.last_played,
+            RatingEntry.status, RatingEntry.title, RatingEntry.counters, Player.name, Player.surname, Player.country,
+        )
+        .join(Player, Player.id == RatingEntry.player_id)
+        .where(*conditions)
+        .order_by(RatingEntry.rating.desc(), RatingEntry.player_id)
+        .limit(limit)
+        .offset(offset)
     ).all()
     return [
         RatingRowRead(
             rank=offset + i + 1,
-            player_id=entry.player_id,
-            name=_display_name(name, surname),
-            country=player_country,
-            rating=entry.rating,
-            deviation=entry.deviation,
-            games=entry.games,
-            last_played=entry.last_played,
-            status=entry.status,
+            player_id=row.player_id,
+            name=_display_name(row.name, row.surname),
+            country=row.country,
+            rating=row.rating,
+            deviation=row.deviation,
+            games=row.games,
+            last_played=row.last_played,
+            status=row.status,
+            title=row.title,
+            counters=row.counters,
         )
-        for i, (entry, name, surname, player_country) in enumerate(rows)
+        for i, row in enumerate(rows)
     ], total
 
 
-def _ratings_as_of(
-    session: Session, snapshot_id: int, *, system: str, w2: float | None, as_of: dt.date, country: str | None
-) -> list[RatingRowRead]:
-    from app.services.recompute import elo_list_status, ordinal_days
+_POINT_COLUMNS = (
+    RatingPoint.player_id, RatingPoint.date, RatingPoint.rating, RatingPoint.deviation, RatingPoint.games,
+    RatingPoint.status, RatingPoint.last_played, RatingPoint.title, RatingPoint.counters,
+)
 
-    conditions = [RatingEntry.snapshot_id == snapshot_id]
-    if country:
-        conditions.append(Player.country == country)
-    rows = session.execute(
-        select(RatingEntry.player_id, RatingEntry.history, Player.name, Player.surname, Player.country)
-        .join(Player, Player.id == RatingEntry.player_id)
-        .where(*conditions)
-    ).all()
-    day = as_of.toordinal()
-    out: list[RatingRowRead] = []
-    if system == "rif-whr":
-        # Rebuild the snapshot's fit from its stored series, and read it on the day (INTERPRETATIONS 3.6).
-        lengths = [len(r.history["date"]) for r in rows]
-        if not rows or sum(lengths) == 0:
-            return []
-        fitted = whr.WhrFit(
-            player=np.repeat(np.arange(len(rows)), lengths),
-            day=np.concatenate([ordinal_days(r.history["date"]) for r in rows]),
-            rating=np.concatenate([np.asarray(r.history["rating"], dtype=float) for r in rows]),
-            deviation=np.concatenate([np.asarray(r.history["deviation"], dtype=float) for r in rows]),
-            games=np.concatenate([np.asarray(r.history["games"], dtype=np.int64) for r in rows]),
-        )
-        players, rating, deviation = whr.ratings_on(fitted, day, w2 or whr.WhrParams().w2)
-        _, games, last_day = whr.games_on(fitted, day)
-        statuses = whr.statuses_on(games, last_day, day)
-        for p, r, s, n, last, status in zip(players.tolist(), rating.tolist(), deviation.tolist(), games.tolist(), last_day.tolist(), statuses.tolist()):
-            row = rows[p]
-            out.append(
-                RatingRowRead(
-                    rank=0,
-                    player_id=row.player_id,
-                    name=_display_name(row.name, row.surname),
-                    country=row.country,
-                    rating=r,
-                    deviation=s,
-                    games=n,
-                    last_played=dt.date.fromordinal(last),
-                    status=str(status),
-                )
-            )
-        return out
-    # Elo lists: a rating holds from its date on.
-    cutoff = whr.active_cutoff(as_of)
-    for row in rows:
-        dates = row.history["date"]
-        position = int(np.searchsorted(np.asarray(dates, dtype="datetime64[D]"), np.datetime64(as_of), side="right")) - 1 if dates else -1
-        if position < 0:
-            continue
-        last_played = dt.date.fromisoformat(dates[position])
-        engine_status = row.history.get("status", ["established"] * len(dates))[position]
+
+def _ratings_as_of(
+    session: Session, snapshot: RatingSnapshot, *, system: RatingSystem, as_of: dt.date, country: str | None
+) -> list[RatingRowRead]:
+    """Each player's last stored point on or before ``as_of`` and his first one after it, both
+    found through the (snapshot, player, date) key; the system reads his standing from them."""
+    before = _points_around(session, snapshot.id, as_of, country, after=False)
+    after = _points_around(session, snapshot.id, as_of, country, after=True)
+    params = system.params(snapshot.params)
+    out = []
+    for player_id, (point, name, surname, player_country) in before.items():
+        following = after.get(player_id)
+        standing = system.standing_on(point, following[0] if following else None, as_of, params)
         out.append(
             RatingRowRead(
                 rank=0,
-                player_id=row.player_id,
-                name=_display_name(row.name, row.surname),
-                country=row.country,
-                rating=float(row.history["rating"][position]),
-                deviation=None,
-                games=int(row.history["games"][position]),
-                last_played=last_played,
-                status=elo_list_status(engine_status, last_played, cutoff),
+                player_id=player_id,
+                name=_display_name(name, surname),
+                country=player_country,
+                rating=standing.rating,
+                deviation=standing.deviation,
+                games=standing.games,
+                last_played=standing.last_played,
+                status=standing.status,
+                title=standing.title,
+                counters=standing.counters,
             )
         )
     return out
+
+
+def _points_around(
+    session: Session, snapshot_id: int, day: dt.date, country: str | None, *, after: bool
+) -> dict[str, tuple[Point, str | None, str | None, str | None]]:
+    """Per player: his last point on or before ``day`` (or, with ``after``, his first one after it)."""
+    bound = (RatingPoint.date > day) if after else (RatingPoint.date <= day)
+    pick = func.min(RatingPoint.date) if after else func.max(RatingPoint.date)
+    chosen = (
+        select(RatingPoint.player_id, pick.label("date"))
+        .where(RatingPoint.snapshot_id == snapshot_id, bound)
+        .group_by(RatingPoint.player_id)
+        .subquery()
+    )
+    query = (
+        select(*_POINT_COLUMNS, Player.name, Player.surname, Player.country)
+        .join(chosen, and_(RatingPoint.player_id == chosen.c.player_id, RatingPoint.date == chosen.c.date))
+        .join(Player, Player.id == RatingPoint.player_id)
+        .where(RatingPoint.snapshot_id == snapshot_id)
+    )
+    if country:
+        query = query.where(Player.country == country)
+    found = {}
+    for row in session.execute(query):
+        point = Point(row.player_id, row.date, row.rating, row.deviation, row.games, row.status, row.last_played, row.title, row.counters)
+        found[row.player_id] = (point, row.name, row.surname, row.country)
+    return found
 
 
 def _display_name(name: str | None, surname: str | None) -> str | None:

@@ -1,0 +1,190 @@
+"""What every rating system is to the rest of the service: plain values in, plain values out.
+
+A recompute hands a system a ``ReplayInput`` (the list's eligible stored tournaments with their
+games, its seeds, its validated parameters, the list date and the previous snapshot's warm-start
+blob) and gets back a ``Replay`` (the list's entries, every player's per-day ``Point`` history, the
+per-tournament ``Change`` rows, notes, an optional new warm-start blob). A list ``as_of`` a date is
+answered from the stored points: the service reads each player's last point on or before the date
+(and his next one after it) with an index and asks the system's ``standing_on`` what he stood at.
+
+Adding a system:
+
+1. a module in ``app/rating/`` defining its engine and a ``SYSTEM = RatingSystem(...)`` record:
+   ``id`` (the string stored in ``rating_lists.system``), ``params_model`` (a pydantic model whose
+   defaults are the rule text's and whose validators are the engine's own checks: ``PATCH
+   …/params`` answers 422 with a pointer for anything the engine would reject), ``seed_model`` (a
+   pydantic model of one seed, or None when the system takes no seeds), ``replay`` and
+   ``standing_on``;
+2. one entry in ``app/rating/registry.py``;
+3. its calculator schemas and route (``app/schemas/calc.py``, ``app/api/calc.py``), if it has any;
+4. a migration inserting its default list row into ``rating_lists`` (id, name, system = the id
+   above, category, params = the params model's defaults as JSON, eligibility).
+
+Nothing here imports FastAPI, SQLAlchemy or settings; pydantic only for the params and seed models.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date
+
+from pydantic import BaseModel
+
+__all__ = [
+    "Change",
+    "Entry",
+    "Point",
+    "RatingSystem",
+    "Replay",
+    "ReplayInput",
+    "Seed",
+    "Standing",
+    "StoredGame",
+    "StoredTournament",
+]
+
+
+# --- what a recompute hands a system -------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class StoredGame:
+    """One played game as stored: ``black_score`` is 1, 0.5 or 0; ``date`` is resolved at submission."""
+
+    id: str | None
+    date: date
+    black: str
+    white: str
+    black_score: float
+    round: str | None = None
+    handicap: int | None = None
+    board_size: int | None = None
+
+
+@dataclass(slots=True)
+class StoredTournament:
+    """An eligible tournament with its played games in submission order."""
+
+    id: str
+    start: date
+    end: date
+    games: list[StoredGame]
+    time_control_minutes: int | None = None
+    board_size: int | None = None
+
+
+@dataclass(slots=True)
+class Seed:
+    """A starting rating (``PUT /v1/rating-lists/{id}/seeds``), only for systems with a seed model."""
+
+    player_id: str
+    rating: int
+    status: str
+    as_of: date
+
+
+@dataclass(slots=True)
+class ReplayInput:
+    tournaments: list[StoredTournament]  # sorted by (end, start, id)
+    seeds: list[Seed]
+    params: BaseModel  # an instance of the system's params_model
+    list_date: date
+    warm_start: bytes | None = None  # the previous snapshot's blob, as the system returned it
+
+
+# --- what a system hands back --------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Entry:
+    """A player's line of the list on its date. ``last_played`` is the date of his last game."""
+
+    player_id: str
+    rating: float
+    deviation: float | None
+    games: int
+    last_played: date | None
+    status: str  # "active", "inactive" or "provisional": the statuses the list filters on
+    title: str | None = None  # a grade or rank ("3 dan")
+    counters: dict | None = None  # the system's own numbers ("games towards the next grade")
+
+
+@dataclass(slots=True)
+class Point:
+    """A player's standing from ``date`` on, as the system recorded it. ``games`` counts his rated
+    games up to and including the point; ``last_played`` is his last game's date at that point."""
+
+    player_id: str
+    date: date
+    rating: float
+    deviation: float | None
+    games: int
+    status: str
+    last_played: date | None = None
+    title: str | None = None
+    counters: dict | None = None
+    tournament_ids: list[str] = field(default_factory=list)  # the tournaments that produced it
+
+
+@dataclass(slots=True)
+class Change:
+    """What one tournament did to one player under this snapshot."""
+
+    tournament_id: str
+    player_id: str
+    system: str  # the rule set that rated it ("rif-1995", "rif-1997", "rif-whr", …)
+    rating_before: float | None
+    rating_after: float | None
+    change: float | None
+    change_unrounded: float | None
+    games_counted: int
+    status_after: str | None
+    title_after: str | None = None
+    details: dict | None = None
+
+
+@dataclass(slots=True)
+class Replay:
+    entries: list[Entry]
+    points: list[Point]
+    changes: list[Change] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    warm_start: bytes | None = None
+    params: dict = field(default_factory=dict)  # what the snapshot records beside the list's params
+
+
+@dataclass(slots=True)
+class Standing:
+    """A player's line of a list as of a date, from his stored points."""
+
+    rating: float
+    deviation: float | None
+    games: int
+    last_played: date | None
+    status: str
+    title: str | None = None
+    counters: dict | None = None
+
+
+# --- the system itself -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RatingSystem:
+    id: str
+    params_model: type[BaseModel]
+    seed_model: type[BaseModel] | None
+    # replay(input) -> Replay. Raises ValueError for input the rules cannot rate.
+    replay: Callable[[ReplayInput], Replay]
+    # standing_on(before, after, day, params) -> Standing: ``before`` is the player's last point on
+    # or before ``day``, ``after`` his first point after it (None after his last).
+    standing_on: Callable[[Point, Point | None, date, BaseModel], Standing]
+    description: str = ""
+
+    def params(self, stored: dict | None) -> BaseModel:
+        """The list's (or a snapshot's) stored parameters, validated, with the model's defaults for what
+        is missing; what the snapshot records beside them (e.g. the number of seeds) is left out."""
+        fields = self.params_model.model_fields
+        return self.params_model.model_validate({k: v for k, v in (stored or {}).items() if k in fields})
+
