@@ -1,8 +1,16 @@
 import datetime as dt
-
 from typing import Any
 
-from fastapi import APIRouter, BackgroundTasks, Body, Header, Query, Request, Response, status
+from fastapi import (
+    APIRouter,
+    BackgroundTasks,
+    Body,
+    Header,
+    Query,
+    Request,
+    Response,
+    status,
+)
 from fastapi.responses import JSONResponse
 
 from app.api.deps import Limit, Offset, SessionDep, Writer

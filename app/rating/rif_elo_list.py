@@ -11,9 +11,16 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.rating import rif_elo
-from app.rating.system import Change, Entry, Point, RatingSystem, Replay, ReplayInput, Standing
-
-INACTIVE_AFTER_YEARS = 5  # RIF 1995 #9: not published after five years without a rated game
+from app.rating.rif_elo.statuses import inactive_cutoff, list_status
+from app.rating.system import (
+    Change,
+    Entry,
+    Point,
+    RatingSystem,
+    Replay,
+    ReplayInput,
+    Standing,
+)
 
 
 class EloListParams(BaseModel):
@@ -90,27 +97,6 @@ def elo_standing_on(before: Point, after: Point | None, day: dt.date, params: Ba
         before.rating, None, before.games, before.last_played,
         list_status(rif_status, last_seen, inactive_cutoff(day)), counters=before.counters,
     )
-
-
-def list_status(engine_status: str, last_seen: dt.date | None, cutoff: dt.date) -> str:
-    """The website's statuses for an Elo list: provisional / unofficial ratings are "provisional";
-    established / official ones are "active", or "inactive" after five years absent (RIF 1995 #9:
-    kept but not published; INTERPRETATIONS 1.17)."""
-    if engine_status in ("provisional", "unofficial", "new"):
-        return "provisional"
-    if last_seen is not None and last_seen < cutoff:
-        return "inactive"
-    return "active"
-
-
-def inactive_cutoff(list_date: dt.date) -> dt.date:
-    """RIF 1995 #9: the earliest last appearance still within five calendar years of ``list_date``
-    (29 February falls back to 28 February)."""
-    year = list_date.year - INACTIVE_AFTER_YEARS
-    try:
-        return list_date.replace(year=year)
-    except ValueError:
-        return dt.date(year, 2, 28)
 
 
 SYSTEM = RatingSystem(

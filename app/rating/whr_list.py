@@ -4,15 +4,23 @@ stored games fitted by ``app.rating.whr``, read on the list date, and each tourn
 from __future__ import annotations
 
 import io
-from bisect import bisect_left
 import math
+from bisect import bisect_left
 from datetime import date
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.rating import whr
-from app.rating.system import Change, Entry, Point, RatingSystem, Replay, ReplayInput, Standing
+from app.rating.system import (
+    Change,
+    Entry,
+    Point,
+    RatingSystem,
+    Replay,
+    ReplayInput,
+    Standing,
+)
 
 _EPOCH = date(1970, 1, 1).toordinal()
 

@@ -107,7 +107,7 @@ def run_job(job_id: int, list_date: dt.date | None = None) -> None:
                 "write_s": round(written - computed, 3),
             },
         )
-    except Exception as error:  # noqa: BLE001 - the job records why it failed
+    except Exception as error:
         log.exception("recompute failed", extra={"job_id": job_id})
         with session_scope() as session:
             session.execute(

@@ -10,7 +10,14 @@ from pydantic import ValidationError
 from sqlalchemy import and_, delete, func, insert, select
 from sqlalchemy.orm import Session
 
-from app.models import Player, RatingEntry, RatingList, RatingPoint, RatingSeed, RatingSnapshot
+from app.models import (
+    Player,
+    RatingEntry,
+    RatingList,
+    RatingPoint,
+    RatingSeed,
+    RatingSnapshot,
+)
 from app.problems import Conflict, FieldError, InvalidInput, NotFound
 from app.rating.registry import UnknownSystem, get_system
 from app.rating.system import Point, RatingSystem
