@@ -145,6 +145,7 @@ def _changes(given: ReplayInput, points: list[Point], virtual_rating: float) -> 
     by_player: dict[str, list[Point]] = {}
     for point in points:
         by_player.setdefault(point.player_id, []).append(point)
+    days_of = {player_id: [p.date for p in series] for player_id, series in by_player.items()}
     changes = []
     for tournament in given.tournaments:
         days: dict[str, list[date]] = {}
@@ -152,11 +153,10 @@ def _changes(given: ReplayInput, points: list[Point], virtual_rating: float) -> 
             days.setdefault(game.black, []).append(game.date)
             days.setdefault(game.white, []).append(game.date)
         for player_id in sorted(days):
-            series = by_player[player_id]
+            series, dates = by_player[player_id], days_of[player_id]
             first, last = min(days[player_id]), max(days[player_id])
-            dates = [p.date for p in series]
-            after = series[_position(dates, last)]
-            previous = _position(dates, first) - 1
+            after = series[bisect_left(dates, last)]
+            previous = bisect_left(dates, first) - 1
             before = series[previous].rating if previous >= 0 else virtual_rating
             change = after.rating - before
             changes.append(
@@ -167,11 +167,6 @@ def _changes(given: ReplayInput, points: list[Point], virtual_rating: float) -> 
                 )
             )
     return changes
-
-
-def _position(dates: list[date], day: date) -> int:
-    """Index of ``day`` in a player's sorted playing days (it is one of them)."""
-    return bisect_left(dates, day)
 
 
 def _pack_fit(fitted: whr.WhrFit, player_ids: list[str]) -> bytes:

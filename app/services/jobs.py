@@ -137,12 +137,11 @@ def write_snapshot(session: Session, job_id: int, data: recompute.SnapshotData, 
     )
     session.add(snapshot)
     session.flush()
-    if data.entries:
-        session.execute(insert(RatingEntry), [{**entry, "snapshot_id": snapshot.id} for entry in data.entries])
-    if data.points:
-        session.execute(insert(RatingPoint), [{**point, "snapshot_id": snapshot.id} for point in data.points])
-    if data.changes:
-        session.execute(insert(TournamentRatingChange), [{**change, "snapshot_id": snapshot.id} for change in data.changes])
+    # Plain Core inserts on the connection: one executemany per table, no ORM bookkeeping per row.
+    connection = session.connection()
+    for table, rows in ((RatingEntry, data.entries), (RatingPoint, data.points), (TournamentRatingChange, data.changes)):
+        if rows:
+            connection.execute(insert(table.__table__), [{**row, "snapshot_id": snapshot.id} for row in rows])
     session.execute(update(RatingList).where(RatingList.id == job.list_id).values(current_snapshot_id=snapshot.id))
     job.status = SUCCEEDED
     job.progress = 1.0
