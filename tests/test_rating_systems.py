@@ -207,3 +207,15 @@ def test_cache_headers_and_a_304_for_list_and_history(client):
     history = client.get("/v1/players/p1/history")
     assert "max-age" in history.headers["cache-control"]
     assert client.get("/v1/players/p1/history", headers={"If-None-Match": history.headers["etag"]}).status_code == 304
+
+
+def test_the_readmes_elo_example_lists_players_on_the_datas_last_day(client):
+    """README, "The historical Elo list": the seeds of its example, then the list as of 2019-12-15."""
+    _run_import()
+    seeds = [{"player_id": p, "rating": r, "status": "established", "as_of": "2009-11-01"}
+             for p, r in (("1193", 2300), ("2223", 2250), ("1168", 2200), ("487", 2150))]
+    assert client.put("/v1/rating-lists/rif-elo/seeds", json={"seeds": seeds}, headers=AUTH).status_code == 200
+    recompute_now(client, "rif-elo")
+    listed = client.get("/v1/rating-lists/rif-elo/ratings", params={"as_of": "2019-12-15"}).json()
+    assert listed["total"] >= 4 and {r["status"] for r in listed["items"]} == {"active"}
+    assert client.get("/v1/rating-lists/rif-elo/ratings").json()["total"] == 0  # read today: all inactive
