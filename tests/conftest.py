@@ -29,13 +29,17 @@ AUTH = {"Authorization": "Bearer secret-key"}
 
 
 def _default_lists() -> list[dict]:
+    """The default lists the migrations create: every migration module's DEFAULT_LISTS, in order
+    (a new rating system's migration adds its list the same way)."""
     import importlib.util
 
-    path = Path(__file__).resolve().parents[1] / "migrations" / "versions" / "0002_default_rating_lists.py"
-    spec = importlib.util.spec_from_file_location("default_lists", path)
-    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module.DEFAULT_LISTS
+    lists: list[dict] = []
+    for path in sorted((Path(__file__).resolve().parents[1] / "migrations" / "versions").glob("*.py")):
+        spec = importlib.util.spec_from_file_location(f"migration_{path.stem}", path)
+        module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+        spec.loader.exec_module(module)  # type: ignore[union-attr]
+        lists += getattr(module, "DEFAULT_LISTS", [])
+    return lists
 
 
 @pytest.fixture(scope="session")

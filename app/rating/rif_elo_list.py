@@ -58,20 +58,20 @@ def replay_rif_elo(given: ReplayInput) -> Replay:
     )
     last_game = _last_game_dates(given, params.last_day)
     cutoff = inactive_cutoff(given.list_date)
-    entries = [
-        Entry(
-            final.player_id, float(final.rating), None, final.games,
-            last_game.played_by(final.player_id, final.last_played),
-            # The engine counts a seed's date as the seeded player's last appearance.
-            list_status(final.status, final.last_played, cutoff),
+    entries = []
+    for final in replayed.ratings:
+        last_played = last_game.played_by(final.player_id, params.last_day)
+        entries.append(Entry(
+            final.player_id, float(final.rating), None, final.games, last_played,
+            # A seeded player who never played counts as seen on the seed's date (as the engine does).
+            list_status(final.status, last_played or final.last_played, cutoff),
             counters={"rif_status": final.status},
-        )
-        for final in replayed.ratings
-    ]
+        ))
     points = _one_per_day([
         Point(
             point.player_id, point.date, float(point.rating), None, point.games,
-            list_status(point.status, point.date, inactive_cutoff(point.date)),
+            # On its own date a point's holder is never five years absent: provisional or active.
+            list_status(point.status, None, inactive_cutoff(point.date)),
             last_played=last_game.played_by(point.player_id, point.date),
             counters={"rif_status": point.status},
             tournament_ids=last_game.tournaments_closed(point.player_id, point.date),
