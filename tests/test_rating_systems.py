@@ -6,7 +6,7 @@ import datetime as dt
 import numpy as np
 import pytest
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import insert
+from sqlalchemy import event, insert
 
 from app import db
 from app.models import RatingList
@@ -205,7 +205,18 @@ def test_cache_headers_and_a_304_for_list_and_history(client):
     pinned = client.get("/v1/rating-lists/rif-whr/ratings", params={"snapshot_id": snapshot})
     assert "immutable" in pinned.headers["cache-control"]
     history = client.get("/v1/players/p1/history")
-    assert "max-age" in history.headers["cache-control"]
+    assert "max-age" in history.headers["cache-control"] and history.json()["points"]
+    statements: list[str] = []
+
+    def record(conn, cursor, statement, *args):  # type: ignore[no-untyped-def]
+        statements.append(statement)
+
+    event.listen(db.get_engine(), "before_cursor_execute", record)
+    try:
+        assert client.get("/v1/rating-lists/rif-whr/ratings", headers={"If-None-Match": page.headers["etag"]}).status_code == 304
+    finally:
+        event.remove(db.get_engine(), "before_cursor_execute", record)
+    assert statements and not [s for s in statements if "rating_entries" in s or "rating_points" in s or "rating_snapshots" in s]
     assert client.get("/v1/players/p1/history", headers={"If-None-Match": history.headers["etag"]}).status_code == 304
 
 
