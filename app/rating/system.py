@@ -18,7 +18,22 @@ Adding a system:
 2. one entry in ``app/rating/registry.py``;
 3. its calculator schemas and route (``app/schemas/calc.py``, ``app/api/calc.py``), if it has any;
 4. a migration inserting its default list row into ``rating_lists`` (id, name, system = the id
-   above, category, params = the params model's defaults as JSON, eligibility).
+   above, category, params = the params model's defaults as JSON, eligibility) from a module-level
+   ``DEFAULT_LISTS`` (the test harness restores every migration's ``DEFAULT_LISTS`` between tests;
+   ``migrations/versions/0002_default_rating_lists.py`` is the example).
+
+What a system promises:
+
+- ``replay`` is pure and deterministic; it raises ValueError for input its rules cannot rate (the
+  recompute job then fails with that message and the previous snapshot stays served).
+- ``Entry.status`` is one of "active", "inactive", "provisional" (the list's filter); the rules' own
+  status, grade or rank goes to ``title`` / ``counters``.
+- ``points``: at most one per player and date, each carrying the standing that holds from that date
+  on, ``games`` cumulative; ``standing_on`` must read the list on a date from these alone.
+- ``changes``: one per (tournament, player) the system rated; ``details`` holds its own figures.
+- ``warm_start`` comes back unchanged in the next recompute's ``ReplayInput`` (or None).
+
+``app.rating.registry.register(system)`` / ``unregister(id)`` exist for tests that define a system.
 
 Nothing here imports FastAPI, SQLAlchemy or settings; pydantic only for the params and seed models.
 """
