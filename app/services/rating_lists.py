@@ -250,7 +250,8 @@ def _ratings_as_of(
 def _points_around(
     session: Session, snapshot_id: int, day: dt.date, country: str | None, *, after: bool
 ) -> dict[str, tuple[Point, str | None, str | None, str | None]]:
-    """Per player: his last point on or before ``day`` (or, with ``after``, his first one after it)."""
+    """Per player: his last point on or before ``day`` with his name, or (``after``) his first point
+    after it, only what an interpolation needs. Core rows on the connection: no ORM loading."""
     bound = (RatingPoint.date > day) if after else (RatingPoint.date <= day)
     pick = func.min(RatingPoint.date) if after else func.max(RatingPoint.date)
     chosen = (
@@ -259,18 +260,26 @@ def _points_around(
         .group_by(RatingPoint.player_id)
         .subquery()
     )
+    columns = (RatingPoint.player_id, RatingPoint.date, RatingPoint.rating, RatingPoint.deviation)
+    if not after:
+        columns += (RatingPoint.games, RatingPoint.status, RatingPoint.last_played, RatingPoint.title, RatingPoint.counters,
+                    Player.name, Player.surname, Player.country)
     query = (
-        select(*_POINT_COLUMNS, Player.name, Player.surname, Player.country)
+        select(*columns)
         .join(chosen, and_(RatingPoint.player_id == chosen.c.player_id, RatingPoint.date == chosen.c.date))
-        .join(Player, Player.id == RatingPoint.player_id)
         .where(RatingPoint.snapshot_id == snapshot_id)
     )
-    if country:
-        query = query.where(Player.country == country)
+    if not after:
+        query = query.join(Player, Player.id == RatingPoint.player_id)
+        if country:
+            query = query.where(Player.country == country)
     found = {}
-    for row in session.execute(query):
-        point = Point(row.player_id, row.date, row.rating, row.deviation, row.games, row.status, row.last_played, row.title, row.counters)
-        found[row.player_id] = (point, row.name, row.surname, row.country)
+    for row in session.connection().execute(query):
+        if after:
+            found[row[0]] = (Point(row[0], row[1], row[2], row[3], 0, ""), None, None, None)
+        else:
+            point = Point(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], row[8])
+            found[row[0]] = (point, row[9], row[10], row[11])
     return found
 
 
