@@ -27,11 +27,11 @@ from app.rating.rif_elo.common import (  # noqa: F401
 )
 from app.rating.rif_elo.ga1995 import (  # noqa: F401
     FIXED_INTERVAL,
-    FIXED_INTERVAL_FROM_Ra,
     INTERVAL_HALF_WIDTH,
     NEW_PLAYER_MINIMUM_GAMES,
     PERIOD_ENDS,
     RATING_BEFORE_1996,
+    FIXED_INTERVAL_FROM_Ra,
     Player1995,
     Result1995,
     Status1995,
@@ -40,9 +40,9 @@ from app.rating.rif_elo.ga1995 import (  # noqa: F401
 from app.rating.rif_elo.ga1997 import (  # noqa: F401
     ESTABLISHED_MINIMUM_GAMES,
     ESTABLISHED_MINIMUM_POINTS,
-    PROVISIONAL_CAP_ABOVE_Ra,
     PROVISIONAL_GAME_WEIGHT,
     Player1997,
+    PROVISIONAL_CAP_ABOVE_Ra,
     ProvisionalRecord,
     Result1997,
     Status1997,
