@@ -193,7 +193,8 @@ class RatingSystem:
     # replay(input) -> Replay. Raises ValueError for input the rules cannot rate.
     replay: Callable[[ReplayInput], Replay]
     # standing_on(before, after, day, params) -> Standing: ``before`` is the player's last point on
-    # or before ``day``, ``after`` his first point after it (None after his last).
+    # or before ``day``, ``after`` his first point after it (None after his last; read with only
+    # date, rating and deviation filled, for an interpolation).
     standing_on: Callable[[Point, Point | None, date, BaseModel], Standing]
     description: str = ""
 
