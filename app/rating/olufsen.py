@@ -32,8 +32,8 @@ __all__ = [
     "Game",
     "GradeRow",
     "GradeState",
-    "Options",
     "OlufsenError",
+    "Options",
     "PerformanceUndefined",
     "PlayerResult",
     "PlayerState",
@@ -45,6 +45,7 @@ __all__ = [
     "TooManyGames",
     "UndeterminedRatings",
     "UnknownGrade",
+    "apply_bonus",
     "category_for_table",
     "coefficient",
     "expected_score",
@@ -56,7 +57,6 @@ __all__ = [
     "provisional_factor",
     "rate_table",
     "standing",
-    "apply_bonus",
     "update_grade",
 ]
 
@@ -680,10 +680,14 @@ class _Table:
         else:
             assert rating_before is not None
             normal = float(self._changes_before_bonus(post_event)[i])
+            with_bonus = self._with_bonus(i, normal, post_event)
             change_unrounded = unrounded - rating_before
-            bonus_applied = change_unrounded - normal
+            bonus_applied = with_bonus - normal  # exactly 0 when (11) does not apply
             threshold = BONUS_BASE + BONUS_PER_GAME * games
-            bonus_capped = normal > threshold and change_unrounded < 2 * normal - threshold
+            doubled = 2 * normal - threshold
+            bonus_capped = (
+                normal > threshold and performance is not None and rating_before + normal < performance < rating_before + doubled
+            )
             change = round_half_away_from_zero(change_unrounded)  # INTERPRETATIONS 2.1: once per player
             rating_after = rating_before + change
         # 001 (6): a result is recorded with the opponent's post-event rating.
