@@ -427,9 +427,12 @@ def performance_rating(
 def category_for_table(state: PlayerState, games_in_table: int) -> Category:
     """001 (3) for the table being rated, with INTERPRETATIONS 2.3's union: unrated when the prior
     results are none, all wins or all losses, or when the rated games including this table are fewer
-    than 9; else provisional below 18 games including this table; else established."""
+    than 9; else provisional below 18 games including this table; else established.
+
+    A player without a rating is unrated whatever his counts: (1) needs his rating tr. (A newcomer with
+    a prior grade has mixed prior results through his dummies and may play 9 games in his first table.)"""
     games = state.rated_games + games_in_table
-    if state.category is Category.UNRATED and not _mixed(state.recorded_results):
+    if state.category is Category.UNRATED and (state.rating is None or not _mixed(state.recorded_results)):
         return Category.UNRATED
     if games < UNRATED_BELOW_GAMES:
         return Category.UNRATED
@@ -482,6 +485,8 @@ class _Table:
     side_player: NDArray[np.int64]  # one row per player-side of a game
     side_opponent: NDArray[np.int64]
     side_score: NDArray[np.float64]
+    side_k: NDArray[np.float64]  # k(tr) of the side's player, 0 for unrated players (not rated by (1))
+    side_weight: NDArray[np.float64]  # (10)'s factor for the opponent times (9)'s 18/n for the player
 
     @classmethod
     def build(cls, players: Mapping[str, PlayerState], games: Sequence[Game], options: Options) -> _Table:
@@ -510,21 +515,28 @@ class _Table:
         for player_id, state, category in zip(ids, states, categories):
             if category is not Category.UNRATED and state.rating is None:
                 raise OlufsenError(f"player {player_id!r} is {category} but has no rating")
+        games_including_table = np.array([state.rated_games for state in states], dtype=np.int64) + table_games
+        pre_rating = np.array([np.nan if s.rating is None else float(s.rating) for s in states], dtype=np.float64)
+        player_k = np.array(
+            [0.0 if c is Category.UNRATED else float(coefficient(float(r))) for c, r in zip(categories, pre_rating)]
+        )
+        player_multiplier = np.array(
+            [provisional_factor(int(n)) if c is Category.PROVISIONAL else 1.0 for c, n in zip(categories, games_including_table)]
+        )
+        opponent_weight = np.array([opponent_factor(int(n)) for n in games_including_table], dtype=np.float64)
         return cls(
             ids=ids,
             states=states,
             options=options,
             categories=categories,
             table_games=table_games,
-            games_including_table=np.array(
-                [state.rated_games for state in states], dtype=np.int64
-            ) + table_games,
-            pre_rating=np.array(
-                [np.nan if state.rating is None else float(state.rating) for state in states], dtype=np.float64
-            ),
+            games_including_table=games_including_table,
+            pre_rating=pre_rating,
             side_player=side_player,
             side_opponent=side_opponent,
             side_score=side_score,
+            side_k=player_k[side_player],
+            side_weight=player_multiplier[side_player] * opponent_weight[side_opponent],
         )
 
     # --- the equations --------------------------------------------------------------------------
@@ -578,21 +590,20 @@ class _Table:
 
     def _changes_before_bonus(self, ratings: NDArray[np.float64]) -> NDArray[np.float64]:
         """001 (8): the formula of (1) against the opponents' post-event ratings, each game times (10)'s
-        factor, summed, times (9)'s 18/n for provisional players (INTERPRETATIONS 2.1)."""
+        factor, summed, times (9)'s 18/n for provisional players (INTERPRETATIONS 2.1). Vectorised
+        ``game_change`` over all games; (9)'s factor is folded into each game since the sum is linear."""
         player, opponent = self.side_player, self.side_opponent
         own = self.pre_rating[player]
-        rated = np.array([self.categories[p] is not Category.UNRATED for p in player.tolist()], dtype=bool)
-        per_game = np.zeros(len(player), dtype=np.float64)
-        for row in np.flatnonzero(rated):
-            per_game[row] = game_change(
-                float(own[row]), float(ratings[opponent[row]]), float(self.side_score[row]), fesa=self.options.fesa
-            )
-        factors = np.array([opponent_factor(int(n)) for n in self.games_including_table[opponent]], dtype=np.float64)
-        sums = np.bincount(player, weights=per_game * factors, minlength=len(self.ids)).astype(np.float64)
-        for i, category in enumerate(self.categories):
-            if category is Category.PROVISIONAL:
-                sums[i] *= provisional_factor(int(self.games_including_table[i]))
-        return sums
+        opponent_rating = ratings[opponent]
+        if self.options.fesa:
+            opponent_rating = np.maximum(opponent_rating, FESA_OPPONENT_FLOOR)
+        expected = expit(math.log(BASE) * (own - opponent_rating) / SCALE)
+        per_game = self.side_k * (self.side_score - expected)
+        if self.options.fesa:
+            upset = self.side_k * (opponent_rating - own) / FESA_UPSET_DIVISOR
+            per_game = np.where(self.side_score == 1.0, np.maximum(per_game, upset), per_game)
+        per_game = np.where(self.side_k > 0, per_game * self.side_weight, 0.0)
+        return np.bincount(player, weights=per_game, minlength=len(self.ids)).astype(np.float64)
 
     def _with_bonus(self, i: int, change: float, ratings: NDArray[np.float64]) -> float:
         threshold = BONUS_BASE + BONUS_PER_GAME * int(self.table_games[i])
@@ -802,6 +813,8 @@ def _run_streaks(
     per_game = [Fraction(rating_before) + Fraction(j * change, games) for j in range(1, games + 1)]
     for index in range(held + 1, len(GRADES)):
         row = GRADES[index]
+        if row.lower_bound_games is None and row.midpoint_games is None:
+            continue  # 6 dan: by UB only (INTERPRETATIONS 2.12)
         streak = previous.get(index, Streak(row.name, 0, 0, False))
         above_lb, above_mp, mp_in_lb = streak.games_above_lower_bound, streak.games_above_midpoint, streak.midpoint_in_lower_bound_run
         for rating in per_game:

@@ -36,7 +36,7 @@ def tournament(body: schemas.OlufsenTournamentIn) -> schemas.OlufsenTournamentOu
     except olufsen.OlufsenError as error:
         raise InvalidInput(f"The rules cannot be applied to this input: {error}") from error
     return schemas.OlufsenTournamentOut(
-        precision=olufsen.TABLE_TOLERANCE, players=[_player_out(result) for result in results]
+        system="olufsen", precision=olufsen.TABLE_TOLERANCE, players=[_player_out(result) for result in results]
     )
 
 

@@ -488,3 +488,14 @@ def test_a_higher_score_never_gives_a_lower_change(rating, games, data, standing
         return outcome
 
     assert change(better) >= change(games) - 1e-9
+
+
+def test_a_newcomer_with_a_prior_grade_stays_unrated_through_a_long_first_table():
+    # The dummies make his prior results mixed and 10 games reach 9, but without a rating (1) has no tr:
+    # he is rated by performance; afterwards he holds a rating and 10 mixed games: provisional.
+    players = {"N": newcomer("1k")} | {f"o{i}": established(1600) for i in range(10)}
+    results = by_id(rate_table(players, [Game("N", f"o{i}", 1.0 if i % 2 else 0.0) for i in range(10)]))
+    assert results["N"].category is UNRATED and results["N"].category_after is PROVISIONAL
+    assert results["N"].state.recorded_results == () and results["N"].state.rated_games == 10
+    # 5 of 10 against ten equal opponents and 1 of 2 against MP 1620: about 1600-1620.
+    assert 1595 < results["N"].rating_after < 1625
