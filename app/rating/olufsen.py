@@ -396,8 +396,12 @@ def performance_rating(
     and 400; other Elo systems pass theirs (RIF: base 2, scale 120).
 
     Raises PerformanceUndefined at 0 % and 100 % (and for no results)."""
+    if base <= 1 or scale <= 0:
+        raise OlufsenError("the expectation needs a base above 1 and a positive scale")
     opponents = np.asarray(opponent_ratings, dtype=np.float64)
     results = np.asarray(scores, dtype=np.float64)
+    if len(opponents) != len(results):
+        raise OlufsenError("one score per opponent rating")
     games = len(opponents)
     score = float(results.sum())
     if games == 0 or score <= 0 or score >= games:
