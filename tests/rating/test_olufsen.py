@@ -304,6 +304,15 @@ def test_newcomer_with_a_prior_grade_starts_with_two_dummy_results_at_its_midpoi
     assert [r.dummy for r in n.state.recorded_results] == [True, True, False]
 
 
+def test_two_newcomers_are_anchored_by_the_one_at_0_percent():
+    # Y lost his only game: 0 % -> 400 (001 (6)). X won his only game: 100 %, so a dummy draw against
+    # the best opponent, Y at 400: 1.5 of 2 against 400, P = 400 + 400 log10(3) = 590.85.
+    results = by_id(rate_table({"X": newcomer(), "Y": newcomer()}, [Game("X", "Y", 1.0)]))
+    assert results["Y"].rating_after == 400
+    assert results["X"].rating_after_unrounded == pytest.approx(400 + 400 * math.log10(3), abs=1e-9)
+    assert results["X"].rating_after == 591
+
+
 def test_a_table_of_newcomers_with_no_anchor_is_undetermined():
     with pytest.raises(UndeterminedRatings):
         rate_table({"X": newcomer(), "Y": newcomer()}, [Game("X", "Y", 0.5)])
@@ -334,7 +343,8 @@ def test_provisional_change_is_multiplied_by_18_over_n_in_a_table():
 
 def test_bonus_in_a_table_and_its_cap_at_the_performance():
     # S: provisional, rating 700 (k 40), 1 prior game (a draw), 8 games now: n = 9, 18/9 = 2.
-    # Eight established opponents at 700 (k 40, no factor for S? S has 9 < 18 games: (1 + 9/18)/2 = 0.75).
+    # Eight established opponents at 700 (k 40): S's games count fully for him; for them S, with 9 < 18
+    # games, weighs (1 + 9/18)/2 = 0.75 (001 (10)).
     # S scores 6 of 8. Against pre-table ratings: d = 2 * 40 * (6 - 8 * 0.5) = 160 > T = 20 + 24 = 44,
     # so with the bonus 2*160 - 44 = 276; the performance 6/8 against 700 is 700 + 400 log10(3) = 890.8:
     # 700 + 160 = 860 < 890.8 < 700 + 276 = 976, so the cap holds S at his performance.
@@ -499,3 +509,41 @@ def test_a_newcomer_with_a_prior_grade_stays_unrated_through_a_long_first_table(
     assert results["N"].state.recorded_results == () and results["N"].state.rated_games == 10
     # 5 of 10 against ten equal opponents and 1 of 2 against MP 1620: about 1600-1620.
     assert 1595 < results["N"].rating_after < 1625
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.randoms(use_true_random=False))
+def test_a_table_solves_its_equations_to_1e_9(random):
+    # 001 (8), INTERPRETATIONS 2.7: every rated player's change is (1) against the opponents' post-event
+    # ratings, times (10) and (9); checked here from the returned post-event ratings with E above.
+    players: dict[str, PlayerState] = {}
+    for i in range(12):
+        if i < 3:
+            players[f"p{i}"] = newcomer(random.choice([None, "5k", "1d"]))
+        elif i < 6:
+            players[f"p{i}"] = PlayerState(rating=random.randint(600, 2000), rated_games=random.randint(9, 14), category=PROVISIONAL)
+        else:
+            players[f"p{i}"] = established(random.randint(400, 2500))
+    ids = list(players)
+    games = []
+    for _ in range(3):
+        random.shuffle(ids)
+        games += [Game(a, b, random.choice([0.0, 0.5, 1.0])) for a, b in zip(ids[::2], ids[1::2])]
+    results = by_id(rate_table(players, games))
+    post = {p: results[p].rating_after_unrounded for p in players}
+    total = {p: players[p].rated_games + results[p].games for p in players}
+    for p, state in players.items():
+        r = results[p]
+        if r.category is UNRATED:
+            continue
+        tr = state.rating
+        assert tr is not None
+        expected = 0.0
+        for g in games:
+            if p in (g.black, g.white):
+                opponent, score = (g.white, g.score_black) if g.black == p else (g.black, 1 - g.score_black)
+                factor = (1 + total[opponent] / 18) / 2 if total[opponent] < 18 else 1.0
+                expected += coefficient(tr) * (score - E(tr, post[opponent])) * factor
+        if r.category is PROVISIONAL:
+            expected *= 18 / total[p]
+        assert r.change_unrounded - r.bonus_applied == pytest.approx(expected, abs=1e-8)
