@@ -1,0 +1,882 @@
+"""Olufsen shogi ratings and grades: one table (tournament) at a time, with the state that carries a
+player from table to table.
+
+Rule text: shared/spec/001 (paragraphs (1)-(13), cited ``# 001 (n)``). Decisions on what the text
+leaves open: shared/spec/INTERPRETATIONS.md sections 0 and 2, cited ``INTERPRETATIONS 2.n``. Pure:
+plain values in, plain values out, no I/O.
+
+A list replay calls ``rate_table`` once per table in date order, feeding each player's returned
+``PlayerState`` into his next table; a newcomer starts from ``newcomer(prior_grade)``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from fractions import Fraction
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy.optimize import brentq  # type: ignore[import-untyped]  # scipy ships no type stubs
+from scipy.special import expit  # type: ignore[import-untyped]
+
+from app.rating.rounding import round_half_away_from_zero
+
+__all__ = [
+    "GRADES",
+    "MAX_GAMES_PER_TABLE",
+    "PERFORMANCE_PRECISION",
+    "Category",
+    "Game",
+    "GradeRow",
+    "GradeState",
+    "OlufsenError",
+    "Options",
+    "PerformanceUndefined",
+    "PlayerResult",
+    "PlayerState",
+    "Promotion",
+    "RecordedResult",
+    "Route",
+    "Streak",
+    "TableNotConverged",
+    "TooManyGames",
+    "UndeterminedRatings",
+    "UnknownGrade",
+    "apply_bonus",
+    "category_for_table",
+    "coefficient",
+    "expected_score",
+    "game_change",
+    "grade_row",
+    "newcomer",
+    "opponent_factor",
+    "performance_rating",
+    "provisional_factor",
+    "rate_table",
+    "standing",
+    "update_grade",
+]
+
+Score = float  # win 1, draw 0.5, loss 0 (INTERPRETATIONS 0)
+SCORES: frozenset[float] = frozenset({0.0, 0.5, 1.0})
+
+BASE = 10.0  # 001 (1) "10^((or - tr)/400)"
+SCALE = 400.0
+# 001 (1): k(tr) by the player's own rating, lower-inclusive bands (INTERPRETATIONS 2.2), highest first.
+K_TABLE: tuple[tuple[float, int], ...] = (
+    (2240, 16),
+    (1920, 20),
+    (1560, 24),
+    (1280, 28),
+    (1040, 32),
+    (720, 36),
+    (-math.inf, 40),
+)
+UNRATED_BELOW_GAMES = 9  # 001 (3) "less than 9 rated games"
+ESTABLISHED_GAMES = 18  # 001 (3) "less than 18"; (9) 18/n; (10) "less than 18 games"
+ZERO_SCORE_RATING = 400  # 001 (6) "If the score is 0% the rating is set to 400"
+BONUS_BASE = 20  # 001 (11) "20+3*n"
+BONUS_PER_GAME = 3
+MAX_GAMES_PER_TABLE = 16  # 001 (13), INTERPRETATIONS 2.16
+FESA_OPPONENT_FLOOR = 400  # INTERPRETATIONS 2.17 option
+FESA_UPSET_DIVISOR = 160  # INTERPRETATIONS 2.17 option: d' = k(or - tr)/160
+# INTERPRETATIONS 2.4/2.7: the performance rating and the table's equations are exact to 1e-9.
+TABLE_TOLERANCE = 1e-9
+PERFORMANCE_PRECISION = 1e-9
+_BRENTQ_XTOL = 1e-12  # brentq stops within xtol + 4 eps |P|, well inside PERFORMANCE_PRECISION
+_MAX_ITERATIONS = 10_000
+_PLAIN_ITERATIONS = 200  # after these, damp the iteration (x <- x + (F(x) - x)/2) to break oscillation
+
+
+class OlufsenError(ValueError):
+    """The rules cannot be applied to this input."""
+
+
+class PerformanceUndefined(OlufsenError):
+    """001 (5): "Performance rating is not defined if the outcome of all the games is 100% victory or
+    100% defeat" (nor for no games)."""
+
+
+class UnknownGrade(OlufsenError):
+    pass
+
+
+class TooManyGames(OlufsenError):
+    """INTERPRETATIONS 2.16: a player has more than 16 games in one table."""
+
+    def __init__(self, player_id: str, games: int) -> None:
+        super().__init__(
+            f"player {player_id!r} has {games} games in this table; 001 (13) allows at most "
+            f"{MAX_GAMES_PER_TABLE} per player in one table: split the table in two at a point in time"
+        )
+        self.player_id = player_id
+        self.games = games
+
+
+class UndeterminedRatings(OlufsenError):
+    """Unrated players who meet only each other, with no recorded results, no prior grade and nobody
+    at 0 %: 001 (6) fixes their ratings only up to a common shift."""
+
+    def __init__(self, player_ids: Sequence[str]) -> None:
+        super().__init__(
+            "the ratings of the unrated players "
+            + ", ".join(repr(p) for p in player_ids)
+            + " are not determined: they met only each other and none has a rated opponent, a prior"
+            " result, a prior grade or a 0 % score (001 (6), (7))"
+        )
+        self.player_ids = tuple(player_ids)
+
+
+class TableNotConverged(OlufsenError):
+    pass
+
+
+# --------------------------------------------------------------------------------------------------
+# (2) The grade table
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GradeRow:
+    """One row of the table in 001 (2). ``lower_bound_games`` (#LB) and ``midpoint_games`` (#MP) are
+    None where the row has no such route (INTERPRETATIONS 2.12: 5 dan has #MP 10 only, 6 dan UB only)."""
+
+    name: str
+    lower_bound: int
+    midpoint: int
+    upper_bound: int
+    lower_bound_games: int | None
+    midpoint_games: int | None
+    needs_approval: bool = False  # 001 (12) "5 Dan and 6 Dan is not awarded without the approval of Nihon Shogi Renmei"
+
+
+# 001 (2), lowest first. Names: "15k" ... "1k", "1d" ... "6d".
+GRADES: tuple[GradeRow, ...] = (
+    GradeRow("15k", 400, 440, 480, 6, 3),
+    GradeRow("14k", 480, 520, 560, 6, 3),
+    GradeRow("13k", 560, 600, 640, 6, 3),
+    GradeRow("12k", 640, 680, 720, 6, 3),
+    GradeRow("11k", 720, 760, 800, 8, 4),
+    GradeRow("10k", 800, 840, 880, 8, 4),
+    GradeRow("9k", 880, 920, 960, 8, 4),
+    GradeRow("8k", 960, 1000, 1040, 8, 4),
+    GradeRow("7k", 1040, 1080, 1120, 10, 5),
+    GradeRow("6k", 1120, 1160, 1200, 10, 5),
+    GradeRow("5k", 1200, 1240, 1280, 10, 5),
+    GradeRow("4k", 1280, 1320, 1360, 12, 6),
+    GradeRow("3k", 1360, 1410, 1460, 12, 6),
+    GradeRow("2k", 1460, 1510, 1560, 12, 6),
+    GradeRow("1k", 1560, 1620, 1680, 14, 7),
+    GradeRow("1d", 1680, 1740, 1800, 14, 7),
+    GradeRow("2d", 1800, 1860, 1920, 14, 7),
+    GradeRow("3d", 1920, 2000, 2080, 16, 8),
+    GradeRow("4d", 2080, 2160, 2240, 16, 8),
+    GradeRow("5d", 2240, 2340, 2440, None, 10, needs_approval=True),
+    GradeRow("6d", 2440, 2540, 2640, None, None, needs_approval=True),
+)
+_GRADE_INDEX: dict[str, int] = {row.name: index for index, row in enumerate(GRADES)}
+
+
+def grade_row(name: str) -> GradeRow:
+    """The row of 001 (2) for a grade name ("15k" ... "1k", "1d" ... "6d")."""
+    try:
+        return GRADES[_GRADE_INDEX[name]]
+    except KeyError:
+        raise UnknownGrade(f"{name!r} is not a grade of 001 (2): use 15k ... 1k, 1d ... 6d") from None
+
+
+# --------------------------------------------------------------------------------------------------
+# State carried from table to table
+# --------------------------------------------------------------------------------------------------
+
+
+class Category(StrEnum):
+    """001 (3)."""
+
+    UNRATED = "unrated"
+    PROVISIONAL = "provisional"
+    ESTABLISHED = "established"
+
+
+class Route(StrEnum):
+    """001 (12): the ways to a grade."""
+
+    UPPER_BOUND = "UB"
+    MIDPOINT = "MP"
+    LOWER_BOUND = "LB"
+    BOUND_TO_GET_IT = "bound-to-get-it"
+
+
+@dataclass(frozen=True)
+class RecordedResult:
+    """A prior result kept for an unrated player's performance (001 (6)): the opponent's post-event
+    rating of that time (rounded, as published) and the score. ``dummy`` marks the two prior-grade
+    results of 001 (7), which are not rated games (INTERPRETATIONS 2.6)."""
+
+    opponent_rating: float
+    score: Score
+    dummy: bool = False
+
+
+@dataclass(frozen=True)
+class Streak:
+    """Consecutive games (the table's change spread evenly over its games, 001 (13)) above one grade's
+    limits, up to the player's last game: above LB, above MP, and whether the LB run holds a game above
+    MP (INTERPRETATIONS 2.13). Kept only for grades above the player's grade, with a run going."""
+
+    grade: str
+    games_above_lower_bound: int
+    games_above_midpoint: int
+    midpoint_in_lower_bound_run: bool
+
+
+@dataclass(frozen=True)
+class GradeState:
+    """``grade`` is the grade held (never lost); ``pending_grade`` a 5 or 6 dan earned and awaiting the
+    approval of Nihon Shogi Renmei (001 (12)): the caller records the approval by moving it to ``grade``."""
+
+    grade: str | None = None
+    pending_grade: str | None = None
+    streaks: tuple[Streak, ...] = ()
+
+
+@dataclass(frozen=True)
+class PlayerState:
+    """Everything the rules need about a player before a table.
+
+    ``rating``: the published (rounded) rating, None before his first table. ``rated_games``: rated
+    games so far (dummy results excluded). ``category``: his standing after his last table (001 (3)
+    counted without a next table; see ``standing``). ``recorded_results``: kept while he is unrated,
+    since 001 (6) rates him from all of them; empty once he is provisional or established."""
+
+    rating: int | None = None
+    rated_games: int = 0
+    category: Category = Category.UNRATED
+    recorded_results: tuple[RecordedResult, ...] = ()
+    grades: GradeState = field(default_factory=GradeState)
+
+
+def newcomer(prior_grade: str | None = None) -> PlayerState:
+    """A player's state before his first table. 001 (7): with a prior grade he "starts with a prior
+    result of 2 games consisting of one victory and one defeat against a dummy player with a rating
+    equal to the MP of the players grade", and keeps that grade while unrated."""
+    if prior_grade is None:
+        return PlayerState()
+    midpoint = grade_row(prior_grade).midpoint
+    dummies = (RecordedResult(midpoint, 1.0, dummy=True), RecordedResult(midpoint, 0.0, dummy=True))
+    return PlayerState(recorded_results=dummies, grades=GradeState(grade=prior_grade))
+
+
+@dataclass(frozen=True)
+class Game:
+    """One rated game of the table. The caller leaves out games not played (001 (4)) and handicap
+    games ("Rules for rating handicap games are so far not included", INTERPRETATIONS 2.17)."""
+
+    black: str
+    white: str
+    score_black: Score
+
+
+@dataclass(frozen=True)
+class Options:
+    provisional_highest_grade: bool = False  # INTERPRETATIONS 2.15 option: highest UB reached, not one grade
+    fesa: bool = False  # INTERPRETATIONS 2.17 option: opponent floor 400 and the linear upset formula
+
+
+@dataclass(frozen=True)
+class Promotion:
+    grade: str
+    route: Route
+    pending_approval: bool
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    """What one table did to one player. ``change_unrounded`` is after (9), (10) and (11); ``change``
+    is it rounded once (INTERPRETATIONS 2.1). For an unrated player ``rating_after`` is his rounded
+    performance over all his results (001 (6)) and ``change`` the difference to his previous rating, if
+    any. ``performance_rating`` is this table's performance against post-event ratings as (11) uses it
+    (with the dummy draw at 100 %), None at 0 % or without games."""
+
+    id: str
+    category: Category
+    games: int
+    score: float
+    rating_before: int | None
+    rating_after: int | None
+    change: int | None
+    change_unrounded: float | None
+    rating_after_unrounded: float | None
+    performance_rating: float | None
+    bonus_applied: float
+    bonus_capped: bool
+    grade_before: str | None
+    grade_after: str | None
+    pending_grade_after: str | None
+    promotions: tuple[Promotion, ...]
+    category_after: Category
+    state: PlayerState
+
+
+# --------------------------------------------------------------------------------------------------
+# (1) One game, (9) (10) factors, (11) bonus
+# --------------------------------------------------------------------------------------------------
+
+
+def coefficient(rating: float) -> int:
+    """001 (1) k(tr): the band of the player's own pre-table rating, lower-inclusive (INTERPRETATIONS 2.2)."""
+    for lower, k in K_TABLE:
+        if rating >= lower:
+            return k
+    raise AssertionError("the last band is open below")  # pragma: no cover
+
+
+def expected_score(rating: float, opponent_rating: float, *, base: float = BASE, scale: float = SCALE) -> float:
+    """001 (1): 1/(1 + 10^((or - tr)/400)), evaluated as a logistic so that it never overflows."""
+    return float(expit(math.log(base) * (rating - opponent_rating) / scale))
+
+
+def game_change(rating: float, opponent_rating: float, score: Score, *, fesa: bool = False) -> float:
+    """001 (1) d = k(tr)(res - 1/(1 + 10^((or - tr)/400))), unrounded (INTERPRETATIONS 2.1).
+
+    With ``fesa`` (INTERPRETATIONS 2.17 option) an opponent below 400 counts as 400, and a win gives
+    d' = k(or - tr)/160 when that is larger than d."""
+    k = coefficient(rating)
+    if fesa:
+        opponent_rating = max(opponent_rating, FESA_OPPONENT_FLOOR)
+    d = k * (score - expected_score(rating, opponent_rating))
+    if fesa and score == 1.0:
+        d = max(d, k * (opponent_rating - rating) / FESA_UPSET_DIVISOR)
+    return d
+
+
+def provisional_factor(rated_games_including_table: int) -> float:
+    """001 (9): a provisional player's change is multiplied by 18/n, n his rated games including this
+    table (INTERPRETATIONS 2.8)."""
+    return ESTABLISHED_GAMES / rated_games_including_table
+
+
+def opponent_factor(opponent_rated_games_including_table: int) -> float:
+    """001 (10): a game against a player with fewer than 18 games (including this table) counts
+    (1 + n/18)/2, n the opponent's games; for every category of player (INTERPRETATIONS 2.9)."""
+    n = opponent_rated_games_including_table
+    return (1 + n / ESTABLISHED_GAMES) / 2 if n < ESTABLISHED_GAMES else 1.0
+
+
+def apply_bonus(rating: float, change: float, games: int, performance: float | None) -> float:
+    """001 (11) with INTERPRETATIONS 2.10: the change above T = 20 + 3n is doubled, but the bonus may
+    not lift the rating above the table's performance; it never reduces the normal change."""
+    threshold = BONUS_BASE + BONUS_PER_GAME * games
+    if change <= threshold:
+        return change
+    with_bonus = 2 * change - threshold
+    if performance is None or rating + change >= performance:
+        return change
+    return min(rating + with_bonus, performance) - rating
+
+
+# --------------------------------------------------------------------------------------------------
+# (5) Performance rating
+# --------------------------------------------------------------------------------------------------
+
+
+def performance_rating(
+    opponent_ratings: Sequence[float] | NDArray[np.float64],
+    scores: Sequence[float] | NDArray[np.float64],
+    *,
+    base: float = BASE,
+    scale: float = SCALE,
+) -> float:
+    """001 (5): the rating P at which rating the results "in the normal way" changes nothing, i.e. the
+    unique P with sum 1/(1 + base^((or_i - P)/scale)) = score (INTERPRETATIONS 2.4), unrounded, found by
+    scipy's brentq inside a bracket that provably holds it; exact to 1e-9. Defaults are 001's base 10
+    and 400; other Elo systems pass theirs (RIF: base 2, scale 120).
+
+    Raises PerformanceUndefined at 0 % and 100 % (and for no results)."""
+    if base <= 1 or scale <= 0:
+        raise OlufsenError("the expectation needs a base above 1 and a positive scale")
+    opponents = np.asarray(opponent_ratings, dtype=np.float64)
+    results = np.asarray(scores, dtype=np.float64)
+    if len(opponents) != len(results):
+        raise OlufsenError("one score per opponent rating")
+    games = len(opponents)
+    score = float(results.sum())
+    if games == 0 or score <= 0 or score >= games:
+        raise PerformanceUndefined(
+            "a performance rating is not defined when every game is won or every game is lost (001 (5))"
+            if games
+            else "a performance rating needs at least one result"
+        )
+    steepness = math.log(base) / scale
+
+    def excess(p: float) -> float:
+        return float(expit(steepness * (p - opponents)).sum()) - score
+
+    # Below min(or) - D every expectation is under 1/(1 + base^(D/scale)); with
+    # D = scale·log_base(games / min(score, games - score)) + scale the sum is below the score there,
+    # and symmetrically above max(or) + D it exceeds it: the root lies in between.
+    margin = scale * (math.log(games / min(score, games - score)) / math.log(base) + 1)
+    root = brentq(excess, float(opponents.min()) - margin, float(opponents.max()) + margin, xtol=_BRENTQ_XTOL)
+    return float(root)
+
+
+# --------------------------------------------------------------------------------------------------
+# (3) Categories
+# --------------------------------------------------------------------------------------------------
+
+
+def category_for_table(state: PlayerState, games_in_table: int) -> Category:
+    """001 (3) for the table being rated, with INTERPRETATIONS 2.3's union: unrated when the prior
+    results are none, all wins or all losses, or when the rated games including this table are fewer
+    than 9; else provisional below 18 games including this table; else established.
+
+    A player without a rating is unrated whatever his counts: (1) needs his rating tr. (A newcomer with
+    a prior grade has mixed prior results through his dummies and may play 9 games in his first table.)"""
+    games = state.rated_games + games_in_table
+    if state.category is Category.UNRATED and (state.rating is None or not _mixed(state.recorded_results)):
+        return Category.UNRATED
+    if games < UNRATED_BELOW_GAMES:
+        return Category.UNRATED
+    return Category.PROVISIONAL if games < ESTABLISHED_GAMES else Category.ESTABLISHED
+
+
+def standing(rated_games: int, results: Sequence[RecordedResult], was_unrated: bool) -> Category:
+    """The category a player holds after a table: 001 (3) counted with no further games. A player who
+    left "unrated" has mixed results for good, so only unrated players need their results."""
+    if (was_unrated and not _mixed(results)) or rated_games < UNRATED_BELOW_GAMES:
+        return Category.UNRATED
+    return Category.PROVISIONAL if rated_games < ESTABLISHED_GAMES else Category.ESTABLISHED
+
+
+def _mixed(results: Sequence[RecordedResult]) -> bool:
+    # 001 (3) "prior results only include victories or only defeats (including ... no prior results)".
+    # The prior-grade dummies of (7) are prior results: "starts with a prior result of 2 games".
+    scores = {result.score for result in results}
+    return bool(scores) and scores != {1.0} and scores != {0.0}
+
+
+# --------------------------------------------------------------------------------------------------
+# (6) (8) (9) (10) (11) (13) One table
+# --------------------------------------------------------------------------------------------------
+
+
+def rate_table(
+    players: Mapping[str, PlayerState], games: Sequence[Game], options: Options = Options()
+) -> list[PlayerResult]:
+    """Rate one table; results in the order of ``players``.
+
+    001 (13): all results of a table happened simultaneously. 001 (6) and (8) rate against the
+    opponents' post-event ratings, so the table is a system of equations on the post-event ratings,
+    iterated on unrounded values until the largest change is below 1e-9, then rounded
+    (INTERPRETATIONS 2.7). Raises an OlufsenError subclass on input the rules cannot rate."""
+    table = _Table.build(players, games, options)
+    post_event = table.solve()
+    return [table.result(index, post_event) for index in range(len(table.ids))]
+
+
+@dataclass
+class _Table:
+    ids: list[str]
+    states: list[PlayerState]
+    options: Options
+    categories: list[Category]
+    table_games: NDArray[np.int64]  # per player
+    games_including_table: NDArray[np.int64]
+    pre_rating: NDArray[np.float64]  # NaN where none
+    side_player: NDArray[np.int64]  # one row per player-side of a game
+    side_opponent: NDArray[np.int64]
+    side_score: NDArray[np.float64]
+    side_k: NDArray[np.float64]  # k(tr) of the side's player, 0 for unrated players (not rated by (1))
+    side_weight: NDArray[np.float64]  # (10)'s factor for the opponent times (9)'s 18/n for the player
+
+    @classmethod
+    def build(cls, players: Mapping[str, PlayerState], games: Sequence[Game], options: Options) -> _Table:
+        ids = list(players)
+        index = {player_id: i for i, player_id in enumerate(ids)}
+        for game in games:
+            for side in (game.black, game.white):
+                if side not in index:
+                    raise OlufsenError(f"player {side!r} of a game is not among the table's players")
+            if game.black == game.white:
+                raise OlufsenError(f"player {game.black!r} cannot play against himself")
+            if game.score_black not in SCORES:
+                raise OlufsenError(f"a score must be 1, 0.5 or 0, not {game.score_black!r}")
+        black = np.array([index[g.black] for g in games], dtype=np.int64)
+        white = np.array([index[g.white] for g in games], dtype=np.int64)
+        score = np.array([g.score_black for g in games], dtype=np.float64)
+        side_player = np.concatenate([black, white])
+        side_opponent = np.concatenate([white, black])
+        side_score = np.concatenate([score, 1 - score])
+        table_games = np.bincount(side_player, minlength=len(ids)).astype(np.int64)
+        states = [players[player_id] for player_id in ids]
+        for i, player_id in enumerate(ids):
+            if table_games[i] > MAX_GAMES_PER_TABLE:
+                raise TooManyGames(player_id, int(table_games[i]))  # INTERPRETATIONS 2.16
+        categories = [category_for_table(state, int(table_games[i])) for i, state in enumerate(states)]
+        for player_id, state, category in zip(ids, states, categories):
+            if category is not Category.UNRATED and state.rating is None:
+                raise OlufsenError(f"player {player_id!r} is {category} but has no rating")
+        games_including_table = np.array([state.rated_games for state in states], dtype=np.int64) + table_games
+        pre_rating = np.array([np.nan if s.rating is None else float(s.rating) for s in states], dtype=np.float64)
+        player_k = np.array(
+            [0.0 if c is Category.UNRATED else float(coefficient(float(r))) for c, r in zip(categories, pre_rating)]
+        )
+        player_multiplier = np.array(
+            [provisional_factor(int(n)) if c is Category.PROVISIONAL else 1.0 for c, n in zip(categories, games_including_table)]
+        )
+        opponent_weight = np.array([opponent_factor(int(n)) for n in games_including_table], dtype=np.float64)
+        return cls(
+            ids=ids,
+            states=states,
+            options=options,
+            categories=categories,
+            table_games=table_games,
+            games_including_table=games_including_table,
+            pre_rating=pre_rating,
+            side_player=side_player,
+            side_opponent=side_opponent,
+            side_score=side_score,
+            side_k=player_k[side_player],
+            side_weight=player_multiplier[side_player] * opponent_weight[side_opponent],
+        )
+
+    # --- the equations --------------------------------------------------------------------------
+
+    def solve(self) -> NDArray[np.float64]:
+        """Post-event ratings, unrounded, as the fixed point of ``_post_event``."""
+        self._check_determined()
+        ratings = self._start()
+        step = 1.0
+        for iteration in range(_MAX_ITERATIONS):
+            updated = self._post_event(ratings)
+            largest_change = float(np.max(np.abs(updated - ratings), initial=0.0))
+            if largest_change < TABLE_TOLERANCE:
+                return updated
+            if iteration == _PLAIN_ITERATIONS:
+                step = 0.5
+            ratings = ratings + step * (updated - ratings)
+        raise TableNotConverged(f"the table's equations did not converge in {_MAX_ITERATIONS} iterations")
+
+    def _start(self) -> NDArray[np.float64]:
+        # INTERPRETATIONS 2.7: from the pre-table ratings; unrated players at their opponents' average.
+        ratings = self.pre_rating.copy()
+        for i in range(len(self.ids)):
+            if self.categories[i] is not Category.UNRATED:
+                continue
+            opponents = self.pre_rating[self.side_opponent[self.side_player == i]]
+            known = opponents[~np.isnan(opponents)]
+            recorded = [r.opponent_rating for r in self.states[i].recorded_results]
+            if known.size:
+                ratings[i] = float(known.mean())
+            elif not np.isnan(ratings[i]):
+                pass
+            elif recorded:
+                ratings[i] = float(np.mean(recorded))
+            else:
+                ratings[i] = ZERO_SCORE_RATING  # only the iteration's start: the fixed point does not depend on it
+        return ratings
+
+    def _post_event(self, ratings: NDArray[np.float64]) -> NDArray[np.float64]:
+        """One evaluation of every player's post-event rating from the others' current values."""
+        updated = ratings.copy()
+        changes = self._changes_before_bonus(ratings)
+        for i, category in enumerate(self.categories):
+            if self.table_games[i] == 0:
+                continue
+            if category is Category.UNRATED:
+                updated[i] = self._unrated_rating(i, ratings)
+            else:
+                updated[i] = self.pre_rating[i] + self._with_bonus(i, float(changes[i]), ratings)
+        return updated
+
+    def _changes_before_bonus(self, ratings: NDArray[np.float64]) -> NDArray[np.float64]:
+        """001 (8): the formula of (1) against the opponents' post-event ratings, each game times (10)'s
+        factor, summed, times (9)'s 18/n for provisional players (INTERPRETATIONS 2.1). Vectorised
+        ``game_change`` over all games; (9)'s factor is folded into each game since the sum is linear."""
+        player, opponent = self.side_player, self.side_opponent
+        own = self.pre_rating[player]
+        opponent_rating = ratings[opponent]
+        if self.options.fesa:
+            opponent_rating = np.maximum(opponent_rating, FESA_OPPONENT_FLOOR)
+        expected = expit(math.log(BASE) * (own - opponent_rating) / SCALE)
+        per_game = self.side_k * (self.side_score - expected)
+        if self.options.fesa:
+            upset = self.side_k * (opponent_rating - own) / FESA_UPSET_DIVISOR
+            per_game = np.where(self.side_score == 1.0, np.maximum(per_game, upset), per_game)
+        per_game = np.where(self.side_k > 0, per_game * self.side_weight, 0.0)
+        return np.bincount(player, weights=per_game, minlength=len(self.ids)).astype(np.float64)
+
+    def _with_bonus(self, i: int, change: float, ratings: NDArray[np.float64]) -> float:
+        threshold = BONUS_BASE + BONUS_PER_GAME * int(self.table_games[i])
+        if change <= threshold:
+            return change
+        return apply_bonus(float(self.pre_rating[i]), change, int(self.table_games[i]), self._table_performance(i, ratings))
+
+    def _table_performance(self, i: int, ratings: NDArray[np.float64]) -> float | None:
+        """INTERPRETATIONS 2.10: this table's performance against post-event ratings; at 100 % with
+        the dummy draw of 001 (6); None at 0 %."""
+        rows = self.side_player == i
+        opponents = ratings[self.side_opponent[rows]]
+        scores = self.side_score[rows]
+        return _performance_with_dummy_draw(opponents, scores)
+
+    def _unrated_rating(self, i: int, ratings: NDArray[np.float64]) -> float:
+        """001 (6) (7): performance over all prior recorded results (dummies included) and this table's
+        games against post-event ratings; 0 % gives 400; 100 % adds a dummy draw against the highest
+        rated opponent among those results (INTERPRETATIONS 2.5)."""
+        rows = self.side_player == i
+        recorded = self.states[i].recorded_results
+        opponents = np.concatenate(
+            [np.array([r.opponent_rating for r in recorded], dtype=np.float64), ratings[self.side_opponent[rows]]]
+        )
+        scores = np.concatenate([np.array([r.score for r in recorded], dtype=np.float64), self.side_score[rows]])
+        performance = _performance_with_dummy_draw(opponents, scores)
+        return float(ZERO_SCORE_RATING) if performance is None else performance
+
+    def _check_determined(self) -> None:
+        """Unrated players who met only unrated players need an anchor somewhere in their group."""
+        unrated = [i for i, c in enumerate(self.categories) if c is Category.UNRATED and self.table_games[i] > 0]
+        group = {i: i for i in unrated}
+
+        def root(i: int) -> int:
+            while group[i] != i:
+                i = group[i]
+            return i
+
+        anchored: set[int] = set()
+        for player, opponent in zip(self.side_player.tolist(), self.side_opponent.tolist()):
+            if player not in group:
+                continue
+            if opponent in group:
+                group[root(player)] = root(opponent)
+        for i in unrated:
+            rows = self.side_player == i
+            meets_rated = any(o not in group for o in self.side_opponent[rows].tolist())
+            recorded = self.states[i].recorded_results
+            total = float(self.side_score[rows].sum()) + sum(r.score for r in recorded)
+            if meets_rated or recorded or total == 0:
+                anchored.add(i)
+        anchored_roots = {root(i) for i in anchored}
+        loose = [self.ids[i] for i in unrated if root(i) not in anchored_roots]
+        if loose:
+            raise UndeterminedRatings(loose)
+
+    # --- one player's outcome -------------------------------------------------------------------
+
+    def result(self, i: int, post_event: NDArray[np.float64]) -> PlayerResult:
+        state = self.states[i]
+        category = self.categories[i]
+        games = int(self.table_games[i])
+        rows = self.side_player == i
+        score = float(self.side_score[rows].sum())
+        rating_before = state.rating
+        if games == 0:
+            return PlayerResult(
+                id=self.ids[i], category=category, games=0, score=0.0, rating_before=rating_before,
+                rating_after=rating_before, change=0 if rating_before is not None else None,
+                change_unrounded=0.0 if rating_before is not None else None,
+                rating_after_unrounded=None if rating_before is None else float(rating_before),
+                performance_rating=None, bonus_applied=0.0, bonus_capped=False,
+                grade_before=state.grades.grade, grade_after=state.grades.grade,
+                pending_grade_after=state.grades.pending_grade, promotions=(), category_after=state.category,
+                state=state,
+            )
+        performance = self._table_performance(i, post_event)
+        unrounded = float(post_event[i])
+        bonus_applied = 0.0
+        bonus_capped = False
+        if category is Category.UNRATED:
+            rating_after = round_half_away_from_zero(unrounded)
+            change = None if rating_before is None else rating_after - rating_before
+            change_unrounded = None if rating_before is None else unrounded - rating_before
+        else:
+            assert rating_before is not None
+            normal = float(self._changes_before_bonus(post_event)[i])
+            with_bonus = self._with_bonus(i, normal, post_event)
+            change_unrounded = unrounded - rating_before
+            bonus_applied = with_bonus - normal  # exactly 0 when (11) does not apply
+            threshold = BONUS_BASE + BONUS_PER_GAME * games
+            doubled = 2 * normal - threshold
+            bonus_capped = (
+                normal > threshold and performance is not None and rating_before + normal < performance < rating_before + doubled
+            )
+            change = round_half_away_from_zero(change_unrounded)  # INTERPRETATIONS 2.1: once per player
+            rating_after = rating_before + change
+        # 001 (6): a result is recorded with the opponent's post-event rating.
+        table_results = tuple(
+            RecordedResult(float(round_half_away_from_zero(float(post_event[o]))), float(s))
+            for o, s in zip(self.side_opponent[rows].tolist(), self.side_score[rows].tolist())
+        )
+        results_after = state.recorded_results + table_results
+        rated_games = state.rated_games + games
+        category_after = standing(rated_games, results_after, was_unrated=category is Category.UNRATED)
+        grades = update_grade(
+            state.grades, category, rating_before, rating_after, games,
+            highest_grade=self.options.provisional_highest_grade,
+        )
+        new_state = PlayerState(
+            rating=rating_after,
+            rated_games=rated_games,
+            category=category_after,
+            recorded_results=results_after if category_after is Category.UNRATED else (),
+            grades=grades.state,
+        )
+        return PlayerResult(
+            id=self.ids[i], category=category, games=games, score=score, rating_before=rating_before,
+            rating_after=rating_after, change=change, change_unrounded=change_unrounded,
+            rating_after_unrounded=unrounded, performance_rating=performance, bonus_applied=bonus_applied,
+            bonus_capped=bonus_capped, grade_before=state.grades.grade, grade_after=grades.state.grade,
+            pending_grade_after=grades.state.pending_grade, promotions=grades.promotions,
+            category_after=category_after, state=new_state,
+        )
+
+
+def _performance_with_dummy_draw(opponents: NDArray[np.float64], scores: NDArray[np.float64]) -> float | None:
+    """001 (6): at 0 % None (the caller sets 400); at 100 % "a temporary draw result against the highest
+    rated opponent is inserted"; otherwise the plain performance of (5)."""
+    score = float(scores.sum())
+    if len(scores) == 0 or score == 0:
+        return None
+    if score == len(scores):
+        opponents = np.append(opponents, opponents.max())
+        scores = np.append(scores, 0.5)
+    return performance_rating(opponents, scores)
+
+
+# --------------------------------------------------------------------------------------------------
+# (12) (13) Grades and promotions
+# --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GradeUpdate:
+    state: GradeState
+    promotions: tuple[Promotion, ...]
+
+
+def update_grade(
+    grades: GradeState,
+    category: Category,
+    rating_before: int | None,
+    rating_after: int,
+    games: int,
+    *,
+    highest_grade: bool = False,
+) -> GradeUpdate:
+    """001 (12) (13) after one table in which the player had ``games`` rated games.
+
+    Established players: the UB, MP and LB routes and "bound to get it"; provisional players only the
+    next grade's UB (``highest_grade``: the highest UB reached, INTERPRETATIONS 2.15 option); unrated
+    players none, keeping a prior grade. Grades are never lost; 5 and 6 dan wait for approval
+    (INTERPRETATIONS 2.11, 2.12)."""
+    if games == 0:
+        return GradeUpdate(grades, ())
+    if category is Category.UNRATED or rating_before is None:
+        # 001 (12) "An unrated players can not get a grade, but he keeps any prior grade he has". His
+        # rating is a performance, not a running rating: no games count towards streaks (a decision).
+        return GradeUpdate(replace(grades, streaks=()), ())
+    held = _held_index(grades)
+    earned: dict[int, Route] = {}
+    streaks = _run_streaks(grades, held, rating_before, rating_after, games, earned)
+    if category is Category.ESTABLISHED:
+        # 001 (12) "reach the UB of a grade": at least UB (INTERPRETATIONS 2.11), several at once.
+        for index in range(held + 1, len(GRADES)):
+            if rating_after >= GRADES[index].upper_bound:
+                earned[index] = Route.UPPER_BOUND
+        _bound_to_get_it(streaks, rating_after, earned)
+    else:
+        earned = {}  # 001 (12): a provisional player "can only achieve a grade by reaching the UB of the next grade above"
+        candidates = range(held + 1, len(GRADES)) if highest_grade else range(held + 1, min(held + 2, len(GRADES)))
+        for index in candidates:
+            if rating_after >= GRADES[index].upper_bound:
+                earned[index] = Route.UPPER_BOUND
+    return _award(grades, held, streaks, earned)
+
+
+def _held_index(grades: GradeState) -> int:
+    held = -1
+    for name in (grades.grade, grades.pending_grade):
+        if name is not None:
+            grade_row(name)
+            held = max(held, _GRADE_INDEX[name])
+    return held
+
+
+def _run_streaks(
+    grades: GradeState, held: int, rating_before: int, rating_after: int, games: int, earned: dict[int, Route]
+) -> dict[int, Streak]:
+    """001 (13): the table's change spread equally over its games, after game j R0 + j·change/n, in
+    exact fractions; runs break at the first game not strictly above the limit (INTERPRETATIONS 2.11,
+    2.13). A run that reaches #MP, or #LB holding a game above MP, earns the grade at that game."""
+    previous = {_GRADE_INDEX[grade_row(s.grade).name]: s for s in grades.streaks}
+    streaks: dict[int, Streak] = {}
+    change = rating_after - rating_before
+    per_game = [Fraction(rating_before) + Fraction(j * change, games) for j in range(1, games + 1)]
+    for index in range(held + 1, len(GRADES)):
+        row = GRADES[index]
+        if row.lower_bound_games is None and row.midpoint_games is None:
+            continue  # 6 dan: by UB only (INTERPRETATIONS 2.12)
+        streak = previous.get(index, Streak(row.name, 0, 0, False))
+        above_lb, above_mp, mp_in_lb = streak.games_above_lower_bound, streak.games_above_midpoint, streak.midpoint_in_lower_bound_run
+        for rating in per_game:
+            above_mp = above_mp + 1 if rating > row.midpoint else 0
+            if rating > row.lower_bound:
+                above_lb += 1
+                mp_in_lb = mp_in_lb or rating > row.midpoint
+            else:
+                above_lb, mp_in_lb = 0, False
+            if row.midpoint_games is not None and above_mp >= row.midpoint_games:
+                earned.setdefault(index, Route.MIDPOINT)
+            if row.lower_bound_games is not None and above_lb >= row.lower_bound_games and mp_in_lb:
+                earned.setdefault(index, Route.LOWER_BOUND)
+        streaks[index] = Streak(row.name, above_lb, above_mp, mp_in_lb)
+    return streaks
+
+
+def _bound_to_get_it(streaks: Mapping[int, Streak], rating: int, earned: dict[int, Route]) -> None:
+    """001 (12) "bound to get it": the remaining games needed, all lost, each costing k at the current
+    rating (the most a game can cost), keep him above the limit throughout (INTERPRETATIONS 2.14)."""
+    for index, streak in streaks.items():
+        if index in earned:
+            continue
+        row = GRADES[index]
+        routes = (
+            (row.midpoint, row.midpoint_games, streak.games_above_midpoint, streak.games_above_midpoint > 0),
+            (row.lower_bound, row.lower_bound_games, streak.games_above_lower_bound, streak.midpoint_in_lower_bound_run),
+        )
+        for limit, needed, run, possible in routes:
+            if needed is None or run == 0 or not possible:
+                continue
+            simulated = rating
+            for _ in range(needed - run):
+                simulated -= coefficient(simulated)
+            if simulated > limit:
+                earned[index] = Route.BOUND_TO_GET_IT
+                break
+
+
+def _award(grades: GradeState, held: int, streaks: Mapping[int, Streak], earned: Mapping[int, Route]) -> GradeUpdate:
+    grade, pending = grades.grade, grades.pending_grade
+    grade_index = -1 if grade is None else _GRADE_INDEX[grade]
+    pending_index = -1 if pending is None else _GRADE_INDEX[pending]
+    promotions: list[Promotion] = []
+    approved = [i for i in earned if not GRADES[i].needs_approval and i > grade_index]
+    if approved:
+        best = max(approved)
+        grade = GRADES[best].name
+        promotions.append(Promotion(grade, earned[best], pending_approval=False))
+    waiting = [i for i in earned if GRADES[i].needs_approval and i > max(pending_index, grade_index)]
+    if waiting:
+        best = max(waiting)
+        pending = GRADES[best].name
+        promotions.append(Promotion(pending, earned[best], pending_approval=True))
+    new_held = max(held, max(earned, default=-1))
+    kept = tuple(
+        streak
+        for index, streak in sorted(streaks.items())
+        if index > new_held and (streak.games_above_lower_bound or streak.games_above_midpoint)
+    )
+    return GradeUpdate(GradeState(grade, pending, kept), tuple(promotions))

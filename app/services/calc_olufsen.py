@@ -1,0 +1,234 @@
+"""Olufsen calc glue: check the envelope and each player's state (with pointers), turn them into the
+engine's plain values, and shape the engine's results. Nothing is stored."""
+
+from collections import Counter
+from collections.abc import Sequence
+
+from app.problems import FieldError, InvalidInput
+from app.rating import olufsen
+from app.rating.rounding import round_half_away_from_zero
+from app.schemas import calc_olufsen as schemas
+
+SCORE_OF_RESULT = {"B": 1.0, "W": 0.0, "D": 0.5}
+
+
+def tournament(body: schemas.OlufsenTournamentIn) -> schemas.OlufsenTournamentOut:
+    errors = _envelope_errors(body) + [
+        error for index, player in enumerate(body.players) for error in _state_errors(index, player)
+    ]
+    _raise(errors)
+    states = {player.id: _state(player) for player in body.players}
+    games = [
+        olufsen.Game(game.black, game.white, SCORE_OF_RESULT[game.result]) for game in body.games if _rated(game)
+    ]
+    options = olufsen.Options(
+        provisional_highest_grade=body.options.provisional_highest_grade, fesa=body.options.fesa
+    )
+    position = {player.id: index for index, player in enumerate(body.players)}
+    try:
+        results = olufsen.rate_table(states, games, options)
+    except olufsen.TooManyGames as error:
+        raise InvalidInput(str(error), [FieldError(f"/players/{position[error.player_id]}", str(error))]) from error
+    except olufsen.UndeterminedRatings as error:
+        raise InvalidInput(
+            str(error), [FieldError(f"/players/{position[p]}", "rating not determined") for p in error.player_ids]
+        ) from error
+    except olufsen.OlufsenError as error:
+        raise InvalidInput(f"The rules cannot be applied to this input: {error}") from error
+    return schemas.OlufsenTournamentOut(
+        system="olufsen", precision=olufsen.TABLE_TOLERANCE, players=[_player_out(result) for result in results]
+    )
+
+
+def performance(body: schemas.PerformanceIn) -> schemas.PerformanceOut:
+    opponents = [result.opponent_rating for result in body.results]
+    scores = [float(result.score) for result in body.results]
+    try:
+        value = olufsen.performance_rating(opponents, scores, base=body.base, scale=body.scale)
+    except olufsen.PerformanceUndefined as error:
+        raise InvalidInput(
+            "A performance rating is not defined at 0 % or 100 % (001 (5)).", [FieldError("/results", str(error))]
+        ) from error
+    return schemas.PerformanceOut(
+        performance_rating=value,
+        rounded=round_half_away_from_zero(value),
+        games=len(scores),
+        score=sum(scores),
+        precision=olufsen.PERFORMANCE_PRECISION,
+        method="scipy.optimize.brentq on Σ expected − score, bracketed so that the root is inside",
+    )
+
+
+# --------------------------------------------------------------------------------------------------
+
+
+def _rated(game: schemas.OlufsenGameIn) -> bool:
+    # 001 (4): games not played are not rated; handicap games are not rated (INTERPRETATIONS 2.17).
+    return game.played and game.rated
+
+
+def _envelope_errors(body: schemas.OlufsenTournamentIn) -> list[FieldError]:
+    errors: list[FieldError] = []
+    seen: set[str] = set()
+    for index, player in enumerate(body.players):
+        if player.id in seen:
+            errors.append(FieldError(f"/players/{index}/id", f"player {player.id!r} is given more than once"))
+        seen.add(player.id)
+    for index, game in enumerate(body.games):
+        for side in ("black", "white"):
+            if getattr(game, side) not in seen:
+                errors.append(FieldError(f"/games/{index}/{side}", f"player {getattr(game, side)!r} is not in players"))
+        if game.black == game.white:
+            errors.append(FieldError(f"/games/{index}/white", f"player {game.white!r} cannot play against himself"))
+        if game.handicap and game.rated and game.played:
+            errors.append(
+                FieldError(
+                    f"/games/{index}/handicap",
+                    "a handicap game cannot be rated: 001 has no rules for handicap games; send it with rated: false",
+                )
+            )
+    rated_games = Counter(
+        side for game in body.games if _rated(game) for side in (game.black, game.white)
+    )
+    for index, player in enumerate(body.players):
+        if rated_games[player.id] > olufsen.MAX_GAMES_PER_TABLE:
+            errors.append(
+                FieldError(f"/players/{index}", str(olufsen.TooManyGames(player.id, rated_games[player.id])))
+            )
+    return errors
+
+
+def _state_errors(index: int, player: schemas.OlufsenPlayerIn) -> list[FieldError]:
+    where = f"/players/{index}"
+    errors: list[FieldError] = []
+    real_results = [r for r in player.prior_results if not r.dummy]
+    if player.category != "unrated":
+        if player.rating is None:
+            errors.append(FieldError(f"{where}/rating", f"a {player.category} player needs his rating"))
+        if player.prior_results:
+            errors.append(
+                FieldError(f"{where}/prior_results", "prior results are kept only while a player is unrated (001 (6))")
+            )
+    if player.category == "provisional" and not 9 <= player.rated_games < 18:
+        errors.append(FieldError(f"{where}/rated_games", "a provisional player has 9 to 17 rated games (001 (3))"))
+    if player.category == "established" and player.rated_games < 18:
+        errors.append(FieldError(f"{where}/rated_games", "an established player has at least 18 rated games (001 (3))"))
+    if player.category == "unrated":
+        if len(real_results) != player.rated_games:
+            errors.append(
+                FieldError(
+                    f"{where}/prior_results",
+                    f"an unrated player is rated from all his results (001 (6)): {player.rated_games} rated games "
+                    f"need {player.rated_games} prior results, not {len(real_results)}",
+                )
+            )
+        recorded = [olufsen.RecordedResult(r.opponent_rating, float(r.score), r.dummy) for r in player.prior_results]
+        if player.rated_games >= 9 and olufsen.standing(player.rated_games, recorded, True) is not olufsen.Category.UNRATED:
+            errors.append(
+                FieldError(f"{where}/category", "mixed results and 9 or more rated games: this player is provisional (001 (3))")
+            )
+    held = max((_grade_index(g) for g in (player.grade, player.pending_grade) if g is not None), default=-1)
+    if player.pending_grade is not None and player.grade is not None and _grade_index(player.pending_grade) <= _grade_index(player.grade):
+        errors.append(FieldError(f"{where}/pending_grade", "a pending grade is above the grade held"))
+    streak_grades: set[str] = set()
+    for position, streak in enumerate(player.streaks):
+        at = f"{where}/streaks/{position}"
+        row = olufsen.grade_row(streak.grade)
+        if _grade_index(streak.grade) <= held or streak.grade in streak_grades:
+            errors.append(FieldError(f"{at}/grade", "streaks are kept once per grade above the one held"))
+        streak_grades.add(streak.grade)
+        if streak.games_above_midpoint > streak.games_above_lower_bound:
+            errors.append(FieldError(f"{at}/games_above_midpoint", "a game above MP is also above LB"))
+        if streak.games_above_midpoint and not streak.midpoint_in_lower_bound_run:
+            errors.append(FieldError(f"{at}/midpoint_in_lower_bound_run", "the MP run lies inside the LB run"))
+        rating = player.rating if player.rating is not None else -1
+        if (streak.games_above_lower_bound and rating <= row.lower_bound) or (
+            streak.games_above_midpoint and rating <= row.midpoint
+        ):
+            errors.append(FieldError(at, "a run goes up to the last game, so the rating is above its limit"))
+    return errors
+
+
+def _grade_index(name: str) -> int:
+    return [row.name for row in olufsen.GRADES].index(name)
+
+
+def _state(player: schemas.OlufsenPlayerIn) -> olufsen.PlayerState:
+    if player.category == "unrated" and player.rated_games == 0 and not player.prior_results and player.grade:
+        # 001 (7): a newcomer with a prior grade starts with the two dummy results at its MP.
+        start = olufsen.newcomer(player.grade)
+        return olufsen.PlayerState(
+            rating=player.rating,
+            recorded_results=start.recorded_results,
+            grades=olufsen.GradeState(player.grade, player.pending_grade, _streaks(player)),
+        )
+    return olufsen.PlayerState(
+        rating=player.rating,
+        rated_games=player.rated_games,
+        category=olufsen.Category(player.category),
+        recorded_results=tuple(
+            olufsen.RecordedResult(r.opponent_rating, float(r.score), r.dummy) for r in player.prior_results
+        ),
+        grades=olufsen.GradeState(player.grade, player.pending_grade, _streaks(player)),
+    )
+
+
+def _streaks(player: schemas.OlufsenPlayerIn) -> tuple[olufsen.Streak, ...]:
+    return tuple(
+        olufsen.Streak(s.grade, s.games_above_lower_bound, s.games_above_midpoint, s.midpoint_in_lower_bound_run)
+        for s in player.streaks
+    )
+
+
+def _player_out(result: olufsen.PlayerResult) -> schemas.OlufsenPlayerOut:
+    return schemas.OlufsenPlayerOut(
+        id=result.id,
+        category=result.category.value,
+        games=result.games,
+        score=result.score,
+        rating_before=result.rating_before,
+        rating_after=result.rating_after,
+        change=result.change,
+        change_unrounded=result.change_unrounded,
+        rating_after_unrounded=result.rating_after_unrounded,
+        category_after=result.category_after.value,
+        performance_rating=result.performance_rating,
+        bonus_applied=result.bonus_applied,
+        bonus_capped=result.bonus_capped,
+        grade_before=result.grade_before,  # type: ignore[arg-type]
+        grade_after=result.grade_after,  # type: ignore[arg-type]
+        pending_grade_after=result.pending_grade_after,  # type: ignore[arg-type]
+        promotions=[
+            schemas.PromotionOut(grade=p.grade, route=p.route.value, pending_approval=p.pending_approval)  # type: ignore[arg-type]
+            for p in result.promotions
+        ],
+        state=_state_out(result.id, result.state),
+    )
+
+
+def _state_out(player_id: str, state: olufsen.PlayerState) -> schemas.OlufsenPlayerIn:
+    return schemas.OlufsenPlayerIn.model_validate(
+        {
+            "id": player_id,
+            "rating": state.rating,
+            "rated_games": state.rated_games,
+            "category": state.category.value,
+            "prior_results": [
+                {"opponent_rating": r.opponent_rating, "score": _score(r.score), "dummy": r.dummy}
+                for r in state.recorded_results
+            ],
+            "grade": state.grades.grade,
+            "pending_grade": state.grades.pending_grade,
+            "streaks": [s.__dict__ for s in state.grades.streaks],
+        }
+    )
+
+
+def _score(score: float) -> float | int:
+    # The schema's Score is the literal 0, 0.5 or 1.
+    return int(score) if score in (0.0, 1.0) else score
+
+
+def _raise(errors: Sequence[FieldError]) -> None:
+    if errors:
+        raise InvalidInput(f"The request has {len(errors)} invalid field(s).", list(errors))
