@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
+from typing import Literal
 
 __all__ = [
     "Championship",
@@ -28,6 +29,7 @@ __all__ = [
     "HIGHEST_RANK",
     "Norm",
     "NormEvaluation",
+    "NormName",
     "Norms",
     "OpponentGame",
     "Player",
@@ -274,6 +276,9 @@ def conditions_unmet(rank: int, conditions: Conditions, games_counted: int) -> l
 # --------------------------------------------------------------------------------------------------
 
 
+NormName = Literal["keep", "up1", "up2"]
+
+
 class Decision(StrEnum):
     PROMOTED = "promoted"
     KEPT = "kept"
@@ -308,7 +313,7 @@ class NormEvaluation:
     norms: Norms
     new_rank: int
     decision: Decision
-    norm_reached: str | None  # "keep", "up1", "up2": the norm that decided, None when none did
+    norm_reached: NormName | None  # the norm that decided, None when none did
     reason: str
 
 
@@ -330,7 +335,7 @@ def evaluate_norms(rank: int, games: Sequence[OpponentGame], conditions: Conditi
     counted = len(ranked)
     current = f"{rank_name(rank)}: {_points(score)} points from {counted} games against ranked opponents"
 
-    def result(new_rank: int, decision: Decision, reached: str | None, reason: str) -> NormEvaluation:
+    def result(new_rank: int, decision: Decision, reached: NormName | None, reason: str) -> NormEvaluation:
         return NormEvaluation(rank, counted, score, norms, new_rank, decision, reached, f"{current}. {reason}")
 
     if counted < MINIMUM_COUNTED_GAMES:
@@ -341,7 +346,8 @@ def evaluate_norms(rank: int, games: Sequence[OpponentGame], conditions: Conditi
     missed: list[str] = []
     if rank + 1 == ONE_KYU and score >= norm_points(Norm.UP_TWO_KYU, rank, opponent_ranks):
         missed.append("the +2 kyu norm is reached, but from 2k the promotion stops at 1k (ERU 4.4)")
-    for name, norm, steps in (("up2", norms.up2, 2), ("up1", norms.up1, 1)):
+    promotions: tuple[tuple[NormName, Fraction | None, int], ...] = (("up2", norms.up2, 2), ("up1", norms.up1, 1))
+    for name, norm, steps in promotions:
         if norm is None:
             continue
         target = rank + steps
@@ -396,7 +402,7 @@ def _next_norm(norms: Norms, score: Fraction) -> str:
     return ""
 
 
-def _norm_label(norms: Norms, name: str) -> str:
+def _norm_label(norms: Norms, name: NormName) -> str:
     if name == "up2":
         return "+2 kyu"
     return "+1 dan" if norms.up1_norm is Norm.UP_ONE_DAN else "+1 kyu"
