@@ -232,3 +232,22 @@ def test_a_bad_championship_is_a_422_and_stores_nothing(client):
     assert response.status_code == 422
     assert "/championship" in [error["pointer"] for error in response.json()["errors"]]
     assert client.get("/v1/tournaments/T1").status_code == 404
+
+
+def test_a_stored_tournaments_conditions_as_the_engine_reads_them(client):
+    from app import db
+    from app.models import Tournament
+    from app.rating import eru
+    from app.services.calc_eru import tournament_conditions
+
+    body = tournament_body(eru_calendar=True, championship="world-championship-at", games_recorded=True, byo_yomi=True)
+    client.post("/v1/tournaments", json=body, headers=AUTH)
+    client.post("/v1/tournaments", json=tournament_body("T2", rule="Gomoku free", format="supervised-online"), headers=AUTH)
+    with db.get_sessionmaker()() as session:
+        stored = tournament_conditions(session.get(Tournament, "T1"))
+        other = tournament_conditions(session.get(Tournament, "T2"))
+    assert stored == eru.Conditions(
+        eru_calendar=True, rif_rules=True, time_control_minutes=60, byo_yomi=True, recorded=True,
+        championship=eru.Championship.WORLD_CHAMPIONSHIP_AT, face_to_face=True,
+    )
+    assert other.rif_rules is False and other.face_to_face is False and other.eru_calendar is False

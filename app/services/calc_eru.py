@@ -6,6 +6,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import ParamSpec, TypeVar
 
+from app.models import Tournament
 from app.problems import FieldError, InvalidInput
 from app.rating import eru
 from app.schemas import calc_eru as schemas
@@ -14,6 +15,9 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 SCORE_OF_RESULT = {"B": Fraction(1), "W": Fraction(0), "D": Fraction(1, 2)}
+# ERU 4.5 "RIF official rules": renju under the RIF's rules with one of its official opening rules.
+# A tournament stored without a rule still counts (INTERPRETATIONS 6.1); renju.net ids import as "RIF".
+RIF_OFFICIAL_OPENING_RULES = frozenset({"rif", "yamaguchi", "soosyrv-8", "taraguchi-10"})
 
 
 def norms(body: schemas.EruNormsIn) -> schemas.EruNormsOut:
@@ -72,6 +76,22 @@ def conditions(body: schemas.EruConditionsIn) -> eru.Conditions:
         recorded=body.recorded,
         championship=None if body.championship is None else eru.Championship(body.championship.value),
         face_to_face=body.face_to_face,
+    )
+
+
+def tournament_conditions(tournament: Tournament) -> eru.Conditions:
+    """A stored tournament's conditions as the engine reads them (for the stored list's replay)."""
+    rule = tournament.rule
+    return eru.Conditions(
+        eru_calendar=tournament.eru_calendar,
+        referee_accepted=tournament.referee_accepted,
+        international=tournament.international,
+        rif_rules=tournament.category == "renju" and (rule is None or rule.strip().lower() in RIF_OFFICIAL_OPENING_RULES),
+        time_control_minutes=tournament.time_control_minutes,
+        byo_yomi=tournament.byo_yomi,
+        recorded=tournament.games_recorded,
+        championship=None if tournament.championship is None else eru.Championship(tournament.championship),
+        face_to_face=tournament.format == "face-to-face",
     )
 
 
