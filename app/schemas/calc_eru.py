@@ -5,8 +5,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.schemas.calc import CalcGame, Score
+from app.schemas.calc import Score
 from app.schemas.common import Identifier, StrictModel
+from app.schemas.tournaments import Result
 
 MAX_NORM_GAMES = 100
 MAX_TOURNAMENT_PLAYERS = 500
@@ -134,14 +135,16 @@ class EruNormsOut(BaseModel):
     norms: EruNorms = Field(
         description="Each norm: the games' percentages for the opponents' ranks summed and rounded up to the half point"
     )
-    new_rank: EruRank
-    decision: Literal["promoted", "kept", "demoted", "not-evaluated"]
+    new_rank: EruRank = Field(description="The rank after the tournament")
+    decision: Literal["promoted", "kept", "demoted", "not-evaluated"] = Field(
+        description="not-evaluated: fewer than 7 games against ranked opponents, the rank stays"
+    )
     norm_reached: Literal["keep", "up1", "up2"] | None = Field(description="The norm that decided; null when none did")
     reason: str = Field(description="The decision, with the rule paragraphs, as a referee reads it")
 
 
 class EruPlayerIn(StrictModel):
-    id: Identifier
+    id: Identifier = Field(description="The player's id, as the games name him")
     rank: EruRank | None = Field(
         None, description="Rank at the tournament's start; null: unranked (a newcomer, or a foreigner without a rank)"
     )
@@ -161,25 +164,36 @@ class EruPlayerIn(StrictModel):
     )
 
 
+class EruGame(StrictModel):
+    black: Identifier = Field(description="Black's player id")
+    white: Identifier = Field(description="White's player id")
+    result: Result = Field(description="From black's side: B black won, W white won, D draw")
+    played: bool = Field(
+        True, description="false: not played (no move made): counts neither for the norms nor for the rating"
+    )
+
+
 class EruTournamentIn(EruConditionsIn):
     """A whole tournament: its conditions, its players' states before it, its games."""
 
-    players: list[EruPlayerIn] = Field(max_length=MAX_TOURNAMENT_PLAYERS)
-    games: list[CalcGame] = Field(max_length=MAX_TOURNAMENT_GAMES)
+    players: list[EruPlayerIn] = Field(
+        max_length=MAX_TOURNAMENT_PLAYERS, description="Every player with his state before the tournament"
+    )
+    games: list[EruGame] = Field(max_length=MAX_TOURNAMENT_GAMES, description="The tournament's games")
 
     model_config = ConfigDict(json_schema_extra={"examples": [TOURNAMENT_EXAMPLE]})
 
 
 class EruPlayerOut(EruNormsOut):
-    id: str
+    id: str = Field(description="The player's id")
     rank_before: EruRank | None = Field(description="The rank given (null: unranked, evaluated from first_rank)")
     rating_before: int | None = Field(description="The start rating used for every game: Estonian, else the RIF rating")
     rating_after: int | None = Field(description="Estonian rating after the tournament (a newcomer's first rating)")
     change: int | None = Field(description="Sum of the table's per-game changes; null for a newcomer's first rating")
     rating_games_counted: int = Field(description="Games that counted for the Estonian rating")
-    rating_reason: str
+    rating_reason: str = Field(description="How the Estonian rating was computed, or why it did not move")
 
 
 class EruTournamentOut(BaseModel):
-    system: Literal["eru"] = "eru"
-    players: list[EruPlayerOut]
+    system: Literal["eru"] = Field(default="eru", description="The rule system: the Estonian kyu/dan norms and rating")
+    players: list[EruPlayerOut] = Field(description="Every player, in the order of the request")
