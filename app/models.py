@@ -17,6 +17,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
     func,
     text,
 )
@@ -72,6 +73,13 @@ class Tournament(Base):
     format: Mapped[str] = mapped_column(String(20), default="face-to-face")
     complete_records: Mapped[bool] = mapped_column(Boolean, default=True)
     board_size: Mapped[int | None] = mapped_column(Integer)
+    # What the Estonian system asks of a tournament (ERU 4.5, 4.9); false/none when not stated.
+    eru_calendar: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    referee_accepted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    international: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    championship: Mapped[str | None] = mapped_column(String(30))
+    games_recorded: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    byo_yomi: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.now(), onupdate=func.now()

@@ -9,6 +9,7 @@ from app.schemas.players import PlayerCreate, PlayerRead
 Category = Literal["renju", "gomoku", "go", "shogi"]
 Result = Literal["B", "W", "D"]
 TournamentFormat = Literal["face-to-face", "supervised-online"]
+Championship = Literal["world-championship-at", "team-world-championship"]
 
 
 class GameIn(StrictModel):
@@ -37,6 +38,25 @@ class TournamentIn(StrictModel):
     format: TournamentFormat = "face-to-face"
     complete_records: bool = Field(True, description="Complete game records are in the RIF database (002 #9.3)")
     board_size: int | None = Field(None, description="Default board size of the tournament's games")
+    eru_calendar: bool = Field(False, description="In the calendar of the Estonian Renju Union (ERU 4.5, 4.9; default false)")
+    referee_accepted: bool = Field(
+        False, description="Accepted by an ERU referee: counts for the ranks 15k–10k (ERU 4.5; default false)"
+    )
+    international: bool = Field(
+        False, description="An international competition: counts like the ERU calendar for ranks from 9k up (ERU 4.5; default false)"
+    )
+    championship: Championship | None = Field(
+        None,
+        description="The World Championship AT or the Team World Championship, the only places for 9 dan (ERU 4.5; default none)",
+    )
+    games_recorded: bool = Field(
+        False, description="The games were recorded (moves written down), needed for ranks from 3k up (ERU 4.5; default false)"
+    )
+    byo_yomi: bool = Field(
+        False,
+        description="The time control is 60 minutes/30 own moves + byo-yomi 10 minutes/10 moves (time_control_minutes "
+        "is then the base time); qualifies for 5–6 dan with at least 60 minutes (ERU 4.5; default false)",
+    )
     players: list[PlayerCreate] = Field(default_factory=list, description="Created, or updated with the fields given")
     games: list[GameIn]
 
@@ -71,6 +91,12 @@ class TournamentSummary(BaseModel):
     format: TournamentFormat
     complete_records: bool
     board_size: int | None
+    eru_calendar: bool = Field(description="In the ERU calendar")
+    referee_accepted: bool = Field(description="Accepted by an ERU referee")
+    international: bool = Field(description="An international competition")
+    championship: Championship | None = Field(description="World Championship AT or Team World Championship")
+    games_recorded: bool = Field(description="The games were recorded")
+    byo_yomi: bool = Field(description="60 minutes + byo-yomi time control")
     games_count: int = 0
 
 

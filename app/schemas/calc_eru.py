@@ -1,0 +1,199 @@
+"""The Estonian norms and rating calculators (text 003): requests and responses."""
+
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.schemas.calc import Score
+from app.schemas.common import Identifier, StrictModel
+from app.schemas.tournaments import Result
+
+MAX_NORM_GAMES = 100
+MAX_TOURNAMENT_PLAYERS = 500
+MAX_TOURNAMENT_GAMES = 10_000
+
+# The text's own example: a 9k against ten 9k opponents needs 6.5 for 8k, 8.0 for 7k, 3.0 to keep 9k.
+NORMS_EXAMPLE: dict[str, Any] = {
+    "rank": "9k",
+    "games": [{"opponent_rank": "9k", "score": 1}] * 6 + [{"opponent_rank": "9k", "score": 0}] * 4,
+    "time_control_minutes": 60,
+    "recorded": True,
+}
+TOURNAMENT_EXAMPLE: dict[str, Any] = {
+    "time_control_minutes": 60,
+    "recorded": True,
+    "eru_calendar": True,
+    "players": [
+        {"id": "ando", "rank": "3d", "estonian_rating": 2050},
+        {"id": "tunnet", "rank": "2d", "estonian_rating": 1980},
+        {"id": "maris", "rank": "1k", "rif_rating": 1720},
+        {"id": "new", "rank": None, "first_rank": "15k", "rating_bonus": True},
+    ],
+    "games": [
+        {"black": "ando", "white": "tunnet", "result": "B"},
+        {"black": "maris", "white": "new", "result": "W"},
+        {"black": "tunnet", "white": "maris", "result": "D"},
+    ],
+}
+
+
+class EruRank(StrEnum):
+    """An Estonian kyu/dan rank: 15k (lowest) … 1k, then 1d … 9d (highest); there is no 0k or 0d."""
+
+    KYU_15 = "15k"
+    KYU_14 = "14k"
+    KYU_13 = "13k"
+    KYU_12 = "12k"
+    KYU_11 = "11k"
+    KYU_10 = "10k"
+    KYU_9 = "9k"
+    KYU_8 = "8k"
+    KYU_7 = "7k"
+    KYU_6 = "6k"
+    KYU_5 = "5k"
+    KYU_4 = "4k"
+    KYU_3 = "3k"
+    KYU_2 = "2k"
+    KYU_1 = "1k"
+    DAN_1 = "1d"
+    DAN_2 = "2d"
+    DAN_3 = "3d"
+    DAN_4 = "4d"
+    DAN_5 = "5d"
+    DAN_6 = "6d"
+    DAN_7 = "7d"
+    DAN_8 = "8d"
+    DAN_9 = "9d"
+
+
+class EruChampionship(StrEnum):
+    """The championships where 9 dan can be achieved (ERU 4.5)."""
+
+    WORLD_CHAMPIONSHIP_AT = "world-championship-at"
+    TEAM_WORLD_CHAMPIONSHIP = "team-world-championship"
+
+
+class EruConditionsIn(StrictModel):
+    """The tournament's conditions (ERU 4.5 for ranks, 4.9 for the rating). Each rank band asks for
+    its own: 15k–10k an ERU-calendar or referee-accepted tournament; 9k–4k the ERU calendar or an
+    international competition, RIF rules, clocks and 15 minutes; 3k–1k 30 minutes and recorded games;
+    1d–4d 60 minutes; 5d–6d 90 minutes or 60 minutes + byo-yomi; 7d–8d 120 minutes and 9 games; 9d only
+    the World Championship AT or the Team World Championship. Everyone needs 7 games against ranked
+    opponents."""
+
+    time_control_minutes: int | None = Field(
+        description="Minutes per player on the clock; null: played without clocks", ge=1, le=10_000, examples=[60]
+    )
+    recorded: bool = Field(description="The games were recorded (needed from 3 kyu up)", examples=[True])
+    eru_calendar: bool = Field(True, description="The tournament is in the ERU calendar (default true)")
+    referee_accepted: bool = Field(
+        False, description="An ERU referee accepted the tournament (enough for 15k–10k only; default false)"
+    )
+    international: bool = Field(False, description="An international competition (counts like the ERU calendar from 9k up; default false)")
+    rif_rules: bool = Field(True, description="Played under RIF official rules (needed from 9k up; default true)")
+    byo_yomi: bool = Field(
+        False,
+        description="The time control is 60 minutes/30 own moves + byo-yomi 10 minutes/10 moves: with at least 60 "
+        "minutes it qualifies for 5d–6d (default false)",
+    )
+    championship: EruChampionship | None = Field(
+        None, description="The World Championship AT or the Team World Championship: the only places for 9d (default none)"
+    )
+    face_to_face: bool = Field(True, description="A real-life tournament: only these count for the Estonian rating (default true)")
+
+
+class EruNormGame(StrictModel):
+    opponent_rank: EruRank | None = Field(
+        description="The opponent's rank at the tournament's start, in his own federation's scale; null: unranked "
+        "(the game does not enter the norm nor the game count)",
+        examples=["9k"],
+    )
+    score: Score = Field(description="1 win, 0.5 draw, 0 loss", examples=[1])
+
+
+class EruNormsIn(EruConditionsIn):
+    """One player's games in one tournament and the tournament's conditions."""
+
+    rank: EruRank = Field(description="The player's rank at the tournament's start", examples=["9k"])
+    games: list[EruNormGame] = Field(max_length=MAX_NORM_GAMES, description="Games actually played (at least one move)")
+
+    model_config = ConfigDict(json_schema_extra={"examples": [NORMS_EXAMPLE]})
+
+
+class EruNorms(BaseModel):
+    keep: float = Field(description="Points to keep the rank (30 % against the same rank)")
+    up1: float | None = Field(
+        description="Points to rise one rank: +1 kyu (65 %) up to 1k, +1 dan (75 %) from 1k; null at 9d"
+    )
+    up2: float | None = Field(description="Points to rise two kyu (80 %); null where the target would be above 1k")
+
+
+class EruNormsOut(BaseModel):
+    games_counted: int = Field(description="Games against ranked opponents")
+    score: float = Field(description="Points scored in those games")
+    norms: EruNorms = Field(
+        description="Each norm: the games' percentages for the opponents' ranks summed and rounded up to the half point"
+    )
+    new_rank: EruRank = Field(description="The rank after the tournament")
+    decision: Literal["promoted", "kept", "demoted", "not-evaluated"] = Field(
+        description="not-evaluated: fewer than 7 games against ranked opponents, the rank stays"
+    )
+    norm_reached: Literal["keep", "up1", "up2"] | None = Field(description="The norm that decided; null when none did")
+    reason: str = Field(description="The decision, with the rule paragraphs, as a referee reads it")
+
+
+class EruPlayerIn(StrictModel):
+    id: Identifier = Field(description="The player's id, as the games name him")
+    rank: EruRank | None = Field(
+        None, description="Rank at the tournament's start; null: unranked (a newcomer, or a foreigner without a rank)"
+    )
+    first_rank: EruRank = Field(
+        EruRank.KYU_15,
+        description="An unranked newcomer's first rank, from which his norms are evaluated (default 15k); his opponents "
+        "count him as unranked",
+    )
+    estonian_rating: int | None = Field(None, ge=0, le=4000, description="Estonian rating before the tournament")
+    rif_rating: int | None = Field(
+        None, ge=0, le=4000, description="RIF rating, adopted as the base when there is no Estonian rating yet"
+    )
+    rating_bonus: bool = Field(
+        False,
+        description="A new player without any rating: the referee adds 50 points per win over a player rated above 1600 "
+        "to his first rating (default false)",
+    )
+
+
+class EruGame(StrictModel):
+    black: Identifier = Field(description="Black's player id")
+    white: Identifier = Field(description="White's player id")
+    result: Result = Field(description="From black's side: B black won, W white won, D draw")
+    played: bool = Field(
+        True, description="false: not played (no move made): counts neither for the norms nor for the rating"
+    )
+
+
+class EruTournamentIn(EruConditionsIn):
+    """A whole tournament: its conditions, its players' states before it, its games."""
+
+    players: list[EruPlayerIn] = Field(
+        max_length=MAX_TOURNAMENT_PLAYERS, description="Every player with his state before the tournament"
+    )
+    games: list[EruGame] = Field(max_length=MAX_TOURNAMENT_GAMES, description="The tournament's games")
+
+    model_config = ConfigDict(json_schema_extra={"examples": [TOURNAMENT_EXAMPLE]})
+
+
+class EruPlayerOut(EruNormsOut):
+    id: str = Field(description="The player's id")
+    rank_before: EruRank | None = Field(description="The rank given (null: unranked, evaluated from first_rank)")
+    rating_before: int | None = Field(description="The start rating used for every game: Estonian, else the RIF rating")
+    rating_after: int | None = Field(description="Estonian rating after the tournament (a newcomer's first rating)")
+    change: int | None = Field(description="Sum of the table's per-game changes; null for a newcomer's first rating")
+    rating_games_counted: int = Field(description="Games that counted for the Estonian rating")
+    rating_reason: str = Field(description="How the Estonian rating was computed, or why it did not move")
+
+
+class EruTournamentOut(BaseModel):
+    system: Literal["eru"] = Field(default="eru", description="The rule system: the Estonian kyu/dan norms and rating")
+    players: list[EruPlayerOut] = Field(description="Every player, in the order of the request")
