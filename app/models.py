@@ -213,6 +213,9 @@ class RatingSeed(Base):
     rating: Mapped[int] = mapped_column(Integer)
     status: Mapped[str] = mapped_column(String(20))
     as_of: Mapped[date] = mapped_column(Date)
+    # What a system with grades or ranks starts a player from ("3 dan") and its own counters.
+    title: Mapped[str | None] = mapped_column(String(20))
+    counters: Mapped[dict | None] = mapped_column(JsonType)
 
 
 class Job(Base):

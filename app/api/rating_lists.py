@@ -164,7 +164,7 @@ def get_seeds(list_id: str, session: SessionDep) -> SeedsRead:
 @router.put("/v1/rating-lists/{list_id}/seeds", operation_id="replace_seeds")
 def replace_seeds(list_id: str, body: SeedsIn, session: SessionDep, _: Writer) -> SeedsRead:
     """The starting official list an Elo replay begins from (INTERPRETATIONS 1.18); replaces all."""
-    seeds = service.replace_seeds(session, list_id, [s.model_dump() for s in body.seeds])
+    seeds = service.replace_seeds(session, list_id, [s.model_dump(exclude_none=True) for s in body.seeds])
     return SeedsRead(list_id=list_id, seeds=[SeedRead.model_validate(s) for s in seeds])
 
 

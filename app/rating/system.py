@@ -87,6 +87,9 @@ class StoredTournament:
     games: list[StoredGame]
     time_control_minutes: int | None = None
     board_size: int | None = None
+    # Every other stored field of the tournament by column name (category, rule, rated, format, the
+    # conditions a system checks, ...), so a system can read what its rules need without a change here.
+    fields: dict = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -97,6 +100,8 @@ class Seed:
     rating: int
     status: str
     as_of: date
+    title: str | None = None  # a grade or rank the player starts from, for systems that have them
+    counters: dict | None = None  # the system's own counters ("rated games so far")
 
 
 @dataclass(slots=True)

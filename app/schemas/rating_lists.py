@@ -88,6 +88,8 @@ class SeedIn(StrictModel):
     rating: int = Field(ge=0, le=4000)
     status: Literal["established", "official", "provisional", "unofficial"] = "established"
     as_of: dt.date
+    title: str | None = Field(None, max_length=20, description="A grade or rank the player starts from (systems with titles)")
+    counters: dict | None = Field(None, description="The system's own counters, e.g. rated games so far")
 
 
 class SeedsIn(StrictModel):
@@ -101,6 +103,8 @@ class SeedRead(BaseModel):
     rating: int
     status: str
     as_of: dt.date
+    title: str | None = None
+    counters: dict | None = None
 
 
 class SeedsRead(BaseModel):

@@ -160,7 +160,7 @@ def replace_seeds(session: Session, list_id: str, seeds: list[dict]) -> list[Rat
         raise InvalidInput(f"{len(errors)} seed(s) are invalid; the seeds were not changed.", errors)
     session.execute(delete(RatingSeed).where(RatingSeed.list_id == list_id))
     if seeds:
-        session.execute(insert(RatingSeed), [{**seed, "list_id": list_id} for seed in seeds])
+        session.execute(insert(RatingSeed), [{"title": None, "counters": None, **seed, "list_id": list_id} for seed in seeds])
     return get_seeds(session, list_id)
 
 

@@ -40,7 +40,7 @@ def compute_snapshot(session: Session, rating_list: RatingList, list_date: dt.da
     started = time.perf_counter()
     tournaments = stored_tournaments(session, rating_list)
     seeds = [
-        Seed(s.player_id, s.rating, s.status, s.as_of)
+        Seed(s.player_id, s.rating, s.status, s.as_of, s.title, s.counters)
         for s in session.scalars(select(RatingSeed).where(RatingSeed.list_id == rating_list.id).order_by(RatingSeed.player_id))
     ] if system.seed_model is not None else []
     warm_start = None
@@ -87,7 +87,25 @@ def stored_tournaments(session: Session, rating_list: RatingList) -> list[Stored
             tournaments.append(current)
         game_day = days.get(day) or days.setdefault(day, parse(day[:10]))
         current.games.append(StoredGame(game_id, game_day, black, white, SCORE_OF_RESULT[result], round_, handicap, game_board))
+    _attach_fields(session, rating_list, tournaments)
     return tournaments
+
+
+_NOT_FIELDS = {"id", "start", "end", "created_at", "updated_at"}
+
+
+def _attach_fields(session: Session, rating_list: RatingList, tournaments: list[StoredTournament]) -> None:
+    """Every other column of the eligible tournaments, for the rules that read them (one query)."""
+    if not tournaments:
+        return
+    columns = [c for c in Tournament.__table__.c if c.name not in _NOT_FIELDS]
+    eligible = (
+        select(Tournament.id).join(Game, Game.tournament_id == Tournament.id).where(and_(*eligibility_conditions(rating_list)))
+    )
+    rows = session.connection().execute(select(Tournament.id, *columns).where(Tournament.id.in_(eligible))).all()
+    by_id = {row[0]: dict(zip((c.name for c in columns), row[1:], strict=True)) for row in rows}
+    for tournament in tournaments:
+        tournament.fields = by_id.get(tournament.id, {})
 
 
 def eligibility_conditions(rating_list: RatingList) -> list:
