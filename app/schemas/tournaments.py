@@ -1,7 +1,7 @@
 import datetime as dt
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
 from app.schemas.common import CountryCode, Identifier, StrictModel
 from app.schemas.players import PlayerCreate, PlayerRead
@@ -9,6 +9,26 @@ from app.schemas.players import PlayerCreate, PlayerRead
 Category = Literal["renju", "gomoku", "go", "shogi"]
 Result = Literal["B", "W", "D"]
 TournamentFormat = Literal["face-to-face", "supervised-online"]
+
+
+# A declared kyu/dan rank as at a tournament: 30k … 1k, 1d … 9d; either case in, lower case stored.
+DeclaredRank = Annotated[
+    str,
+    StringConstraints(pattern=r"^([1-9]|[12][0-9]|30)[kKdD]$"),
+    AfterValidator(str.lower),
+]
+TOURNAMENT_PLAYER_FIELDS = ("rank", "rating", "club", "egf_pin")
+
+
+class TournamentPlayerIn(PlayerCreate):
+    """A player of the submission, with what was declared for him at this tournament (all optional)."""
+
+    rank: DeclaredRank | None = Field(None, description="Declared rank at this tournament: 30k…1k, 1d…9d")
+    rating: float | None = Field(
+        None, ge=-3000, le=4000, description="Rating declared at this tournament (e.g. EGF GoR; may be negative for deep kyu)"
+    )
+    club: str | None = Field(None, max_length=100, description="Club at this tournament")
+    egf_pin: str | None = Field(None, pattern=r"^[0-9]{1,20}$", description="European Go Database PIN")
 
 
 class GameIn(StrictModel):
@@ -37,7 +57,10 @@ class TournamentIn(StrictModel):
     format: TournamentFormat = "face-to-face"
     complete_records: bool = Field(True, description="Complete game records are in the RIF database (002 #9.3)")
     board_size: int | None = Field(None, description="Default board size of the tournament's games")
-    players: list[PlayerCreate] = Field(default_factory=list, description="Created, or updated with the fields given")
+    players: list[TournamentPlayerIn] = Field(
+        default_factory=list,
+        description="Created, or updated with the fields given; rank, rating, club and egf_pin are kept per tournament",
+    )
     games: list[GameIn]
 
 
@@ -53,6 +76,13 @@ class GameRead(BaseModel):
     date: dt.date
     handicap: int | None
     board_size: int | None
+
+
+class TournamentPlayerRead(PlayerRead):
+    rank: str | None = Field(None, description="Declared rank at this tournament")
+    rating: float | None = Field(None, description="Rating declared at this tournament")
+    club: str | None = None
+    egf_pin: str | None = None
 
 
 class TournamentSummary(BaseModel):
@@ -88,7 +118,7 @@ class RatingChangeRead(BaseModel):
 
 
 class TournamentRead(TournamentSummary):
-    players: list[PlayerRead]
+    players: list[TournamentPlayerRead]
     games: list[GameRead]
     rating_changes: list[RatingChangeRead] = Field(
         default_factory=list, description="Each player's change under every Elo list's current snapshot"
