@@ -72,6 +72,10 @@ class Tournament(Base):
     format: Mapped[str] = mapped_column(String(20), default="face-to-face")
     complete_records: Mapped[bool] = mapped_column(Boolean, default=True)
     board_size: Mapped[int | None] = mapped_column(Integer)
+    # Go tournament files (EGD h9 CL/HA/KM, OpenGotha parameters).
+    tournament_class: Mapped[str | None] = mapped_column(String(10))
+    handicap_rule: Mapped[str | None] = mapped_column(String(40))
+    komi: Mapped[float | None] = mapped_column(Float)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.now(), onupdate=func.now()
@@ -234,3 +238,4 @@ class TournamentPlayer(Base):
     rating: Mapped[float | None] = mapped_column(Float)
     club: Mapped[str | None] = mapped_column(String(100))
     egf_pin: Mapped[str | None] = mapped_column(String(20))
+    rating_origin: Mapped[str | None] = mapped_column(String(40))

@@ -92,6 +92,7 @@ def _read(session, tournament_id: str) -> TournamentRead:  # type: ignore[no-unt
                 rating=entry.rating if entry else None,
                 club=entry.club if entry else None,
                 egf_pin=entry.egf_pin if entry else None,
+                rating_origin=entry.rating_origin if entry else None,
             )
             for p, entry in players
         ],

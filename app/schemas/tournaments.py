@@ -17,7 +17,7 @@ DeclaredRank = Annotated[
     StringConstraints(pattern=r"^([1-9]|[12][0-9]|30)[kKdD]$"),
     AfterValidator(str.lower),
 ]
-TOURNAMENT_PLAYER_FIELDS = ("rank", "rating", "club", "egf_pin")
+TOURNAMENT_PLAYER_FIELDS = ("rank", "rating", "club", "egf_pin", "rating_origin")
 
 
 class TournamentPlayerIn(PlayerCreate):
@@ -29,6 +29,9 @@ class TournamentPlayerIn(PlayerCreate):
     )
     club: str | None = Field(None, max_length=100, description="Club at this tournament")
     egf_pin: str | None = Field(None, pattern=r"^[0-9]{1,20}$", description="European Go Database PIN")
+    rating_origin: str | None = Field(
+        None, max_length=40, description="Where the rating comes from, as the tournament program wrote it (e.g. 'EGF : 1114')"
+    )
 
 
 class GameIn(StrictModel):
@@ -57,6 +60,11 @@ class TournamentIn(StrictModel):
     format: TournamentFormat = "face-to-face"
     complete_records: bool = Field(True, description="Complete game records are in the RIF database (002 #9.3)")
     board_size: int | None = Field(None, description="Default board size of the tournament's games")
+    tournament_class: str | None = Field(None, max_length=10, description="EGD tournament class (h9 CL[]), e.g. A")
+    handicap_rule: str | None = Field(
+        None, max_length=40, description="Go handicap rule as the file writes it (h9 HA[], e.g. h3: rank difference − 3)"
+    )
+    komi: float | None = Field(None, ge=-100, le=100, description="Go komi of even games")
     players: list[TournamentPlayerIn] = Field(
         default_factory=list,
         description="Created, or updated with the fields given; rank, rating, club and egf_pin are kept per tournament",
@@ -83,6 +91,7 @@ class TournamentPlayerRead(PlayerRead):
     rating: float | None = Field(None, description="Rating declared at this tournament")
     club: str | None = None
     egf_pin: str | None = None
+    rating_origin: str | None = None
 
 
 class TournamentSummary(BaseModel):
@@ -101,6 +110,9 @@ class TournamentSummary(BaseModel):
     format: TournamentFormat
     complete_records: bool
     board_size: int | None
+    tournament_class: str | None = None
+    handicap_rule: str | None = None
+    komi: float | None = None
     games_count: int = 0
 
 
