@@ -313,7 +313,7 @@ def _game_changes(
     low = {p for p in (black, white) if current[p] < LOW_RATING}
     if len(low) == 2:
         return [(p, _low_points(scores[p], game.board_size), 0.0) for p in (black, white)]
-    expectancy = _expectancies(game, by_id, starts, current, mixed=bool(low))
+    expectancy = _expectancies(game, by_id, starts, current)
     _, higher = _lower_and_higher(game, starts)
     changes: list[tuple[str, float, float]] = []
     for player_id in (black, white):
@@ -337,13 +337,14 @@ def _game_changes(
 
 
 def _expectancies(
-    game: Game, by_id: dict[str, Player], starts: dict[str, float], current: dict[str, float], *, mixed: bool
+    game: Game, by_id: dict[str, Player], starts: dict[str, float], current: dict[str, float]
 ) -> dict[str, float]:
     lower, higher = _lower_and_higher(game, starts)
-    effective = {p: starts[p] for p in (game.black, game.white)}
-    if mixed:
-        # 004 below 100: in (1) the weaker rating × 10 and the stronger + 900 (INTERPRETATIONS 5.8).
-        effective = {p: _one_scale(r) for p, r in effective.items()}
+    # 004 below 100: in (1) a start rating below 100 × 10 and one at or above 100 + 900
+    # (INTERPRETATIONS 5.8). Between two ratings at or above 100 this leaves ΔR unchanged, so it is
+    # applied to every game: it also keeps ΔR on one scale for a player who started below 100 and has
+    # crossed 100 during the tournament.
+    effective = {p: _one_scale(starts[p]) for p in (game.black, game.white)}
     if game.handicap >= 1:
         if game.handicap > HANDICAP_CORRECTION_LIMIT and _fair(game, by_id):
             # 004 (7): "With a handicap greater than 9, SE(A) = 0.5" when it is fair (INTERPRETATIONS 5.6).
