@@ -327,7 +327,7 @@ def test_after_crossing_100_delta_R_stays_on_one_scale() -> None:
     # (1) from the starts on one scale: X 150 + 900 = 1050, Y 97 × 10 = 970, ΔR = 80;
     # a = 205 − 120/20 = 199; SE(Y) = 1/(e^(80/199) + 1) = 0.400829;
     # K1(120) = 116 − 6·0.2 = 114.8; K2(120) = 2980/50000 = 0.0596
-    # Y = 120 + 114.8·(1 − 0.400827 + 0.0596) = 195.6269
+    # Y = 120 + 114.8·(1 − 0.400829 + 0.0596) = 195.6269
     computed = rate_rounds(
         [Player("Y", 97), Player("Z", 50), Player("X", 150)], [Game(1, "Y", "Z", 1.0), Game(2, "Y", "X", 1.0)]
     )
