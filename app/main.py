@@ -8,7 +8,7 @@ from fastapi.middleware.cors import CORSMiddleware
 
 from app import logging as app_logging
 from app import problems
-from app.api import calc, calc_eru, calc_olufsen, health, jobs, players, rating_lists, tournaments
+from app.api import calc, calc_eru, calc_olufsen, calc_rivne, health, jobs, players, rating_lists, tournaments
 from app.middleware import BodySizeLimitMiddleware, RequestContextMiddleware
 from app.settings import Settings, get_settings
 
@@ -53,6 +53,7 @@ def create_app(settings: Settings | None = None, *, start_worker: bool | None = 
         calc.router,
         calc_olufsen.router,
         calc_eru.router,
+        calc_rivne.router,
     ):
         app.include_router(router)
     app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.max_body_bytes)

@@ -80,6 +80,10 @@ class Tournament(Base):
     championship: Mapped[str | None] = mapped_column(String(30))
     games_recorded: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     byo_yomi: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # Go tournament files (EGD h9 CL/HA/KM, OpenGotha parameters).
+    tournament_class: Mapped[str | None] = mapped_column(String(10))
+    handicap_rule: Mapped[str | None] = mapped_column(String(40))
+    komi: Mapped[float | None] = mapped_column(Float)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     updated_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.now(), onupdate=func.now()
@@ -256,3 +260,18 @@ class IdempotencyRecord(Base):
     response: Mapped[dict] = mapped_column(JsonType)
     location: Mapped[str | None] = mapped_column(String(300))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+
+
+class TournamentPlayer(Base):
+    """A player as he was declared at one tournament: rank, rating, club, EGF pin (Go lists and the
+    ERU norms read the rank a player had at that tournament, not his current one)."""
+
+    __tablename__ = "tournament_players"
+
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
+    rank: Mapped[str | None] = mapped_column(String(4))
+    rating: Mapped[float | None] = mapped_column(Float)
+    club: Mapped[str | None] = mapped_column(String(100))
+    egf_pin: Mapped[str | None] = mapped_column(String(20))
+    rating_origin: Mapped[str | None] = mapped_column(String(40))

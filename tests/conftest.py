@@ -25,6 +25,8 @@ from app.settings import get_settings  # noqa: E402
 # shared/ sits beside the project's checkout, here and in CI.
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 RENJU_CN = DATA / "renju-cn-2009-2019" / "source.tsv"
+# Go tournament files from OpenGotha's public repository (GPL): see tests/data/go/README.md.
+GO_DATA = Path(__file__).resolve().parent / "data" / "go"
 AUTH = {"Authorization": "Bearer secret-key"}
 
 

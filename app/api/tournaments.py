@@ -9,6 +9,7 @@ from app.schemas.tournaments import (
     GameRead,
     RatingChangeRead,
     TournamentIn,
+    TournamentPlayerRead,
     TournamentRead,
     TournamentSummary,
 )
@@ -84,7 +85,17 @@ def _read(session, tournament_id: str) -> TournamentRead:  # type: ignore[no-unt
     summary["games_count"] = len(games)
     return TournamentRead(
         **summary,
-        players=[PlayerRead.model_validate(p) for p in players],
+        players=[
+            TournamentPlayerRead(
+                **PlayerRead.model_validate(p).model_dump(),
+                rank=entry.rank if entry else None,
+                rating=entry.rating if entry else None,
+                club=entry.club if entry else None,
+                egf_pin=entry.egf_pin if entry else None,
+                rating_origin=entry.rating_origin if entry else None,
+            )
+            for p, entry in players
+        ],
         games=[
             GameRead(
                 id=g.game_id,

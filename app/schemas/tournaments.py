@@ -1,7 +1,7 @@
 import datetime as dt
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
 from app.schemas.common import CountryCode, Identifier, StrictModel
 from app.schemas.players import PlayerCreate, PlayerRead
@@ -10,6 +10,29 @@ Category = Literal["renju", "gomoku", "go", "shogi"]
 Result = Literal["B", "W", "D"]
 TournamentFormat = Literal["face-to-face", "supervised-online"]
 Championship = Literal["world-championship-at", "team-world-championship"]
+
+
+# A declared kyu/dan rank as at a tournament: 30k … 1k, 1d … 9d; either case in, lower case stored.
+DeclaredRank = Annotated[
+    str,
+    StringConstraints(pattern=r"^([1-9]|[12][0-9]|30)[kKdD]$"),
+    AfterValidator(str.lower),
+]
+TOURNAMENT_PLAYER_FIELDS = ("rank", "rating", "club", "egf_pin", "rating_origin")
+
+
+class TournamentPlayerIn(PlayerCreate):
+    """A player of the submission, with what was declared for him at this tournament (all optional)."""
+
+    rank: DeclaredRank | None = Field(None, description="Declared rank at this tournament: 30k…1k, 1d…9d")
+    rating: float | None = Field(
+        None, ge=-3000, le=4000, description="Rating declared at this tournament (e.g. EGF GoR; may be negative for deep kyu)"
+    )
+    club: str | None = Field(None, max_length=100, description="Club at this tournament")
+    egf_pin: str | None = Field(None, pattern=r"^[0-9]{1,20}$", description="European Go Database PIN")
+    rating_origin: str | None = Field(
+        None, max_length=40, description="Where the rating comes from, as the tournament program wrote it (e.g. 'EGF : 1114')"
+    )
 
 
 class GameIn(StrictModel):
@@ -57,7 +80,15 @@ class TournamentIn(StrictModel):
         description="The time control is 60 minutes/30 own moves + byo-yomi 10 minutes/10 moves (time_control_minutes "
         "is then the base time); qualifies for 5–6 dan with at least 60 minutes (ERU 4.5; default false)",
     )
-    players: list[PlayerCreate] = Field(default_factory=list, description="Created, or updated with the fields given")
+    tournament_class: str | None = Field(None, max_length=10, description="EGD tournament class (h9 CL[]), e.g. A")
+    handicap_rule: str | None = Field(
+        None, max_length=40, description="Go handicap rule as the file writes it (h9 HA[], e.g. h3: rank difference − 3)"
+    )
+    komi: float | None = Field(None, ge=-100, le=100, description="Go komi of even games")
+    players: list[TournamentPlayerIn] = Field(
+        default_factory=list,
+        description="Created, or updated with the fields given; rank, rating, club and egf_pin are kept per tournament",
+    )
     games: list[GameIn]
 
 
@@ -73,6 +104,14 @@ class GameRead(BaseModel):
     date: dt.date
     handicap: int | None
     board_size: int | None
+
+
+class TournamentPlayerRead(PlayerRead):
+    rank: str | None = Field(None, description="Declared rank at this tournament")
+    rating: float | None = Field(None, description="Rating declared at this tournament")
+    club: str | None = None
+    egf_pin: str | None = None
+    rating_origin: str | None = None
 
 
 class TournamentSummary(BaseModel):
@@ -97,6 +136,9 @@ class TournamentSummary(BaseModel):
     championship: Championship | None = Field(description="World Championship AT or Team World Championship")
     games_recorded: bool = Field(description="The games were recorded")
     byo_yomi: bool = Field(description="60 minutes + byo-yomi time control")
+    tournament_class: str | None = None
+    handicap_rule: str | None = None
+    komi: float | None = None
     games_count: int = 0
 
 
@@ -116,7 +158,7 @@ class RatingChangeRead(BaseModel):
 
 
 class TournamentRead(TournamentSummary):
-    players: list[PlayerRead]
+    players: list[TournamentPlayerRead]
     games: list[GameRead]
     rating_changes: list[RatingChangeRead] = Field(
         default_factory=list, description="Each player's change under the current snapshot of every list that rates the tournament"

@@ -9,7 +9,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.db import session_scope
-from app.importers import renju_tsv
+from app.importers import egd_h9, opengotha, renju_tsv
 from app.models import Game, Player, Tournament
 from app.problems import InvalidInput, PayloadTooLarge
 from app.schemas.tournaments import TournamentIn
@@ -27,10 +27,9 @@ class ImportReport:
 
 
 def import_results_file(path: Path, on_tournament: Callable[[int], None] | None = None) -> ImportReport:
-    """Import a renju.net export. Safe to run twice: a tournament already stored with the same
+    """Import a renju.net export, an EGD h9 table or an OpenGotha file. Safe to run twice: a tournament already stored with the same
     content is left alone, one stored with other content is corrected (its games replaced)."""
-    parsed = renju_tsv.parse_path(path)
-    submissions, rejected_rows = renju_tsv.to_submissions(parsed)
+    submissions, rejected_rows = _read(path)
     report = ImportReport(rejected=Counter(row.reason for row in rejected_rows))
     max_games = get_settings().max_games_per_tournament
     with session_scope() as session:
@@ -61,6 +60,18 @@ def import_results_file(path: Path, on_tournament: Callable[[int], None] | None 
         report.players_stored = _count(session, Player) - players_before
         report.games_stored = _count(session, Game) - games_before
     return report
+
+
+def _read(path: Path) -> tuple[list[dict], list[renju_tsv.RejectedRow]]:
+    """The file's submissions and rejected rows, by its content: OpenGotha XML, EGD h9, else renju.net TSV.
+    (Minimal hook: the xml branch replaces it with the CLI's content-based detection.)"""
+    with open(path, "rb") as file:
+        head = file.read(4096)
+    if opengotha.looks_like(head):
+        return opengotha.read_path(path)
+    if egd_h9.looks_like(head):
+        return egd_h9.read_path(path)
+    return renju_tsv.to_submissions(renju_tsv.parse_path(path))
 
 
 def _count(session: Session, model: type) -> int:

@@ -3,15 +3,17 @@ work (the request's session dependency, or the CLI's session scope) commits or r
 rejected submission stores nothing."""
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
 from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session
 
-from app.models import Game, Player, RatingList, Tournament, TournamentRatingChange
+from app.models import Game, Player, RatingList, Tournament, TournamentPlayer, TournamentRatingChange
 from app.problems import Conflict, FieldError, InvalidInput, NotFound, PayloadTooLarge
-from app.schemas.tournaments import TournamentIn
+from app.schemas.players import PlayerCreate
+from app.schemas.tournaments import TOURNAMENT_PLAYER_FIELDS, TournamentIn, TournamentPlayerIn
 from app.services.players import upsert_players
 
 
@@ -40,11 +42,12 @@ def submit_tournament(session: Session, submission: TournamentIn, *, max_games: 
             [FieldError("/id", "a tournament with this id already exists")],
         )
     _validate(session, submission, max_games=max_games)
-    upsert_players(session, submission.players)
+    upsert_players(session, _player_records(submission.players))
     tournament = Tournament(id=submission.id, **_tournament_fields(submission))
     session.add(tournament)
     session.flush()
     _insert_games(session, submission)
+    _insert_tournament_players(session, submission)
     return tournament
 
 
@@ -59,21 +62,31 @@ def replace_tournament(session: Session, tournament_id: str, submission: Tournam
     if tournament is None:
         raise NotFound(f"Tournament {tournament_id!r} does not exist; submit it with POST /v1/tournaments.")
     _validate(session, submission, max_games=max_games)
-    upsert_players(session, submission.players)
+    upsert_players(session, _player_records(submission.players))
     for field, value in _tournament_fields(submission).items():
         setattr(tournament, field, value)
     session.execute(delete(Game).where(Game.tournament_id == tournament_id))
+    session.execute(delete(TournamentPlayer).where(TournamentPlayer.tournament_id == tournament_id))
     _insert_games(session, submission)
+    _insert_tournament_players(session, submission)
     session.flush()
     return tournament
 
 
-def get_tournament(session: Session, tournament_id: str) -> tuple[Tournament, list[Game], list[Player], list[tuple[str, TournamentRatingChange]]]:
+def get_tournament(
+    session: Session, tournament_id: str
+) -> tuple[Tournament, list[Game], list[tuple[Player, TournamentPlayer | None]], list[tuple[str, TournamentRatingChange]]]:
+    """The tournament, its games, its players (each with what was declared for him there, if
+    anything) and every list's rating changes under its current snapshot."""
     tournament = session.get(Tournament, tournament_id)
     if tournament is None:
         raise NotFound(f"Tournament {tournament_id!r} does not exist.")
     games = list(session.scalars(select(Game).where(Game.tournament_id == tournament_id).order_by(Game.seq)))
-    player_ids = {g.black_id for g in games} | {g.white_id for g in games}
+    declared = {
+        entry.player_id: entry
+        for entry in session.scalars(select(TournamentPlayer).where(TournamentPlayer.tournament_id == tournament_id))
+    }
+    player_ids = {g.black_id for g in games} | {g.white_id for g in games} | set(declared)
     players = list(session.scalars(select(Player).where(Player.id.in_(player_ids)).order_by(Player.id))) if player_ids else []
     changes = session.execute(
         select(RatingList.id, TournamentRatingChange)
@@ -81,7 +94,12 @@ def get_tournament(session: Session, tournament_id: str) -> tuple[Tournament, li
         .where(TournamentRatingChange.tournament_id == tournament_id)
         .order_by(RatingList.id, TournamentRatingChange.player_id)
     ).all()
-    return tournament, games, players, [(list_id, change) for list_id, change in changes]
+    return (
+        tournament,
+        games,
+        [(player, declared.get(player.id)) for player in players],
+        [(list_id, change) for list_id, change in changes],
+    )
 
 
 def list_tournaments(
@@ -128,7 +146,41 @@ def stores_same(session: Session, submission: TournamentIn) -> bool:
     stored_games = session.execute(
         select(*(getattr(Game, c) for c in columns)).where(Game.tournament_id == submission.id).order_by(Game.seq)
     ).all()
-    return [tuple(row) for row in stored_games] == [tuple(row[c] for c in columns) for row in _game_rows(submission)]
+    if [tuple(row) for row in stored_games] != [tuple(row[c] for c in columns) for row in _game_rows(submission)]:
+        return False
+    entry_columns = ("player_id", *TOURNAMENT_PLAYER_FIELDS)
+    stored_entries = session.execute(
+        select(*(getattr(TournamentPlayer, c) for c in entry_columns))
+        .where(TournamentPlayer.tournament_id == submission.id)
+        .order_by(TournamentPlayer.player_id)
+    ).all()
+    given_entries = sorted(tuple(row[c] for c in entry_columns) for row in _tournament_player_rows(submission))
+    return [tuple(row) for row in stored_entries] == given_entries
+
+
+def _player_records(players: Sequence[TournamentPlayerIn]) -> list[PlayerCreate]:
+    """The players' own fields (the per-tournament ones go to tournament_players), keeping which
+    fields were given so that an update changes only those."""
+    return [
+        PlayerCreate.model_validate(player.model_dump(exclude_unset=True, exclude=set(TOURNAMENT_PLAYER_FIELDS)) | {"id": player.id})
+        for player in players
+    ]
+
+
+def _insert_tournament_players(session: Session, submission: TournamentIn) -> None:
+    rows = _tournament_player_rows(submission)
+    if rows:
+        session.execute(insert(TournamentPlayer), rows)
+
+
+def _tournament_player_rows(submission: TournamentIn) -> list[dict]:
+    """A row for each player with anything declared for him at this tournament."""
+    rows = []
+    for player in submission.players:
+        declared = {field: getattr(player, field) for field in TOURNAMENT_PLAYER_FIELDS}
+        if any(value is not None for value in declared.values()):
+            rows.append({"tournament_id": submission.id, "player_id": player.id, **declared})
+    return rows
 
 
 def _tournament_fields(submission: TournamentIn) -> dict:

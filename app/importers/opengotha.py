@@ -1,0 +1,156 @@
+"""Reader of OpenGotha's tournament file (XML, UTF-8; see tests/data/go/README.md and the DTD there).
+
+``Players/Player`` gives each player's name, first name, declared rank, rating and its origin, country,
+club and EGF pin; ``Games/Game`` each game's round, colours (``blackPlayer`` / ``whitePlayer`` are keys
+made of the upper-cased surname and first name), handicap stones and result. ``…_BYDEF`` results are
+games won or lost by default: stored as not played. ``read`` gives the same tournament submission the
+HTTP API takes as the h9 reader (same tournament and player ids), and every element left out with the
+reason.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from app.importers.egd_h9 import MAX_HANDICAP, player_id, tournament_id
+from app.importers.renju_tsv import RejectedRow
+
+__all__ = ["looks_like", "read", "read_path"]
+
+# OpenGotha result codes -> (result from black's side, played)
+RESULTS = {
+    "RESULT_BLACKWINS": ("B", True),
+    "RESULT_WHITEWINS": ("W", True),
+    "RESULT_EQUAL": ("D", True),
+    "RESULT_BLACKWINS_BYDEF": ("B", False),
+    "RESULT_WHITEWINS_BYDEF": ("W", False),
+    "RESULT_EQUAL_BYDEF": ("D", False),
+}
+_RANK = re.compile(r"^([1-9]|[12][0-9]|30)[kKdD]$")
+
+
+def looks_like(head: bytes) -> bool:
+    """Whether a file starting with ``head`` is an OpenGotha tournament: an XML ``Tournament`` root
+    written by Gotha (or with a ``Players`` section)."""
+    return b"<Tournament" in head and (b"gothaVersion" in head or b"<Players" in head)
+
+
+def read_path(path: str | Path) -> tuple[list[dict[str, Any]], list[RejectedRow]]:
+    return read(Path(path).read_bytes())
+
+
+def read(data: bytes) -> tuple[list[dict[str, Any]], list[RejectedRow]]:
+    """The tournament submission (the body of ``POST /v1/tournaments``) and every element left out.
+    Rejected rows are numbered by position: players 1…, games 1… in their sections."""
+    try:
+        root = ET.fromstring(data)
+    except ET.ParseError as error:
+        return [], [RejectedRow(error.position[0], f"not well-formed XML ({error})")]
+    rejected: list[RejectedRow] = []
+    general = root.find("TournamentParameterSet/GeneralParameterSet")
+    handicap = root.find("TournamentParameterSet/HandicapParameterSet")
+    players_elements = root.findall("Players/Player")
+    games_elements = root.findall("Games/Game")
+    if general is None:
+        return [], [RejectedRow(0, "tournament without GeneralParameterSet (name and dates)")]
+    try:
+        start = date.fromisoformat(general.get("beginDate", ""))
+        end = max(start, date.fromisoformat(general.get("endDate", "") or start.isoformat()))
+    except ValueError:
+        return [], [RejectedRow(0, "tournament without readable beginDate / endDate")]
+
+    players: dict[str, dict[str, Any]] = {}  # by OpenGotha key
+    for position, element in enumerate(players_elements, start=1):
+        surname, first_name = element.get("name", "").strip(), element.get("firstName", "").strip()
+        if not surname:
+            rejected.append(RejectedRow(position, "player without a name"))
+            continue
+        key = (surname + first_name).upper().replace(" ", "")
+        players[key] = _player(element, surname, first_name)
+
+    games: list[dict[str, Any]] = []
+    for position, element in enumerate(games_elements, start=1):
+        code = element.get("result", "RESULT_UNKNOWN")
+        black, white = players.get(element.get("blackPlayer", "")), players.get(element.get("whitePlayer", ""))
+        if black is None or white is None:
+            rejected.append(RejectedRow(position, "game of a player the file does not list"))
+            continue
+        if code not in RESULTS:
+            rejected.append(RejectedRow(position, f"game without a usable result ({code})"))
+            continue
+        stones = int(element.get("handicap", "0") or 0)
+        if stones > MAX_HANDICAP:
+            rejected.append(RejectedRow(position, f"handicap above {MAX_HANDICAP}"))
+            continue
+        result, played = RESULTS[code]
+        games.append(
+            {
+                "round": element.get("roundNumber", ""),
+                "black": black["id"],
+                "white": white["id"],
+                "result": result,
+                "played": played,
+                "handicap": stones,
+            }
+        )
+    for position, element in enumerate(root.findall("ByePlayers/ByePlayer"), start=1):
+        rejected.append(RejectedRow(position, "round without a game: bye"))
+    stored_ids = {g["black"] for g in games} | {g["white"] for g in games}
+    submission_players = []
+    for position, player in enumerate(players.values(), start=1):
+        if player["id"] in stored_ids:
+            submission_players.append(player)
+        else:
+            rejected.append(RejectedRow(position, "player without a game in the tournament"))
+    name = general.get("name") or general.get("shortName") or "Unnamed Go tournament"
+    submission = {
+        "id": tournament_id(name, start),
+        "name": name[:300],
+        "category": "go",
+        "start": start.isoformat(),
+        "end": end.isoformat(),
+        "country": None,
+        "city": general.get("location") or None,
+        "time_control_minutes": _int(general.get("basicTime")),
+        "board_size": _int(general.get("size")) or 19,
+        "tournament_class": None,
+        "handicap_rule": f"h{handicap.get('hdCorrection')}" if handicap is not None and handicap.get("hdCorrection") else None,
+        "komi": _float(general.get("komi")),
+        "players": submission_players,
+        "games": sorted(games, key=lambda g: int(g["round"]) if g["round"].isdigit() else 1 << 30),
+    }
+    return [submission], rejected
+
+
+def _player(element: ET.Element, surname: str, first_name: str) -> dict[str, Any]:
+    rank = element.get("rank", "")
+    country = element.get("country", "").upper()
+    return {
+        "id": player_id(surname, first_name),
+        "name": first_name or None,
+        "surname": surname,
+        "country": country if re.fullmatch(r"[A-Z]{2,3}", country) else None,
+        "rank": rank.lower() if _RANK.match(rank) else None,
+        "rating": _float(element.get("rating")),
+        "rating_origin": (element.get("ratingOrigin") or "").strip()[:40] or None,
+        "club": (element.get("club") or "").strip()[:100] or None,
+        "egf_pin": element.get("egfPin") if (element.get("egfPin") or "").isdigit() else None,
+    }
+
+
+def _int(value: str | None) -> int | None:
+    try:
+        return int(float(value)) if value else None
+    except ValueError:
+        return None
+
+
+def _float(value: str | None) -> float | None:
+    try:
+        return float(value) if value else None
+    except ValueError:
+        return None
