@@ -90,6 +90,9 @@ class StoredTournament:
     # Every other stored field of the tournament by column name (category, rule, rated, format, the
     # conditions a system checks, ...), so a system can read what its rules need without a change here.
     fields: dict = field(default_factory=dict)
+    # What was declared for each player at this tournament (rank, rating, club, egf_pin,
+    # rating_origin), by player id; only players the submission declared something for.
+    participants: dict[str, dict] = field(default_factory=dict)
 
 
 @dataclass(slots=True)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import String, and_, cast, or_, select
 from sqlalchemy.orm import Session
 
-from app.models import Game, RatingList, RatingSeed, RatingSnapshot, Tournament
+from app.models import Game, RatingList, RatingSeed, RatingSnapshot, Tournament, TournamentPlayer
 from app.rating.registry import get_system
 from app.rating.system import Replay, ReplayInput, Seed, StoredGame, StoredTournament
 
@@ -104,8 +104,17 @@ def _attach_fields(session: Session, rating_list: RatingList, tournaments: list[
     )
     rows = session.connection().execute(select(Tournament.id, *columns).where(Tournament.id.in_(eligible))).all()
     by_id = {row[0]: dict(zip((c.name for c in columns), row[1:], strict=True)) for row in rows}
+    declared_columns = [c for c in TournamentPlayer.__table__.c if c.name not in ("tournament_id", "player_id")]
+    declared: dict[str, dict[str, dict]] = {}
+    for row in session.connection().execute(
+        select(TournamentPlayer.tournament_id, TournamentPlayer.player_id, *declared_columns).where(
+            TournamentPlayer.tournament_id.in_(eligible)
+        )
+    ):
+        declared.setdefault(row[0], {})[row[1]] = dict(zip((c.name for c in declared_columns), row[2:], strict=True))
     for tournament in tournaments:
         tournament.fields = by_id.get(tournament.id, {})
+        tournament.participants = declared.get(tournament.id, {})
 
 
 def eligibility_conditions(rating_list: RatingList) -> list:
