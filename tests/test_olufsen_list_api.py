@@ -4,6 +4,7 @@ back and checked against ``rate_table`` run directly on the same tables (text 00
 
 import datetime as dt
 import math
+from dataclasses import replace
 
 import pytest
 
@@ -196,12 +197,18 @@ def test_seeds_are_checked_against_the_grades_and_categories(client):
         ({"title": "5d", "counters": {"pending_grade": "5d"}}, "/seeds/0/counters"),
         ({"counters": {"pending_grade": "4d"}}, "/seeds/0/counters/pending_grade"),
         ({"counters": {"streak": 3}}, "/seeds/0/counters/streak"),
+        ({"status": "unrated"}, "/seeds/0/counters"),  # a newcomer's seed carries his prior grade
+        ({"status": "unrated", "title": "1k"}, "/seeds/0/counters"),  # at 1620, 1 kyu's MP, not 2000
+        ({"status": "unrated", "title": "3d", "counters": {"rated_games": 4}}, "/seeds/0/counters"),
     ]
     for change, pointer in bad:
         seed = {"player_id": "s1", "rating": 2000, "as_of": "2024-01-01", **change}
         response = client.put("/v1/rating-lists/olufsen/seeds", json={"seeds": [seed]}, headers=AUTH)
         assert response.status_code == 422, (change, response.text)
         assert pointer in [e["pointer"] for e in response.json()["errors"]], (change, response.json())
+    unrated = {"player_id": "s1", "rating": 1620, "status": "unrated", "as_of": "2024-01-01", "title": "1k"}
+    refused = client.put("/v1/rating-lists/rif-elo/seeds", json={"seeds": [unrated]}, headers=AUTH)
+    assert refused.status_code == 422 and "/seeds/0/status" in [e["pointer"] for e in refused.json()["errors"]]
     good = {"player_id": "s1", "rating": 2300, "as_of": "2024-01-01", "title": "4d", "counters": {"rated_games": 60, "pending_grade": "5d"}}
     assert client.put("/v1/rating-lists/olufsen/seeds", json={"seeds": [good]}, headers=AUTH).status_code == 200
     assert client.patch("/v1/rating-lists/olufsen/params", json={"fesa": "maybe"}, headers=AUTH).status_code == 422
@@ -226,3 +233,68 @@ def test_a_renju_tournament_is_not_in_the_shogi_list(client):
     client.post("/v1/tournaments", json=tournament_body(), headers=AUTH)
     job = _recompute(client)
     assert job["result"]["players"] == 0
+
+
+def _standalone(client, seeds, games, tid="shogi-z"):  # type: ignore[no-untyped-def]
+    _submit(client, tid, "2024-05-01", "2024-05-01", games, [])
+    response = client.put("/v1/rating-lists/olufsen/seeds", json={"seeds": seeds}, headers=AUTH)
+    assert response.status_code == 200, response.text
+
+
+def test_a_newcomer_with_a_prior_grade_is_seeded_unrated(client):
+    # 001 (7): n1 comes with 1 kyu (MP 1620): two dummy results at 1620, a win and a loss. He beats e1 and
+    # loses to e2: rated as an unrated player over the four results against post-event ratings.
+    seeds = [
+        {"player_id": "e1", "rating": 1700, "as_of": "2024-01-01"},
+        {"player_id": "e2", "rating": 1800, "as_of": "2024-01-01"},
+        {"player_id": "n1", "rating": 1620, "status": "unrated", "as_of": "2024-01-01", "title": "1k"},
+    ]
+    _standalone(client, seeds, [("n1", "e1", "B"), ("e2", "n1", "B")])
+    _recompute(client)
+    established = olufsen.PlayerState(rating=1700, rated_games=18, category=olufsen.Category.ESTABLISHED)
+    expected = {
+        r.id: r
+        for r in olufsen.rate_table(
+            {"n1": olufsen.newcomer("1k"), "e1": established, "e2": replace(established, rating=1800)},
+            [olufsen.Game("n1", "e1", 1.0), olufsen.Game("e2", "n1", 1.0)],
+        )
+    }
+    rows = {r["player_id"]: r for r in client.get("/v1/rating-lists/olufsen/ratings", params={"status": "all"}).json()["items"]}
+    assert rows["n1"]["rating"] == expected["n1"].rating_after and rows["n1"]["title"] == "1k"
+    assert rows["n1"]["status"] == "provisional" and rows["n1"]["counters"]["category"] == "unrated"
+    assert rows["n1"]["games"] == 2  # the dummies are not rated games (INTERPRETATIONS 2.6)
+    # Without the prior grade the same two games give another rating: the dummies count.
+    plain = {r.id: r for r in olufsen.rate_table(
+        {"n1": olufsen.newcomer(), "e1": established, "e2": replace(established, rating=1800)},
+        [olufsen.Game("n1", "e1", 1.0), olufsen.Game("e2", "n1", 1.0)],
+    )}
+    assert plain["n1"].rating_after != expected["n1"].rating_after
+    history = client.get("/v1/players/n1/history", params={"list": "olufsen"}).json()["points"]
+    assert [(p["date"], p["title"]) for p in history] == [("2024-05-01", "1k")]  # no rating before he played
+
+
+def test_the_fesa_option_reaches_the_engine(client):
+    # INTERPRETATIONS 2.17 option: lo (1500) beats hi (2000); with FESA his win is worth
+    # k(1500)(2000 - 1500)/160 = 28 * 500 / 160 = 87.5 before the bonus, more than (1)'s d.
+    seeds = [
+        {"player_id": "e1", "rating": 2000, "as_of": "2024-01-01"},
+        {"player_id": "e2", "rating": 1500, "as_of": "2024-01-01"},
+    ]
+    _standalone(client, seeds, [("e2", "e1", "B")])
+    states = {
+        "e2": olufsen.PlayerState(rating=1500, rated_games=18, category=olufsen.Category.ESTABLISHED),
+        "e1": olufsen.PlayerState(rating=2000, rated_games=18, category=olufsen.Category.ESTABLISHED),
+    }
+    games = [olufsen.Game("e2", "e1", 1.0)]
+    plain = {r.id: r for r in olufsen.rate_table(states, games)}
+    fesa = {r.id: r for r in olufsen.rate_table(states, games, olufsen.Options(fesa=True))}
+    assert fesa["e2"].rating_after != plain["e2"].rating_after
+
+    _recompute(client)
+    listed = {r["player_id"]: r["rating"] for r in client.get("/v1/rating-lists/olufsen/ratings").json()["items"]}
+    assert listed == {"e1": plain["e1"].rating_after, "e2": plain["e2"].rating_after}
+    response = client.patch("/v1/rating-lists/olufsen/params", json={"fesa": True}, headers=AUTH)
+    assert response.status_code == 200 and response.json()["params"]["fesa"] is True
+    _recompute(client)
+    listed = {r["player_id"]: r["rating"] for r in client.get("/v1/rating-lists/olufsen/ratings").json()["items"]}
+    assert listed == {"e1": fesa["e1"].rating_after, "e2": fesa["e2"].rating_after}

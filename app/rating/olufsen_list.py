@@ -80,8 +80,10 @@ class OlufsenSeed(BaseModel):
 
     player_id: str
     rating: int = Field(ge=0, le=4000)
-    status: Literal["established", "provisional"] = Field(
-        "established", description="001 (3): an unrated player's rating is a performance over his results, so he is not seeded"
+    status: Literal["established", "provisional", "unrated"] = Field(
+        "established",
+        description="001 (3). unrated: a newcomer with a prior grade (001 (7)), who starts from two dummy results "
+        "at his grade's MP; give that MP as his rating and the grade as his title",
     )
     as_of: dt.date
     title: str | None = Field(None, description='His grade (001 (2)): "15k" ... "1k", "1d" ... "6d"')
@@ -100,6 +102,8 @@ class OlufsenSeed(BaseModel):
         # Runs for a missing ``counters`` too (validate_default): a provisional seed needs its games.
         games = counters.rated_games if counters else None
         status = info.data.get("status")
+        if status == "unrated":
+            _check_prior_grade(info.data.get("title"), info.data.get("rating"), games)
         if status == "provisional" and (games is None or not 9 <= games < 18):
             raise ValueError("a provisional player has 9 to 17 rated games (001 (3)): give counters.rated_games")
         if status == "established" and games is not None and games < 18:
@@ -108,6 +112,18 @@ class OlufsenSeed(BaseModel):
         if pending is not None and title is not None and _grade_index(pending) <= _grade_index(title):
             raise ValueError(f"the pending grade {pending} is not above the grade held, {title}")
         return counters
+
+
+def _check_prior_grade(title: str | None, rating: int | None, games: int | None) -> None:
+    """001 (7): an unrated seed is a newcomer with a prior grade; his only prior results are the two
+    dummies at the grade's MP, so his performance, and the rating the seed states, is that MP."""
+    if title is None:
+        raise ValueError("an unrated seed is a newcomer with a prior grade (001 (7)): give the grade as title")
+    midpoint = olufsen.grade_row(title).midpoint
+    if rating != midpoint:
+        raise ValueError(f"a newcomer with the prior grade {title} starts at its MP, {midpoint} (001 (7)): give rating {midpoint}")
+    if games:
+        raise ValueError("a newcomer with a prior grade has no rated games yet (001 (7))")
 
 
 def replay_olufsen(given: ReplayInput) -> Replay:
@@ -166,6 +182,10 @@ class _Replay:
         self.handicap_games = 0
 
     def seed(self, seed: Seed) -> None:
+        if seed.status == "unrated":
+            # 001 (7): rated as an unrated player from the two dummy results; no rating until he plays.
+            self.states[seed.player_id] = olufsen.newcomer(seed.title)
+            return
         counters = seed.counters or {}
         category = olufsen.Category(seed.status)
         games = counters.get("rated_games")

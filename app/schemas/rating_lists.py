@@ -91,7 +91,11 @@ class PlayerHistory(BaseModel):
 class SeedIn(StrictModel):
     player_id: Identifier
     rating: int = Field(ge=0, le=4000)
-    status: Literal["established", "official", "provisional", "unofficial"] = "established"
+    status: Literal["established", "official", "provisional", "unofficial", "unrated"] = Field(
+        "established",
+        description="The system's category: RIF Elo official / unofficial (1995) or established / provisional (1997); "
+        "Olufsen established / provisional, or unrated for a newcomer with a prior grade (001 (7))",
+    )
     as_of: dt.date
     title: str | None = Field(None, max_length=20, description="A grade or rank the player starts from (systems with titles)")
     counters: dict | None = Field(None, description="The system's own counters, e.g. rated games so far")
