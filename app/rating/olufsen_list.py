@@ -15,7 +15,6 @@ The list's statuses: established players are "active", provisional and unrated p
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
@@ -168,11 +167,11 @@ def list_status(category: olufsen.Category) -> str:
     return "active" if category is olufsen.Category.ESTABLISHED else "provisional"
 
 
-@dataclass
 class _Replay:
-    options: olufsen.Options
+    """The players' states between tables, and what the replay has recorded so far."""
 
-    def __post_init__(self) -> None:
+    def __init__(self, options: olufsen.Options) -> None:
+        self.options = options
         self.states: dict[str, olufsen.PlayerState] = {}
         self.last_played: dict[str, dt.date] = {}
         self.points: dict[tuple[str, dt.date], Point] = {}
