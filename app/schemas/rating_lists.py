@@ -32,10 +32,15 @@ class RatingRowRead(BaseModel):
     status: str = Field(
         description="active, inactive or provisional on the list's date (or as_of): WHR (RIF 2021 #10) active = "
         "10 or more rated games and the last one no more than 5 years before; Elo (RIF 1995 #9, INTERPRETATIONS 1.17) "
-        "active = an official / established rating and a game (or seed) within 5 years"
+        "active = an official / established rating and a game (or seed) within 5 years; Olufsen shogi (text 001) "
+        "active = established, provisional = provisional or unrated (001 (3)), never inactive"
     )
     title: str | None = Field(None, description="Grade or rank, for systems that award them")
-    counters: dict | None = Field(None, description="The system's own counters (e.g. rif_status for the Elo list)")
+    counters: dict | None = Field(
+        None,
+        description="The system's own counters (e.g. rif_status for the Elo list; rated_games, category and "
+        "pending_grade for the Olufsen list)",
+    )
 
 
 class RatingsPage(BaseModel):
@@ -86,7 +91,11 @@ class PlayerHistory(BaseModel):
 class SeedIn(StrictModel):
     player_id: Identifier
     rating: int = Field(ge=0, le=4000)
-    status: Literal["established", "official", "provisional", "unofficial"] = "established"
+    status: Literal["established", "official", "provisional", "unofficial", "unrated"] = Field(
+        "established",
+        description="The system's category: RIF Elo official / unofficial (1995) or established / provisional (1997); "
+        "Olufsen established / provisional, or unrated for a newcomer with a prior grade (001 (7))",
+    )
     as_of: dt.date
     title: str | None = Field(None, max_length=20, description="A grade or rank the player starts from (systems with titles)")
     counters: dict | None = Field(None, description="The system's own counters, e.g. rated games so far")

@@ -1,0 +1,278 @@
+"""The Olufsen shogi list as a rating system (text 001, INTERPRETATIONS section 2): the stored shogi
+tournaments replayed table by table with ``app.rating.olufsen.rate_table``, each player's state carried
+from table to table, from the list's seeds or as a newcomer.
+
+One stored tournament is one table (001 (13)). Its handicap games are left out (INTERPRETATIONS 2.17);
+games not played never reach a system (the recompute reads played games only, 001 (4)). A table the
+rules cannot rate (a player with more than 16 games, INTERPRETATIONS 2.16; unrated players whose
+ratings nothing determines) is skipped with a note naming the tournament and the player: one bad table
+does not hold the whole list back, and its games change nobody's rating.
+
+The list's statuses: established players are "active", provisional and unrated players "provisional";
+001 has no rule for inactivity, so nobody is "inactive". The grade is the entry's ``title``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+
+from app.rating import olufsen
+from app.rating.system import (
+    Change,
+    Entry,
+    Point,
+    RatingSystem,
+    Replay,
+    ReplayInput,
+    Seed,
+    Standing,
+    StoredTournament,
+)
+
+__all__ = ["SYSTEM", "OlufsenListParams", "OlufsenSeed", "OlufsenSeedCounters", "olufsen_standing_on", "replay_olufsen"]
+
+
+class OlufsenListParams(BaseModel):
+    """The list's options (INTERPRETATIONS 2.15, 2.17); both off by default, as the text reads."""
+
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+    provisional_highest_grade: bool = Field(
+        False,
+        description="INTERPRETATIONS 2.15 option: a provisional player gets the highest grade whose UB he reached, "
+        "not only the next grade up",
+    )
+    fesa: bool = Field(
+        False,
+        description="INTERPRETATIONS 2.17 option: the FESA additions (opponents below 400 count as 400; a win gives "
+        "k(or - tr)/160 when that is larger)",
+    )
+
+    def engine(self) -> olufsen.Options:
+        return olufsen.Options(provisional_highest_grade=self.provisional_highest_grade, fesa=self.fesa)
+
+
+class OlufsenSeedCounters(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    rated_games: int | None = Field(
+        None, ge=0, description="Rated games so far (001 (3)): 9-17 for a provisional player, 18 or more (default) for an established one"
+    )
+    pending_grade: str | None = Field(None, description="A 5 or 6 dan earned and awaiting the approval of Nihon Shogi Renmei (001 (12))")
+
+    @field_validator("pending_grade")
+    @classmethod
+    def _pending_needs_approval(cls, value: str | None) -> str | None:
+        if value is not None and not olufsen.grade_row(value).needs_approval:
+            raise ValueError("only 5d and 6d wait for approval (001 (12))")
+        return value
+
+
+class OlufsenSeed(BaseModel):
+    """A player's standing as the federation's records hold it: rating, category (001 (3)), rated games
+    and grade. It replaces whatever the replay made of him up to its ``as_of`` day."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    player_id: str
+    rating: int = Field(ge=0, le=4000)
+    status: Literal["established", "provisional", "unrated"] = Field(
+        "established",
+        description="001 (3). unrated: a newcomer with a prior grade (001 (7)), who starts from two dummy results "
+        "at his grade's MP; give that MP as his rating and the grade as his title",
+    )
+    as_of: dt.date
+    title: str | None = Field(None, description='His grade (001 (2)): "15k" ... "1k", "1d" ... "6d"')
+    counters: OlufsenSeedCounters | None = Field(None, validate_default=True)
+
+    @field_validator("title")
+    @classmethod
+    def _known_grade(cls, value: str | None) -> str | None:
+        if value is not None:
+            olufsen.grade_row(value)  # UnknownGrade is a ValueError: a 422 naming the grades
+        return value
+
+    @field_validator("counters")
+    @classmethod
+    def _games_fit_the_category(cls, counters: OlufsenSeedCounters | None, info: ValidationInfo) -> OlufsenSeedCounters | None:
+        # Runs for a missing ``counters`` too (validate_default): a provisional seed needs its games.
+        games = counters.rated_games if counters else None
+        status = info.data.get("status")
+        if status == "unrated":
+            _check_prior_grade(info.data.get("title"), info.data.get("rating"), games)
+        if status == "provisional" and (games is None or not 9 <= games < 18):
+            raise ValueError("a provisional player has 9 to 17 rated games (001 (3)): give counters.rated_games")
+        if status == "established" and games is not None and games < 18:
+            raise ValueError("an established player has at least 18 rated games (001 (3))")
+        pending, title = (counters.pending_grade if counters else None), info.data.get("title")
+        if pending is not None and title is not None and _grade_index(pending) <= _grade_index(title):
+            raise ValueError(f"the pending grade {pending} is not above the grade held, {title}")
+        return counters
+
+
+def _check_prior_grade(title: str | None, rating: int | None, games: int | None) -> None:
+    """001 (7): an unrated seed is a newcomer with a prior grade; his only prior results are the two
+    dummies at the grade's MP, so his performance, and the rating the seed states, is that MP."""
+    if title is None:
+        raise ValueError("an unrated seed is a newcomer with a prior grade (001 (7)): give the grade as title")
+    midpoint = olufsen.grade_row(title).midpoint
+    if rating != midpoint:
+        raise ValueError(f"a newcomer with the prior grade {title} starts at its MP, {midpoint} (001 (7)): give rating {midpoint}")
+    if games:
+        raise ValueError("a newcomer with a prior grade has no rated games yet (001 (7))")
+
+
+def replay_olufsen(given: ReplayInput) -> Replay:
+    """Rate the stored tables in (end, start, id) order from the seeds (INTERPRETATIONS 2.1-2.17)."""
+    params: OlufsenListParams = given.params  # type: ignore[assignment]
+    options = params.engine()
+    replay = _Replay(options)
+    seeds = sorted(given.seeds, key=lambda seed: (seed.as_of, seed.player_id))
+    pending = 0
+    for tournament in given.tournaments:
+        # A seed is the player's standing at the end of its day: it holds for tables ending after it.
+        while pending < len(seeds) and seeds[pending].as_of < tournament.end:
+            replay.seed(seeds[pending])
+            pending += 1
+        replay.table(tournament)
+    for seed in seeds[pending:]:
+        replay.seed(seed)
+    return replay.result(len(given.seeds))
+
+
+def olufsen_standing_on(before: Point, after: Point | None, day: dt.date, params: BaseModel) -> Standing:
+    """A rating and grade hold from their point's date until the next table: steps, as published."""
+    return Standing(before.rating, None, before.games, before.last_played, before.status, before.title, before.counters)
+
+
+SYSTEM = RatingSystem(
+    id="olufsen",
+    params_model=OlufsenListParams,
+    seed_model=OlufsenSeed,
+    replay=replay_olufsen,
+    standing_on=olufsen_standing_on,
+    description="Olufsen shogi ratings and grades (text 001)",
+)
+
+
+# --- the pieces -----------------------------------------------------------------------------------
+
+
+def list_status(category: olufsen.Category) -> str:
+    """The list's filter: established players are active; provisional and unrated players provisional.
+    001 has no inactivity rule, so nobody is listed inactive."""
+    return "active" if category is olufsen.Category.ESTABLISHED else "provisional"
+
+
+class _Replay:
+    """The players' states between tables, and what the replay has recorded so far."""
+
+    def __init__(self, options: olufsen.Options) -> None:
+        self.options = options
+        self.states: dict[str, olufsen.PlayerState] = {}
+        self.last_played: dict[str, dt.date] = {}
+        self.points: dict[tuple[str, dt.date], Point] = {}
+        self.changes: list[Change] = []
+        self.notes: list[str] = []
+        self.tables = 0
+        self.handicap_games = 0
+
+    def seed(self, seed: Seed) -> None:
+        if seed.status == "unrated":
+            # 001 (7): rated as an unrated player from the two dummy results; no rating until he plays.
+            self.states[seed.player_id] = olufsen.newcomer(seed.title)
+            return
+        counters = seed.counters or {}
+        category = olufsen.Category(seed.status)
+        games = counters.get("rated_games")
+        state = olufsen.PlayerState(
+            rating=seed.rating,
+            # An established player's count matters only as "18 or more" (001 (3), (9), (10)).
+            rated_games=olufsen.ESTABLISHED_GAMES if games is None else int(games),
+            category=category,
+            grades=olufsen.GradeState(grade=seed.title, pending_grade=counters.get("pending_grade")),
+        )
+        self.states[seed.player_id] = state
+        self._point(seed.player_id, seed.as_of, state, [])
+
+    def table(self, tournament: StoredTournament) -> None:
+        games = []
+        last_game: dict[str, dt.date] = {}
+        for game in tournament.games:
+            if game.handicap:  # INTERPRETATIONS 2.17: "Rules for rating handicap games are so far not included"
+                self.handicap_games += 1
+                continue
+            games.append(olufsen.Game(game.black, game.white, game.black_score))
+            for player_id in (game.black, game.white):
+                last_game[player_id] = max(game.date, last_game.get(player_id, game.date))
+        if not games:
+            return
+        players = {player_id: self.states.get(player_id) or olufsen.newcomer() for player_id in last_game}
+        try:
+            results = olufsen.rate_table(players, games, self.options)
+        except olufsen.OlufsenError as error:
+            self.notes.append(f"tournament {tournament.id!r} was not rated: {error}")
+            return
+        self.tables += 1
+        for result in results:
+            player_id = result.id
+            self.states[player_id] = result.state
+            self.last_played[player_id] = max(last_game[player_id], self.last_played.get(player_id, last_game[player_id]))
+            self._point(player_id, tournament.end, result.state, [tournament.id])
+            self.changes.append(_change(tournament.id, result))
+
+    def result(self, seeds: int) -> Replay:
+        entries = [
+            Entry(
+                player_id, float(state.rating), None, state.rated_games, self.last_played.get(player_id),
+                list_status(state.category), state.grades.grade, _counters(state),
+            )
+            for player_id, state in self.states.items()
+            if state.rating is not None
+        ]
+        notes = [f"rated {self.tables} table(s)", *self.notes]
+        if self.handicap_games:
+            notes.append(f"{self.handicap_games} handicap game(s) not rated (INTERPRETATIONS 2.17)")
+        points = sorted(self.points.values(), key=lambda point: (point.date, point.player_id))
+        return Replay(entries=entries, points=points, changes=self.changes, notes=notes, params={"seeds": seeds})
+
+    def _point(self, player_id: str, day: dt.date, state: olufsen.PlayerState, tournament_ids: list[str]) -> None:
+        """One point per player and day: the last standing of the day, naming every table rated into it."""
+        earlier = self.points.get((player_id, day))
+        if earlier is not None:
+            tournament_ids = sorted(set(earlier.tournament_ids) | set(tournament_ids))
+        assert state.rating is not None  # a rated table and a seed both leave a rating
+        self.points[(player_id, day)] = Point(
+            player_id, day, float(state.rating), None, state.rated_games, list_status(state.category),
+            last_played=self.last_played.get(player_id), title=state.grades.grade, counters=_counters(state),
+            tournament_ids=tournament_ids,
+        )
+
+
+def _grade_index(name: str) -> int:
+    return olufsen.GRADES.index(olufsen.grade_row(name))
+
+
+def _counters(state: olufsen.PlayerState) -> dict:
+    return {"rated_games": state.rated_games, "category": str(state.category), "pending_grade": state.grades.pending_grade}
+
+
+def _change(tournament_id: str, result: olufsen.PlayerResult) -> Change:
+    return Change(
+        tournament_id, result.id, "olufsen", result.rating_before, result.rating_after, result.change,
+        result.change_unrounded, result.games, str(result.category_after), title_after=result.grade_after,
+        details={
+            "category": str(result.category),  # the category the table was rated in (001 (3))
+            "score": result.score,
+            "performance_rating": result.performance_rating,
+            "bonus_applied": result.bonus_applied,
+            "bonus_capped": result.bonus_capped,
+            "pending_grade_after": result.pending_grade_after,
+            "promotions": [
+                {"grade": p.grade, "route": str(p.route), "pending_approval": p.pending_approval} for p in result.promotions
+            ],
+        },
+    )
