@@ -61,6 +61,7 @@ class Measured:
     requests: int
     bad_responses: int
     errors: str
+    server_cpu_us: float  # the server process's CPU time (user + system, all threads) per request
 
 
 def main() -> None:
@@ -77,6 +78,7 @@ def main() -> None:
         help="keep the work directory DIR: build and import the history only if DIR has none yet "
         "(the recompute is then warm, not cold, on later runs)",
     )
+    parser.add_argument("--only", help="comma-separated words: run only the rows whose path contains one (e.g. calc,health)")
     args = parser.parse_args()
 
     wrk = _ensure_wrk()
@@ -111,7 +113,7 @@ def main() -> None:
         try:
             _wait_until_up(base, server)
             recompute = _recompute(base)
-            rows = _run_loads(wrk, base, workdir, args.duration)
+            rows = _run_loads(wrk, base, server.pid, workdir, args.duration, args.only.split(",") if args.only else None)
         finally:
             server.terminate()
             try:
@@ -217,7 +219,7 @@ def _recompute(base: str) -> dict:
     return {"total": total, **job["result"]}
 
 
-def _run_loads(wrk: str, base: str, workdir: Path, duration: int) -> list[tuple[Load, Measured]]:
+def _run_loads(wrk: str, base: str, server_pid: int, workdir: Path, duration: int, only: list[str] | None) -> list[tuple[Load, Measured]]:
     ratings = "/v1/rating-lists/rif-whr/ratings?status=all&limit=500"
     status, headers, payload = _request("GET", base + ratings)
     assert status == 200, (status, payload)
@@ -239,15 +241,23 @@ def _run_loads(wrk: str, base: str, workdir: Path, duration: int) -> list[tuple[
     ]
     rows = []
     for load in loads:
+        if only and not any(word in load.path for word in only):
+            continue
         # One request first: the row must answer what it claims to (a 304 that is a 200 measures nothing).
         status, _, payload = _request(load.method, base + load.path, load.body, dict(load.headers))
         assert status == load.expect_status, (load.label, status, payload[:300])
-        rows.append((load, _wrk(wrk, base, load, workdir, duration)))
+        rows.append((load, _wrk(wrk, base, server_pid, load, workdir, duration)))
         print(f"  measured: {load.label.strip()} ({load.connections} conn)", flush=True)
     return rows
 
 
-def _wrk(wrk: str, base: str, load: Load, workdir: Path, duration: int) -> Measured:
+def _cpu_seconds(pid: int) -> float:
+    """utime + stime of a process (all its threads), from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _wrk(wrk: str, base: str, server_pid: int, load: Load, workdir: Path, duration: int) -> Measured:
     script = workdir / "request.lua"
     lines = [f'wrk.method = "{load.method}"']
     if load.body is not None:
@@ -255,34 +265,38 @@ def _wrk(wrk: str, base: str, load: Load, workdir: Path, duration: int) -> Measu
     lines += [f'wrk.headers["{name}"] = \'{value}\'' for name, value in load.headers]
     script.write_text("\n".join(lines) + "\n")
     command = [wrk, "-t1", f"-c{load.connections}", f"-d{duration}s", "--timeout", "10s", "--latency", "-s", str(script), base + load.path]
+    cpu_before = _cpu_seconds(server_pid)
     output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
-    return _parse_wrk(output)
+    cpu = _cpu_seconds(server_pid) - cpu_before
+    return _parse_wrk(output, cpu)
 
 
 _UNIT_MS = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60_000.0}
 
 
-def _parse_wrk(output: str) -> Measured:
+def _parse_wrk(output: str, server_cpu_seconds: float) -> Measured:
     def latency(percent: str) -> float:
         value, unit = re.search(rf"^\s*{percent}%\s+([\d.]+)(us|ms|s|m)\s*$", output, re.M).groups()  # type: ignore[union-attr]
         return float(value) * _UNIT_MS[unit]
 
     bad = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
     errors = re.search(r"Socket errors: (.*)", output)
+    requests = int(re.search(r"(\d+) requests in", output).group(1))  # type: ignore[union-attr]
     return Measured(
         median_ms=latency("50"),
         p99_ms=latency("99"),
         rate=float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1)),  # type: ignore[union-attr]
-        requests=int(re.search(r"(\d+) requests in", output).group(1)),  # type: ignore[union-attr]
+        requests=requests,
         bad_responses=int(bad.group(1)) if bad else 0,
         errors=errors.group(1) if errors else "",
+        server_cpu_us=server_cpu_seconds / max(requests, 1) * 1e6,
     )
 
 
 def _print_table(args: argparse.Namespace, rows: list[tuple[Load, Measured]], recompute: dict) -> None:
     print()
     print(f"database: {args.database}; one uvicorn worker (app.cli serve); wrk -t1, {args.duration} s per row, loopback")
-    header = f"{'what':<52} {'conn':>4} {'median':>9} {'p99':>9} {'req/s':>8}  {'target':<28} met"
+    header = f"{'what':<52} {'conn':>4} {'median':>9} {'p99':>9} {'req/s':>8} {'cpu/req':>9}  {'target':<28} met"
     print(header)
     print("-" * len(header))
     all_met = True
@@ -304,7 +318,7 @@ def _print_table(args: argparse.Namespace, rows: list[tuple[Load, Measured]], re
             note = f"  [{measured.bad_responses} bad responses; socket errors: {measured.errors or 'none'}]"
         print(
             f"{load.label:<52} {load.connections:>4} {measured.median_ms:>6.2f} ms {measured.p99_ms:>6.1f} ms "
-            f"{measured.rate:>8.0f}  {', '.join(targets):<28} {'yes' if met else 'NO'}{note}"
+            f"{measured.rate:>8.0f} {measured.server_cpu_us:>6.0f} µs  {', '.join(targets):<28} {'yes' if met else 'NO'}{note}"
         )
     split = recompute.get("timings_s", {})
     met = recompute["total"] <= 0.35
@@ -313,11 +327,13 @@ def _print_table(args: argparse.Namespace, rows: list[tuple[Load, Measured]], re
     warm = any("warm-started" in note for note in recompute.get("notes", []))
     print(
         f"{'recompute rif-whr via the API, ' + ('WARM' if warm else 'cold') + ', trigger→success':<52} {'':>4} {recompute['total'] * 1000:>6.0f} ms "
-        f"{'':>9} {'':>8}  {'≤ 350 ms':<28} {'yes' if met else 'NO'}"
+        f"{'':>9} {'':>8} {'':>9}  {'≤ 350 ms':<28} {'yes' if met else 'NO'}"
     )
     print(f"  job split (s): {parts}; {recompute.get('players')} players, {recompute.get('games')} games; "
           f"{'; '.join(recompute.get('notes', []))}")
     print(f"every target met: {'yes' if all_met else 'no'}")
+    print("cpu/req: the server process's CPU time (user + system, all threads) per request; 1 s / cpu/req is the\n"
+          "rate one free core could serve, a figure that other load on the machine disturbs much less than req/s.")
 
 
 if __name__ == "__main__":
