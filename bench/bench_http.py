@@ -9,7 +9,7 @@ with the targets beside each figure and whether each is met.
 PostgreSQL: the database named by the URL is emptied (its `public` schema dropped and recreated)
 before the import; never point it at a database you care about. wrk is installed with apt-get when
 missing (Debian's package `wrk`). Stops by itself: 3-5 minutes on rif (import 0.5-1 min, then
-10 runs of --duration seconds).
+8 rows of --duration seconds).
 """
 
 from __future__ import annotations
