@@ -4,7 +4,7 @@ PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test worker migrate openapi import bench clean
+.PHONY: run test worker migrate openapi import bench bench-http clean
 
 $(BIN)/.installed: requirements.lock pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "$(PYTHON) not found; set PYTHON=python3" >&2; exit 1; }
@@ -33,6 +33,9 @@ import: $(BIN)/.installed
 
 bench: $(BIN)/.installed
 	$(BIN)/python bench/bench_whr.py --size rif
+
+bench-http: $(BIN)/.installed
+	$(BIN)/python bench/bench_http.py --database sqlite
 
 clean:
 	rm -rf $(VENV) var .pytest_cache

@@ -86,7 +86,9 @@ def _serve(host: str, port: int, *, worker: bool) -> int:
             "and send: Authorization: Bearer change-me",
             file=sys.stderr,
         )
-    uvicorn.run("app.main:app", host=host, port=port, log_level="info")
+    # httptools and uvloop: uvicorn's fast HTTP parser and event loop (pinned dependencies). No
+    # uvicorn access log: the app writes its own, structured, with the request id (app.middleware).
+    uvicorn.run("app.main:app", host=host, port=port, log_level="info", http="httptools", loop="uvloop", access_log=False)
     return 0
 
 

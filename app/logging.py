@@ -16,6 +16,14 @@ class _RequestIdFilter(logging.Filter):
 
 
 def configure(level: str = "INFO") -> None:
+    # Every request logs an access line; our JSON lines never show the caller's file and line, the
+    # thread, the process or the asyncio task, so do not collect them for each record (the logging
+    # HOWTO's "Optimization" section): about a third of the cost of a record.
+    logging._srcfile = None  # type: ignore[attr-defined]
+    logging.logThreads = False
+    logging.logProcesses = False
+    logging.logMultiprocessing = False
+    logging.logAsyncioTasks = False
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter("%(asctime)s %(levelname)s %(name)s %(message)s %(request_id)s"))
     handler.addFilter(_RequestIdFilter())

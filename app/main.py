@@ -44,13 +44,15 @@ def create_app(settings: Settings | None = None, *, start_worker: bool | None = 
         separate_input_output_schemas=False,
     )
     problems.install(app)
+    # Routes are matched in order, one by one: the ones asked most often (health probes,
+    # calculations, list pages and histories) come first.
     for router in (
         health.router,
+        calc.router,
+        rating_lists.router,
         tournaments.router,
         players.router,
-        rating_lists.router,
         jobs.router,
-        calc.router,
         calc_olufsen.router,
         calc_eru.router,
         calc_rivne.router,

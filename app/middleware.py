@@ -13,6 +13,10 @@ log = logging.getLogger("app.access")
 
 
 class RequestContextMiddleware:
+    """Gives each request an id (the caller's X-Request-ID, else a new one), echoes it in the
+    response and logs one access line. It runs on every request, so it copies nothing it can read
+    in place and builds the log line only when the level lets it through."""
+
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
@@ -20,9 +24,8 @@ class RequestContextMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        headers = dict(scope.get("headers") or [])
-        incoming = headers.get(b"x-request-id", b"").decode("latin-1")[:100]
-        current = incoming or uuid.uuid4().hex
+        current = _incoming_request_id(scope) or uuid.uuid4().hex
+        header = (b"x-request-id", current.encode("latin-1"))
         token = request_id.set(current)
         started = time.perf_counter()
         status = 500
@@ -31,24 +34,31 @@ class RequestContextMiddleware:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
-                message.setdefault("headers", [])
-                message["headers"] = [*message["headers"], (b"x-request-id", current.encode("latin-1"))]
+                message["headers"] = [*message.get("headers", ()), header]
             await send(message)
 
         try:
             await self.app(scope, receive, send_with_id)
         finally:
-            # Never the headers: they carry the API key.
-            log.info(
-                "request",
-                extra={
-                    "method": scope["method"],
-                    "path": scope["path"],
-                    "status": status,
-                    "duration_ms": round((time.perf_counter() - started) * 1000, 2),
-                },
-            )
+            if log.isEnabledFor(logging.INFO):
+                # Never the headers: they carry the API key.
+                log.info(
+                    "request",
+                    extra={
+                        "method": scope["method"],
+                        "path": scope["path"],
+                        "status": status,
+                        "duration_ms": round((time.perf_counter() - started) * 1000, 2),
+                    },
+                )
             request_id.reset(token)
+
+
+def _incoming_request_id(scope: Scope) -> str:
+    for name, value in scope.get("headers") or ():
+        if name == b"x-request-id":
+            return value.decode("latin-1")[:100]
+    return ""
 
 
 class BodySizeLimitMiddleware:

@@ -1,5 +1,7 @@
 """Stateless calculations: nothing is stored. Open to everyone (DESIGN.md)."""
 
+from functools import cache
+
 from fastapi import APIRouter
 
 from app.schemas import calc as schemas
@@ -8,15 +10,27 @@ from app.services import calc as service
 router = APIRouter(prefix="/v1/calc", tags=["calc"])
 
 
+# The two small calculations take microseconds, so they run on the event loop (`async def`): a
+# plain `def` would send the endpoint and then its response validation to the thread pool, two
+# thread hops that cost more than the calculation. The tournament and WHR calculations can take
+# long on large requests and stay in the thread pool.
+
+
 @router.post("/rif-elo/game", operation_id="calc_rif_elo_game")
-def calc_rif_elo_game(body: schemas.EloGameIn) -> schemas.EloGameOut:
+async def calc_rif_elo_game(body: schemas.EloGameIn) -> schemas.EloGameOut:
     """One game under RIF Elo (1995 #6/#7 with N = 1; 1997 #8)."""
     return service.elo_game(body)
 
 
 @router.get("/rif-elo/table", operation_id="get_rif_elo_table")
-def get_rif_elo_table() -> schemas.AppendixTable:
+async def get_rif_elo_table() -> schemas.AppendixTable:
     """The appendix table of GA 1995, computed from the formula."""
+    return _appendix()
+
+
+@cache
+def _appendix() -> schemas.AppendixTable:
+    """The table depends on nothing but the formula: computed once per process."""
     return service.appendix()
 
 
