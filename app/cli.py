@@ -122,11 +122,11 @@ def _import(path: Path, rated_anyway: Path | None, not_rated_anyway: Path | None
         migrate()
         bar = tqdm(total=0, unit="tournament", disable=not progress, file=sys.stderr)
 
-        def advance(total: int) -> None:
+        def advance(done: int, total: int) -> None:
             bar.total = total
-            bar.update(1)
+            bar.update(done - bar.n)
 
-        report = import_results_file(path, on_tournament=advance, options=options, file_format=file_format)
+        report = import_results_file(path, on_progress=advance, options=options, file_format=file_format)
         bar.close()
     if failed:
         return 1

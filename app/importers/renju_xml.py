@@ -200,6 +200,7 @@ def _reject_games_of_undefined_tournaments(staging: "_Staging", source: Submissi
 
 def _reject_tournament(staging: "_Staging", source: SubmissionSource, tournament_id: str, reason: str, detail: str) -> None:
     source.reject(reason, f"tournament {tournament_id}: {detail}")
+    source.tournament_count -= 1
     games = staging.count("games WHERE tournament = ?", (tournament_id,))
     if games:
         source.reject(GAME_OF_REJECTED_TOURNAMENT, f"{games} games of tournament {tournament_id}", count=games)

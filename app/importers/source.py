@@ -34,7 +34,9 @@ class ImportOptions:
 
 @dataclass
 class SubmissionSource:
-    """``submissions`` is read once; ``rejected`` is complete when it has been read to the end."""
+    """``submissions`` is read once; ``rejected`` is complete when it has been read to the end.
+    ``tournament_count`` is the number of submissions to expect (for a progress bar); a reader that
+    rejects a tournament while reading lowers it."""
 
     format_name: str
     tournament_count: int

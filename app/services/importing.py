@@ -41,7 +41,7 @@ class ImportReport:
 
 def import_results_file(
     path: Path,
-    on_tournament: Callable[[int], None] | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
     *,
     options: ImportOptions | None = None,
     file_format: FileFormat | None = None,
@@ -49,7 +49,7 @@ def import_results_file(
     """Import a results file of any known format, one tournament at a time (all or nothing each).
     Safe to run twice: a tournament already stored with the same content is left alone, one stored
     with other content is corrected (its games replaced). ``options`` override tournaments' rated
-    flags whatever the format."""
+    flags whatever the format. ``on_progress(done, total)`` follows the tournaments submitted."""
     options = options or ImportOptions()
     source = (file_format or detect_format(path)).read(path, options)
     report = ImportReport(format_name=source.format_name, explanations={**source.explanations, **SERVICE_REASONS})
@@ -57,6 +57,7 @@ def import_results_file(
     with session_scope() as session:
         players_before = _count(session, Player)
         games_before = _count(session, Game)
+    done = 0
     for raw in source.submissions:
         raw["rated"] = options.rated(raw["id"], raw.get("rated", True))
         try:
@@ -77,8 +78,11 @@ def import_results_file(
         except ValidationError as error:  # a value outside the contract, as the API's 422 would say
             first_error = error.errors()[0]
             _refuse(source, raw, "/" + "/".join(str(part) for part in first_error["loc"]) + ": " + first_error["msg"])
-        if on_tournament:
-            on_tournament(source.tournament_count)
+        done += 1
+        if on_progress:
+            on_progress(done, source.tournament_count)
+    if on_progress:
+        on_progress(done, source.tournament_count)  # a reader may have rejected the last ones
     with session_scope() as session:
         report.players_stored = _count(session, Player) - players_before
         report.games_stored = _count(session, Game) - games_before
