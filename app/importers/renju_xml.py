@@ -8,9 +8,10 @@ rating does not need.
 
 The export holds every game ever recorded, with moves, and a tournament's games are not together in
 it; yet the import submits one whole tournament at a time. So the file is read in one streaming
-pass into a staging database on disk (SQLite, a temporary file): the XML parser calls back with
-each element's attributes and never builds an element, and it is given no handler for text, so move
-data is not even handed to Python. Then each tournament is dated, its games are read back from the
+pass into a staging database on disk (SQLite, a temporary file): the XML parser (expat, through
+ElementTree's ``XMLParser`` with a target) calls back with each element's attributes and never builds
+an element, and it is given no handler for text, so move data is not even handed to Python (iterparse
+would build every element, its moves included, before it could be cleared). Then each tournament is dated, its games are read back from the
 staging database, and its submission is built. Memory holds one tournament, whatever the file's size.
 """
 
