@@ -94,7 +94,7 @@ def renju_cn_as_export(path: Path) -> Path:
 def run_cli(*arguments: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "app.cli", *arguments],
-        capture_output=True, text=True, cwd=ROOT, env=os.environ.copy(), timeout=300,
+        check=False, capture_output=True, text=True, cwd=ROOT, env=os.environ.copy(), timeout=300,
     )
 
 

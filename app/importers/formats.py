@@ -14,7 +14,7 @@ from pathlib import Path
 from app.importers import renju_tsv, renju_xml
 from app.importers.source import ImportOptions, SubmissionSource, xml_element_names
 
-__all__ = ["FORMATS", "FileFormat", "UnknownFormat", "detect_format", "HEAD_BYTES"]
+__all__ = ["FORMATS", "HEAD_BYTES", "FileFormat", "UnknownFormat", "detect_format"]
 
 HEAD_BYTES = 64 * 1024
 

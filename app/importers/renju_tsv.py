@@ -22,9 +22,9 @@ __all__ = [
     "ParsedPlayer",
     "ParsedTournament",
     "RejectedRow",
+    "looks_like",
     "parse",
     "parse_path",
-    "looks_like",
     "read",
     "to_submissions",
 ]

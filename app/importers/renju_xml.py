@@ -22,6 +22,7 @@ import tempfile
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
+from typing import ClassVar
 from xml.etree.ElementTree import XMLParser
 
 from app.importers.renju_tsv import RENJU_RULE_IDS
@@ -250,7 +251,7 @@ def _natural(identifier: str) -> tuple[int, str]:
 class _Staging:
     """The export's records in a temporary SQLite file, read back one tournament at a time."""
 
-    TABLES = {
+    TABLES: ClassVar[dict[str, str]] = {
         "countries": "id TEXT PRIMARY KEY, name TEXT, abbr TEXT",
         "cities": "id TEXT PRIMARY KEY, country TEXT, name TEXT",
         "rules": "id TEXT PRIMARY KEY, name TEXT, category TEXT",
@@ -261,7 +262,7 @@ class _Staging:
         " white TEXT, bresult TEXT",
     }
     # Which attributes of each record are kept, in the table's column order (the first is the id).
-    COLUMNS = {
+    COLUMNS: ClassVar[dict[str, tuple[str, tuple[str, ...]]]] = {
         "country": ("countries", ("id", "name", "abbr")),
         "city": ("cities", ("id", "country", "name")),
         "rule": ("rules", ("id", "name", "category")),

@@ -9,7 +9,7 @@ A reason is a fixed phrase, so that the report can group rows by it and say what
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from xml.etree.ElementTree import ParseError, XMLPullParser
+from xml.etree.ElementTree import ParseError, XMLParser
 
 __all__ = ["ImportOptions", "SubmissionSource", "xml_element_names"]
 
@@ -58,14 +58,21 @@ def xml_element_names(head: bytes, count: int = 2) -> list[str]:
     truncated head is fine: only what it holds is read."""
     if not head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
         return []
-    parser = XMLPullParser(events=("start",))
-    names: list[str] = []
+    recorder = _StartTags(count)
     try:
-        parser.feed(head)
-        for _, element in parser.read_events():
-            names.append(element.tag)
-            if len(names) == count:
-                break
+        XMLParser(target=recorder).feed(head)
     except ParseError:
         pass  # the head ends inside a construct, or the file is not XML: keep what was read
-    return names
+    return recorder.names
+
+
+class _StartTags:
+    """A parser target that keeps the names of the first elements it sees."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self.names: list[str] = []
+
+    def start(self, tag: str, attributes: dict[str, str]) -> None:
+        if len(self.names) < self.count:
+            self.names.append(tag)
