@@ -13,6 +13,19 @@ ElementTree's ``XMLParser`` with a target) calls back with each element's attrib
 an element, and it is given no handler for text, so move data is not even handed to Python (iterparse
 would build every element, its moves included, before it could be cleared). Then each tournament is dated, its games are read back from the
 staging database, and its submission is built. Memory holds one tournament, whatever the file's size.
+
+Decisions beyond the issue's text (the official computation's conventions where it has one):
+- a game with ``unrated="1"`` is stored as ``played: false`` (the contract's "stored, never rated");
+  a game without a result, with an unknown result, or of a player against himself is left out and
+  reported, and the rest of its tournament is stored;
+- a tournament's rule decides its category (renju or gomoku, written 1 / 2 or by name); a game's own
+  ``rule`` attribute is not used; renju.net rules 1 and 5 are "RIF" (INTERPRETATIONS 6.2), others keep
+  their name; a rule of another category, or one the file does not define, rejects the tournament;
+- a date with a month of 00, or one that is not a date, makes the tournament undatable like a year
+  of 0; tournaments dated in the future are imported (the official computation skips them);
+- gender 1 is M, 2 is F, anything else unknown; an empty native name is none; cities are stored by
+  name; a round attribute is kept as written (absent: none);
+- a record given twice: the later one stands.
 """
 
 import calendar
