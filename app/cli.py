@@ -3,6 +3,8 @@
 import argparse
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from app.settings import PROJECT_ROOT, get_settings
@@ -25,12 +27,22 @@ def main(argv: list[str] | None = None) -> int:
     export = commands.add_parser("export-openapi", help="write the OpenAPI document (the committed contract)")
     export.add_argument("--output", type=Path, default=OPENAPI_PATH)
 
-    importer = commands.add_parser("import", help="import a renju.net results file (tab-separated)")
+    importer = commands.add_parser(
+        "import",
+        help="import a results file: renju.net results (tab-separated) or the renju.net database export (XML),"
+        " recognised from the content",
+    )
     importer.add_argument("path", type=Path)
     importer.add_argument("--no-progress", action="store_true")
+    importer.add_argument(
+        "--rated-anyway", type=Path, metavar="FILE", help="tournament ids (one a line) to rate whatever the file says"
+    )
+    importer.add_argument(
+        "--not-rated-anyway", type=Path, metavar="FILE", help="tournament ids (one a line) never to rate"
+    )
 
     submission = commands.add_parser(
-        "submission", help="print one tournament of a renju.net results file as a POST /v1/tournaments body"
+        "submission", help="print one tournament of a results file as a POST /v1/tournaments body"
     )
     submission.add_argument("path", type=Path)
     submission.add_argument("--tournament", required=True, help="the tournament's id in the file")
@@ -51,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "export-openapi":
         return _export_openapi(args.output)
     if args.command == "import":
-        return _import(args.path, progress=not args.no_progress)
+        return _import(args.path, args.rated_anyway, args.not_rated_anyway, progress=not args.no_progress)
     if args.command == "submission":
         return _print_submission(args.path, args.tournament)
     return 2
@@ -99,40 +111,86 @@ def _export_openapi(output: Path) -> int:
     return 0
 
 
-def _import(path: Path, *, progress: bool) -> int:
+def _import(path: Path, rated_anyway: Path | None, not_rated_anyway: Path | None, *, progress: bool) -> int:
     from tqdm import tqdm
 
+    from app.importers.formats import detect_format
+    from app.importers.source import ImportOptions
     from app.services.importing import import_results_file
 
-    migrate()
-    bar = tqdm(total=0, unit="tournament", disable=not progress, file=sys.stderr)
+    with _file_errors(path) as failed:
+        options = ImportOptions(_id_list(rated_anyway), _id_list(not_rated_anyway))
+        file_format = detect_format(path)
+        migrate()
+        bar = tqdm(total=0, unit="tournament", disable=not progress, file=sys.stderr)
 
-    def advance(total: int) -> None:
-        bar.total = total
-        bar.update(1)
+        def advance(done: int, total: int) -> None:
+            bar.total = total
+            bar.update(done - bar.n)
 
-    report = import_results_file(path, on_tournament=advance)
-    bar.close()
-    print(f"Import of {path}")
+        report = import_results_file(path, on_progress=advance, options=options, file_format=file_format)
+        bar.close()
+    if failed:
+        return 1
+    print(f"Import of {path} ({report.format_name})")
     print(f"  tournaments stored: {report.tournaments_stored} (already present, unchanged: {report.tournaments_unchanged})")
     print(f"  players stored:     {report.players_stored}")
     print(f"  games stored:       {report.games_stored}")
     print(f"  rows rejected:      {sum(report.rejected.values())}")
     for reason, count in sorted(report.rejected.items(), key=lambda item: -item[1]):
         print(f"    {count:>7}  {reason}")
+        if reason in report.explanations:
+            print(f"             means: {report.explanations[reason]}")
+        print(f"             e.g. {'; '.join(report.examples.get(reason, []))}")
     return 0
 
 
 def _print_submission(path: Path, tournament_id: str) -> int:
-    from app.importers import renju_tsv
+    from app.importers.formats import detect_format
+    from app.importers.source import ImportOptions
 
-    submissions, _ = renju_tsv.to_submissions(renju_tsv.parse_path(path))
-    for body in submissions:
-        if body["id"] == tournament_id:
-            print(json.dumps(body, ensure_ascii=False, indent=2))
-            return 0
-    print(f"no tournament {tournament_id!r} in {path}", file=sys.stderr)
+    with _file_errors(path) as failed:
+        source = detect_format(path).read(path, ImportOptions())
+        for body in source.submissions:
+            if body["id"] == tournament_id:
+                print(json.dumps(body, ensure_ascii=False, indent=2))
+                return 0
+    if failed:
+        return 1
+    print(f"error: no tournament {tournament_id!r} in {path}", file=sys.stderr)
     return 1
+
+
+@contextmanager
+def _file_errors(path: Path) -> Iterator[list[str]]:
+    """Turns what can go wrong with an input file into one line on stderr (no traceback); the list
+    yielded is not empty afterwards when that happened."""
+    from xml.etree.ElementTree import ParseError
+
+    from app.importers.formats import UnknownFormat
+
+    failed: list[str] = []
+    try:
+        yield failed
+    except UnicodeDecodeError as error:
+        byte = error.object[error.start : error.start + 1].hex().upper()
+        failed.append(f"{path}: not UTF-8 text (byte 0x{byte}; Latin-1 perhaps): save the file as UTF-8 and import it again")
+    except ParseError as error:
+        failed.append(f"{path}: not well-formed XML ({error})")
+    except UnknownFormat as error:
+        failed.append(f"{path}: {error}")
+    except OSError as error:
+        failed.append(f"{error.filename or path}: {error.strerror or error}")
+    for message in failed:
+        print(f"error: {message}", file=sys.stderr)
+
+
+def _id_list(path: Path | None) -> frozenset[str]:
+    """Ids one a line; blank lines and lines starting with # are skipped."""
+    if path is None:
+        return frozenset()
+    with open(path, encoding="utf-8") as lines:
+        return frozenset(line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#"))
 
 
 def _safe_url() -> str:

@@ -63,9 +63,15 @@ def test_import_reports_invalid_rows(tmp_path: Path, client: TestClient):
     )
     assert result.returncode == 0, result.stderr
     assert "games stored:       1" in result.stdout
-    assert "1  unknown result code 'X'" in result.stdout
+    assert "1  unknown result code\n" in result.stdout
+    assert "e.g. line 5: 'X'" in result.stdout
     assert "1  game of a tournament the file does not define" in result.stdout
     assert "malformed tournament record" in result.stdout
+    # Every reason in the report says what it means.
+    reasons = [line for line in result.stdout.splitlines() if line.startswith("    ") and line.strip()[0].isdigit()]
+    assert len(reasons) == 3
+    assert result.stdout.count("means: ") == 3
+    assert "means: the result column is not B (black won), W (white won) or D (draw)" in result.stdout
     assert client.get("/v1/players/2").json() == {
         "id": "2", "name": None, "surname": None, "native_name": None, "country": None,
         "city": None, "gender": None, "birth_year": None,

@@ -134,7 +134,7 @@ def _parse_player(line: str, line_number: int, number: int) -> ParsedPlayer | Re
         cell = _ROUND.match(column)
         if cell is None:
             if rounds or not _TIE_BREAK.match(column):
-                return RejectedRow(line_number, f"unreadable round column {column!r}")
+                return RejectedRow(line_number, "unreadable round column", repr(column))
             continue  # a tie-break column before the rounds
         rounds.append(
             RoundCell(
@@ -160,6 +160,24 @@ def _parse_player(line: str, line_number: int, number: int) -> ParsedPlayer | Re
 
 
 _OPPOSITE = {"+": "-", "-": "+", "=": "="}
+# What each rejected-row reason means, for the import report.
+REASONS = {
+    "player line without name, rank, country and club": "a line of the table that is not a player: nothing stored from it",
+    "unreadable round column": "a round cell that is not <opponent><+|-|=>/<w|b><handicap>: that game is not stored",
+    "tournament without readable dates DT[start,end]": "the header gives no dates, so nothing of the table can be dated or stored",
+    "round without a game: bye (0+)": "the player had a bye that round: there is no game to store",
+    "round without a game: absent (0-)": "the player was absent that round: there is no game to store",
+    "round without a game: not paired (0=)": "the player was not paired that round: there is no game to store",
+    "round column names a line the table does not have": "the opponent's place is not in the table: that game is not stored",
+    "game not written on the opponent's line": "each game is written on both players' lines; this one is on one only, so it is not stored",
+    "the two lines of a game give different results": "the two players' lines disagree on the result: the game is not stored",
+    "game without the players' colours": "no colour (w/b) is given, so black and white are unknown: the game is not stored",
+    "the two lines of a game give different handicaps": "the two players' lines disagree on the handicap: the game is not stored",
+    f"handicap above {MAX_HANDICAP}": "more stones than the go category admits: the game is not stored",
+    "two players of the table have the same name": "player ids come from names, so the table cannot be stored unambiguously",
+    "player without a game in the tournament": "the player played no game, so he is not created",
+}
+
 _NO_GAME = {"+": "round without a game: bye (0+)", "-": "round without a game: absent (0-)", "=": "round without a game: not paired (0=)"}
 
 

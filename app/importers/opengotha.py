@@ -33,6 +33,20 @@ RESULTS = {
 _RANK = re.compile(r"^([1-9]|[12][0-9]|30)[kKdD]$")
 
 
+# What each rejected-row reason means, for the import report.
+REASONS = {
+    "not well-formed XML": "the file is not readable XML: nothing stored",
+    "tournament without GeneralParameterSet (name and dates)": "the file names no tournament: nothing stored",
+    "tournament without readable beginDate / endDate": "the tournament cannot be dated: nothing stored",
+    "player without a name": "a player element without a name: he and his games are not stored",
+    "game of a player the file does not list": "a game whose player is not among the file's players: not stored",
+    "game without a usable result": "RESULT_UNKNOWN, BOTHWIN or BOTHLOSE: nothing to rate, the game is not stored",
+    f"handicap above {MAX_HANDICAP}": "more stones than the go category admits: the game is not stored",
+    "round without a game: bye": "the player had a bye that round: there is no game to store",
+    "player without a game in the tournament": "the player played no game, so he is not created",
+}
+
+
 def looks_like(head: bytes) -> bool:
     """Whether a file starting with ``head`` is an OpenGotha tournament: an XML ``Tournament`` root
     written by Gotha (or with a ``Players`` section)."""
@@ -49,7 +63,7 @@ def read(data: bytes) -> tuple[list[dict[str, Any]], list[RejectedRow]]:
     try:
         root = ET.fromstring(data)
     except ET.ParseError as error:
-        return [], [RejectedRow(error.position[0], f"not well-formed XML ({error})")]
+        return [], [RejectedRow(error.position[0], "not well-formed XML", str(error))]
     rejected: list[RejectedRow] = []
     general = root.find("TournamentParameterSet/GeneralParameterSet")
     handicap = root.find("TournamentParameterSet/HandicapParameterSet")
@@ -80,7 +94,7 @@ def read(data: bytes) -> tuple[list[dict[str, Any]], list[RejectedRow]]:
             rejected.append(RejectedRow(position, "game of a player the file does not list"))
             continue
         if code not in RESULTS:
-            rejected.append(RejectedRow(position, f"game without a usable result ({code})"))
+            rejected.append(RejectedRow(position, "game without a usable result", code))
             continue
         stones = int(element.get("handicap", "0") or 0)
         if stones > MAX_HANDICAP:

@@ -3,7 +3,8 @@ renju WHR site's code: see shared/data/renju-cn-2009-2019/README.md for the form
 
 Records: ``country``, ``player``, ``tournament``, ``game``; blank lines are skipped. Parsing is
 separate from submitting: ``to_submissions`` turns a parsed file into the same tournament
-submissions the HTTP API accepts, and lists every row it cannot use with the reason.
+submissions the HTTP API accepts, and lists every row it cannot use with the reason (a fixed phrase
+of ``REASONS``; the row's own value is in ``detail``).
 """
 
 from collections import Counter
@@ -12,19 +13,41 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
+from app.importers.source import ImportOptions, SubmissionSource
+
 __all__ = [
+    "REASONS",
     "ParsedFile",
     "ParsedGame",
     "ParsedPlayer",
     "ParsedTournament",
     "RejectedRow",
+    "looks_like",
     "parse",
     "parse_path",
+    "read",
     "to_submissions",
 ]
 
 # renju.net rule ids: both were rated in the renju category by the source (data README).
 RENJU_RULE_IDS = {"1": "RIF", "5": "RIF"}
+RECORD_TYPES = ("country", "player", "tournament", "game")
+
+UNKNOWN_RECORD = "unknown record type"
+UNKNOWN_TOURNAMENT = "game of a tournament the file does not define"
+UNKNOWN_RESULT = "unknown result code"
+REASONS = {
+    UNKNOWN_RECORD: "the line's first column is not country, player, tournament or game; the line is skipped",
+    UNKNOWN_TOURNAMENT: "the game names a tournament with no tournament record in the file, so it has no"
+    " date; it is not stored (a game is never dated by guess)",
+    UNKNOWN_RESULT: "the result column is not B (black won), W (white won) or D (draw); the game is not stored",
+    **{
+        f"malformed {kind} record": f"the {kind} line has too few columns or a value that cannot be read"
+        " (e.g. a date that is not YYYY-MM-DD); the line is skipped"
+        + ("" if kind != "tournament" else ", and its games are reported as games of an undefined tournament")
+        for kind in RECORD_TYPES
+    },
+}
 
 
 @dataclass(frozen=True)
@@ -63,6 +86,7 @@ class ParsedGame:
 class RejectedRow:
     line_number: int
     reason: str
+    detail: str = ""
 
 
 @dataclass
@@ -75,6 +99,24 @@ class ParsedFile:
 
     def rejected_reasons(self) -> Counter[str]:
         return Counter(row.reason for row in self.rejected)
+
+
+def looks_like(head: bytes) -> bool:
+    """The first line that is not blank is a record of one of the four types (tab-separated).
+    Bytes that are not UTF-8 do not matter here: reading the file says so."""
+    for line in head.decode("utf-8", errors="replace").splitlines():
+        if line.strip():
+            return line.split("\t", 1)[0].strip() in RECORD_TYPES and "\t" in line
+    return False
+
+
+def read(path: Path, options: ImportOptions) -> SubmissionSource:
+    """The file's submissions for the import (the file is small: it is parsed whole)."""
+    submissions, rejected_rows = to_submissions(parse_path(path))
+    source = SubmissionSource("renju.net results (tab-separated)", len(submissions), iter(submissions), dict(REASONS))
+    for row in rejected_rows:
+        source.reject(row.reason, f"line {row.line_number}: {row.detail}" if row.detail else f"line {row.line_number}")
+    return source
 
 
 def parse_path(path: str | Path) -> ParsedFile:
@@ -121,9 +163,9 @@ def parse(lines: Iterable[str]) -> ParsedFile:
                     )
                 )
             else:
-                parsed.rejected.append(RejectedRow(line_number, f"unknown record type {kind!r}"))
+                parsed.rejected.append(RejectedRow(line_number, UNKNOWN_RECORD, repr(kind)))
         except (IndexError, ValueError) as error:
-            parsed.rejected.append(RejectedRow(line_number, f"malformed {kind} record ({error})"))
+            parsed.rejected.append(RejectedRow(line_number, f"malformed {kind} record", str(error)))
     return parsed
 
 
@@ -144,10 +186,10 @@ def to_submissions(parsed: ParsedFile) -> tuple[list[dict], list[RejectedRow]]:
     games_by_tournament: dict[str, list[ParsedGame]] = {tid: [] for tid in parsed.tournaments}
     for game in parsed.games:
         if game.tournament_id not in games_by_tournament:
-            rejected.append(RejectedRow(game.line_number, "game of a tournament the file does not define"))
+            rejected.append(RejectedRow(game.line_number, UNKNOWN_TOURNAMENT, repr(game.tournament_id)))
             continue
         if game.result not in ("B", "W", "D"):
-            rejected.append(RejectedRow(game.line_number, f"unknown result code {game.result!r}"))
+            rejected.append(RejectedRow(game.line_number, UNKNOWN_RESULT, repr(game.result)))
             continue
         games_by_tournament[game.tournament_id].append(game)
 

@@ -5,37 +5,61 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pydantic import ValidationError
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.db import session_scope
-from app.importers import egd_h9, opengotha, renju_tsv
+from app.importers.formats import FileFormat, detect_format
+from app.importers.source import ImportOptions, SubmissionSource
 from app.models import Game, Player, Tournament
 from app.problems import InvalidInput, PayloadTooLarge
 from app.schemas.tournaments import TournamentIn
 from app.services.tournaments import replace_tournament, stores_same, submit_tournament
 from app.settings import get_settings
 
+TOURNAMENT_REFUSED = "tournament refused by the submission service"
+GAME_OF_REFUSED_TOURNAMENT = "game of a tournament the submission service refused"
+SERVICE_REASONS = {
+    TOURNAMENT_REFUSED: "the tournament failed the checks every submission passes (POST /v1/tournaments"
+    " would answer 4xx): nothing of it is stored; the examples give its first problem and where it is",
+    GAME_OF_REFUSED_TOURNAMENT: "the game's tournament was refused (see above), so the game is not stored",
+}
+
 
 @dataclass
 class ImportReport:
+    format_name: str = ""
     tournaments_stored: int = 0
     tournaments_unchanged: int = 0
     players_stored: int = 0
     games_stored: int = 0
     rejected: Counter[str] = field(default_factory=Counter)
+    examples: dict[str, list[str]] = field(default_factory=dict)
+    explanations: dict[str, str] = field(default_factory=dict)
 
 
-def import_results_file(path: Path, on_tournament: Callable[[int], None] | None = None) -> ImportReport:
-    """Import a renju.net export, an EGD h9 table or an OpenGotha file. Safe to run twice: a tournament already stored with the same
-    content is left alone, one stored with other content is corrected (its games replaced)."""
-    submissions, rejected_rows = _read(path)
-    report = ImportReport(rejected=Counter(row.reason for row in rejected_rows))
+def import_results_file(
+    path: Path,
+    on_progress: Callable[[int, int], None] | None = None,
+    *,
+    options: ImportOptions | None = None,
+    file_format: FileFormat | None = None,
+) -> ImportReport:
+    """Import a results file of any known format, one tournament at a time (all or nothing each).
+    Safe to run twice: a tournament already stored with the same content is left alone, one stored
+    with other content is corrected (its games replaced). ``options`` override tournaments' rated
+    flags whatever the format. ``on_progress(done, total)`` follows the tournaments submitted."""
+    options = options or ImportOptions()
+    source = (file_format or detect_format(path)).read(path, options)
+    report = ImportReport(format_name=source.format_name, explanations={**source.explanations, **SERVICE_REASONS})
     max_games = get_settings().max_games_per_tournament
     with session_scope() as session:
         players_before = _count(session, Player)
         games_before = _count(session, Game)
-    for raw in submissions:
+    done = 0
+    for raw in source.submissions:
+        raw["rated"] = options.rated(raw["id"], raw.get("rated", True))
         try:
             submission = TournamentIn.model_validate(raw)
             with session_scope() as session:
@@ -49,29 +73,28 @@ def import_results_file(path: Path, on_tournament: Callable[[int], None] | None 
                     replace_tournament(session, submission.id, submission, max_games=max_games)
                     report.tournaments_stored += 1
         except (InvalidInput, PayloadTooLarge) as problem:
-            reasons = {e.detail.split(":")[0] for e in problem.errors} or {problem.detail}
-            for reason in reasons:
-                report.rejected[f"tournament {raw['id']} rejected: {reason}"] += len(raw["games"])
-        except ValueError as error:
-            report.rejected[f"tournament {raw['id']} rejected: {error}"] += len(raw["games"])
-        if on_tournament:
-            on_tournament(len(submissions))
+            first = f"{problem.errors[0].pointer}: {problem.errors[0].detail}" if problem.errors else problem.detail
+            _refuse(source, raw, first)
+        except ValidationError as error:  # a value outside the contract, as the API's 422 would say
+            first_error = error.errors()[0]
+            _refuse(source, raw, "/" + "/".join(str(part) for part in first_error["loc"]) + ": " + first_error["msg"])
+        done += 1
+        if on_progress:
+            on_progress(done, source.tournament_count)
+    if on_progress:
+        on_progress(done, source.tournament_count)  # a reader may have rejected the last ones
     with session_scope() as session:
         report.players_stored = _count(session, Player) - players_before
         report.games_stored = _count(session, Game) - games_before
+    report.rejected = source.rejected
+    report.examples = source.examples
     return report
 
 
-def _read(path: Path) -> tuple[list[dict], list[renju_tsv.RejectedRow]]:
-    """The file's submissions and rejected rows, by its content: OpenGotha XML, EGD h9, else renju.net TSV.
-    (Minimal hook: the xml branch replaces it with the CLI's content-based detection.)"""
-    with open(path, "rb") as file:
-        head = file.read(4096)
-    if opengotha.looks_like(head):
-        return opengotha.read_path(path)
-    if egd_h9.looks_like(head):
-        return egd_h9.read_path(path)
-    return renju_tsv.to_submissions(renju_tsv.parse_path(path))
+def _refuse(source: SubmissionSource, raw: dict, problem: str) -> None:
+    source.reject(TOURNAMENT_REFUSED, f"tournament {raw['id']}: {problem}")
+    if raw["games"]:
+        source.reject(GAME_OF_REFUSED_TOURNAMENT, f"{len(raw['games'])} games of tournament {raw['id']}", count=len(raw["games"]))
 
 
 def _count(session: Session, model: type) -> int:

@@ -1,0 +1,77 @@
+"""Which reader a file needs, recognised from its content (never its name).
+
+``FORMATS`` is tried in order with the file's first bytes; the first format whose ``looks_like``
+answers yes reads the file. A new format is one line here: a module with
+``looks_like(head: bytes) -> bool`` and ``read(path: Path, options: ImportOptions) -> SubmissionSource``
+(see ``app/importers/source.py``). XML formats tell each other apart by their elements
+(``source.xml_element_names``: the root, then its first child).
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from app.importers import egd_h9, opengotha, renju_tsv, renju_xml
+from app.importers.renju_tsv import RejectedRow
+from app.importers.source import ImportOptions, SubmissionSource, xml_element_names
+
+__all__ = ["FORMATS", "HEAD_BYTES", "FileFormat", "UnknownFormat", "detect_format"]
+
+HEAD_BYTES = 64 * 1024
+
+
+@dataclass(frozen=True)
+class FileFormat:
+    name: str
+    looks_like: Callable[[bytes], bool]
+    read: Callable[[Path, ImportOptions], SubmissionSource]
+
+
+def whole_file_reader(
+    name: str, read_path: Callable[[Path], tuple[list[dict], list[RejectedRow]]], explanations: dict[str, str]
+) -> Callable[[Path, ImportOptions], SubmissionSource]:
+    """A reader for a format whose files are small enough to parse whole into submissions and
+    rejected rows (a Go tournament's table)."""
+
+    def read(path: Path, options: ImportOptions) -> SubmissionSource:
+        submissions, rejected_rows = read_path(path)
+        source = SubmissionSource(name, len(submissions), iter(submissions), explanations)
+        for row in rejected_rows:
+            source.reject(row.reason, f"line {row.line_number}: {row.detail}" if row.detail else f"line {row.line_number}")
+        return source
+
+    return read
+
+
+FORMATS: tuple[FileFormat, ...] = (
+    FileFormat("renju.net database export (XML)", renju_xml.looks_like, renju_xml.read),
+    FileFormat(
+        "OpenGotha tournament (XML)",
+        opengotha.looks_like,
+        whole_file_reader("OpenGotha tournament (XML)", opengotha.read_path, opengotha.REASONS),
+    ),
+    FileFormat(
+        "EGD results table (h9)", egd_h9.looks_like, whole_file_reader("EGD results table (h9)", egd_h9.read_path, egd_h9.REASONS)
+    ),
+    FileFormat("renju.net results (tab-separated)", renju_tsv.looks_like, renju_tsv.read),
+)
+
+
+class UnknownFormat(ValueError):
+    """No format recognises the file; the message says what it looked like instead."""
+
+
+def detect_format(path: Path) -> FileFormat:
+    """Raises OSError when the file cannot be read, UnknownFormat when no reader knows it."""
+    with open(path, "rb") as stream:
+        head = stream.read(HEAD_BYTES)
+    for file_format in FORMATS:
+        if file_format.looks_like(head):
+            return file_format
+    known = "; ".join(f.name for f in FORMATS)
+    elements = xml_element_names(head, 2)
+    if elements:
+        raise UnknownFormat(f"an XML file of an unknown kind (root element <{'>, first child <'.join(elements)}>); known formats: {known}")
+    if not head.strip():
+        raise UnknownFormat(f"the file is empty; known formats: {known}")
+    raise UnknownFormat(f"not a file format the importer knows; known formats: {known}")
