@@ -29,7 +29,7 @@ openapi: $(BIN)/.installed
 	$(BIN)/python -m app.cli export-openapi
 
 import: $(BIN)/.installed
-	$(BIN)/python -m app.cli import ../shared/data/renju-cn-2009-2019/source.tsv
+	$(BIN)/python -m app.cli import tests/data/renju-cn-2009-2019/source.tsv
 
 bench: $(BIN)/.installed
 	$(BIN)/python bench/bench_whr.py --size rif
