@@ -7,7 +7,7 @@ from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 
 from app import logging as app_logging
-from app import problems
+from app import contract, problems
 from app.api import calc, health, jobs, players, rating_lists, tournaments
 from app.middleware import BodySizeLimitMiddleware, RequestContextMiddleware
 from app.settings import Settings, get_settings
@@ -42,6 +42,8 @@ def create_app(settings: Settings | None = None, *, start_worker: bool | None = 
         description=DESCRIPTION,
         lifespan=lifespan,
         separate_input_output_schemas=False,
+        docs_url=None,  # served offline by app/contract.py
+        redoc_url=None,
     )
     problems.install(app)
     for router in (
@@ -53,6 +55,7 @@ def create_app(settings: Settings | None = None, *, start_worker: bool | None = 
         calc.router,
     ):
         app.include_router(router)
+    contract.install(app)
     app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.max_body_bytes)
     if settings.cors_origins:
         app.add_middleware(

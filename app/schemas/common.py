@@ -19,12 +19,14 @@ class StrictModel(BaseModel):
 
 
 class Page(BaseModel, Generic[T]):
-    items: list[T]
-    total: int
-    limit: int
-    offset: int
+    """One page of a longer result; ask for the next with ``offset + limit``."""
+
+    items: list[T] = Field(description="The items of this page")
+    total: int = Field(ge=0, description="Items matching the query, over all pages")
+    limit: int = Field(ge=1, le=MAX_PAGE_SIZE, description="Page size asked for")
+    offset: int = Field(ge=0, description="Items skipped before this page")
 
 
 class Pagination(BaseModel):
-    limit: int = Field(50, ge=1, le=MAX_PAGE_SIZE)
-    offset: int = Field(0, ge=0)
+    limit: int = Field(50, ge=1, le=MAX_PAGE_SIZE, description="Page size")
+    offset: int = Field(0, ge=0, description="Items to skip")
