@@ -1,13 +1,14 @@
 import datetime as dt
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from app.schemas.common import Identifier, StrictModel
 from app.schemas.tournaments import Result
 
-# Floats, so that the contract says `number` with one enum generators can read; 0 and 1 are accepted.
-Score = Literal[0.0, 0.5, 1.0]
+# 0, 0.5 or 1, said as bounds and a step: every client generator reads `number` with minimum, maximum
+# and multipleOf, while an enum of floats (or one mixing 0 and 0.5) is dropped by some of them.
+Score = Annotated[float, Field(ge=0, le=1, multiple_of=0.5)]
 MAX_CALC_PLAYERS = 10_000
 MAX_CALC_GAMES = 100_000
 
@@ -65,17 +66,10 @@ class Rif1995PlayerIn(StrictModel):
 
 class Rif1995TournamentIn(StrictModel):
     """One tournament under GA 1995/1996. Give `end` or `before_1996` (at least one, not null): the
-    choice decides whether #8.c applies."""
+    choice decides whether #8.c applies; without either the answer is 422 pointing at `/end`.
 
-    model_config = ConfigDict(
-        extra="forbid",
-        json_schema_extra={
-            "anyOf": [
-                {"required": ["end"], "properties": {"end": {"type": "string", "format": "date"}}},
-                {"required": ["before_1996"], "properties": {"before_1996": {"type": "boolean"}}},
-            ]
-        },
-    )
+    (Not said as a schema `anyOf`: client generators turn an `anyOf` of `required` lists into two
+    partial models and lose the other fields.)"""
 
     end: dt.date | None = Field(
         None, description="The tournament's end date; before 1996 switches #8.c off (GA 1996 #3)", examples=["1995-08-06"]
