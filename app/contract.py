@@ -54,7 +54,10 @@ class Problem(BaseModel):
     type: str = Field(description="A URI naming the kind of problem", examples=[TYPE_BASE + "invalid-input"])
     title: str = Field(description="Short summary of that kind of problem", examples=["Invalid input"])
     status: int = Field(ge=100, le=599, description="The HTTP status code", examples=[422])
-    detail: str = Field(description="What went wrong in this request", examples=["The request is not valid: /games/0/white: unknown player 'p9'"])
+    detail: str = Field(
+        description="What went wrong in this request",
+        examples=["The request is not valid: /games/0/white: unknown player 'p9'"],
+    )
     errors: list[ProblemFieldError] | None = Field(
         None, description="For invalid input: every offending field (absent for other problems)"
     )

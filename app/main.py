@@ -6,8 +6,8 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 
-from app import logging as app_logging
 from app import contract, problems
+from app import logging as app_logging
 from app.api import calc, health, jobs, players, rating_lists, tournaments
 from app.middleware import BodySizeLimitMiddleware, RequestContextMiddleware
 from app.settings import Settings, get_settings

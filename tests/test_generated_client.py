@@ -50,7 +50,15 @@ def test_generated_client_against_a_live_server(generated_client):  # type: igno
     from renju_rating_client.api.jobs import get_job
     from renju_rating_client.api.rating_lists import get_player_history, get_ratings, recompute_rating_list
     from renju_rating_client.api.tournaments import submit_tournament
-    from renju_rating_client.models import GetRatingsStatus, JobAccepted, PlayerHistory, Problem, RatingsPage, TournamentIn, TournamentRead
+    from renju_rating_client.models import (
+        GetRatingsStatus,
+        JobAccepted,
+        PlayerHistory,
+        Problem,
+        RatingsPage,
+        TournamentIn,
+        TournamentRead,
+    )
 
     with live_server() as base_url:
         client = AuthenticatedClient(base_url=base_url, token="secret-key", raise_on_unexpected_status=True)

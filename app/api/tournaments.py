@@ -3,8 +3,8 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Depends, Header, Query, status
 from fastapi.responses import JSONResponse
 
-from app.api.examples import SUBMIT_TOURNAMENT_EXAMPLES
 from app.api.deps import Limit, Offset, SessionDep, Writer
+from app.api.examples import SUBMIT_TOURNAMENT_EXAMPLES
 from app.schemas.common import CountryCode, Page
 from app.schemas.players import PlayerRead
 from app.schemas.tournaments import (

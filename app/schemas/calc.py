@@ -60,7 +60,8 @@ class Rif1995PlayerIn(StrictModel):
     id: Identifier = Field(description="The player's id, as used in `games`", examples=["2487"])
     rating: int | None = Field(None, ge=0, le=4000, description="Start rating; none for a new player", examples=[2210])
     status: Literal["official", "unofficial", "new"] = Field(
-        description="official: on an official list; unofficial: rated by #8 but not yet official (#8.a carry-over); new: no rating"
+        description="official: on an official list; unofficial: rated by #8 but not yet official (#8.a carry-over); "
+        "new: no rating"
     )
 
 
@@ -116,7 +117,9 @@ class Rif1997PlayerIn(StrictModel):
     id: Identifier = Field(description="The player's id, as used in `games`", examples=["2487"])
     rating: int | None = Field(None, ge=0, le=4000, description="Current rating (a provisional player's Rp, if any)")
     status: Literal["established", "provisional"] = Field(description="established: rated by #8; provisional: by #5–#7")
-    record: ProvisionalRecordIO = Field(default_factory=ProvisionalRecordIO, description="Provisional players' running totals (GA 1997 #5, #7)")
+    record: ProvisionalRecordIO = Field(
+        default_factory=ProvisionalRecordIO, description="Provisional players' running totals (GA 1997 #5, #7)"
+    )
 
 
 class Rif1997TournamentIn(StrictModel):
