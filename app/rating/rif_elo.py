@@ -1,8 +1,8 @@
 """RIF Elo: the 1995/1996 tournament system, the 1997 per-game system, and a replay of a whole history.
 
-Rule text: shared/spec/000 (GA 1995 #1–#9 with its appendix, GA 1996, GA 1997 #3–#9). Decisions on
-what the text leaves open: shared/spec/INTERPRETATIONS.md sections 0 and 1, cited as
-``INTERPRETATIONS 1.n``. Pure: plain values in, plain values out, no I/O.
+Rule text: the RIF General Assembly decisions of 1995 (#1–#9 with its appendix), 1996 and 1997
+(#3–#9), see docs/rules.md. Decisions on what the text leaves open: docs/decisions.md sections 0
+and 1, cited as ``INTERPRETATIONS 1.n``. Pure: plain values in, plain values out, no I/O.
 """
 
 from __future__ import annotations
@@ -761,6 +761,7 @@ class _Ledger:
         for player_id in sorted(self.standings):
             standing = self.standings[player_id]
             if standing.status is Status1995.OFFICIAL and player_id in self.period_players:
+                assert standing.rating is not None  # an official player always has his rating
                 self.update(player_id, day, rating=standing.rating + standing.pending, pending=0)
             elif standing.status is Status1995.UNOFFICIAL:
                 # #8.a carry-over ends: his start rating plus contributions becomes official.
@@ -775,6 +776,7 @@ class _Ledger:
             self.close_period()
         self.system = SYSTEM_1997
         for player_id, standing in self.standings.items():
+            assert isinstance(standing.status, Status1995)  # everyone still stands under the 1995 rules here
             self.standings[player_id] = replace(
                 standing, status=_STATUS_AT_SWITCH[standing.status], pending=0, record=ProvisionalRecord()
             )
