@@ -101,3 +101,20 @@ def test_the_tournament_example_is_real_data_and_valid(app):
         TournamentIn.model_validate(example["value"])
     operation = app.openapi()["paths"]["/v1/tournaments"]["post"]
     assert operation["requestBody"]["content"]["application/json"]["examples"]["real-2017"]["value"] == REAL_TOURNAMENT
+
+
+def test_database_ids_out_of_range_are_invalid_input_not_server_errors(client, app):
+    for job_id in ("-81181601328073470377984", "0", str(2**63)):
+        answer = client.get(f"/v1/jobs/{job_id}")
+        assert answer.status_code == 422, (job_id, answer.text)
+        assert answer.json()["errors"][0]["pointer"] == "path:job_id"
+    assert client.get("/v1/jobs/99").status_code == 404
+    schema = app.openapi()["paths"]["/v1/jobs/{job_id}"]["get"]["parameters"][0]["schema"]
+    assert (schema["minimum"], schema["maximum"]) == (1, 2**63 - 1)
+
+
+def test_an_offset_beyond_64_bits_is_invalid_input(client):
+    for path in ("/v1/players", "/v1/tournaments", "/v1/rating-lists/rif-whr/snapshots"):
+        answer = client.get(path, params={"offset": 10**20})
+        assert answer.status_code == 422, (path, answer.text)
+        assert answer.json()["errors"][0]["pointer"] == "query:offset"

@@ -5,7 +5,7 @@ from fastapi.responses import JSONResponse
 
 from app.api.deps import Limit, Offset, SessionDep, Writer
 from app.problems import FieldError, InvalidInput
-from app.schemas.common import CountryCode, Page
+from app.schemas.common import CountryCode, Page, RowId
 from app.schemas.jobs import JobAccepted
 from app.schemas.rating_lists import (
     EloParamsPatch,
@@ -78,7 +78,7 @@ def get_ratings(
     as_of: dt.date | None = Query(None, description="The list as it stood on this date, from the snapshot's whole history"),
     country: CountryCode | None = None,
     status: StatusFilter = Query("active", description="active (default), inactive, provisional or all"),
-    snapshot_id: int | None = Query(None, description="Read an earlier snapshot instead of the current one"),
+    snapshot_id: RowId | None = Query(None, description="Read an earlier snapshot instead of the current one"),
     limit: Limit = 100,
     offset: Offset = 0,
     if_none_match: str | None = Header(None),
@@ -122,7 +122,7 @@ def list_snapshots(list_id: str, session: SessionDep, limit: Limit = 50, offset:
 
 
 @router.get("/v1/rating-lists/{list_id}/snapshots/{snapshot_id}", operation_id="get_snapshot")
-def get_snapshot(list_id: str, snapshot_id: int, session: SessionDep) -> SnapshotRead:
+def get_snapshot(list_id: str, snapshot_id: RowId, session: SessionDep) -> SnapshotRead:
     snapshot = service.get_snapshot(session, list_id, snapshot_id)
     current = service.get_rating_list(session, list_id).current_snapshot_id
     return SnapshotRead.model_validate(snapshot).model_copy(update={"current": snapshot_id == current})
