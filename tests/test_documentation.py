@@ -104,13 +104,13 @@ def test_the_tournament_example_is_real_data_and_valid(app):
 
 
 def test_database_ids_out_of_range_are_invalid_input_not_server_errors(client, app):
-    for job_id in ("-81181601328073470377984", "0", str(2**63)):
+    for job_id in ("-81181601328073470377984", "0", str(2**31), str(2**63)):
         answer = client.get(f"/v1/jobs/{job_id}")
         assert answer.status_code == 422, (job_id, answer.text)
         assert answer.json()["errors"][0]["pointer"] == "path:job_id"
     assert client.get("/v1/jobs/99").status_code == 404
     schema = app.openapi()["paths"]["/v1/jobs/{job_id}"]["get"]["parameters"][0]["schema"]
-    assert (schema["minimum"], schema["maximum"]) == (1, 2**63 - 1)
+    assert (schema["minimum"], schema["maximum"]) == (1, 2**31 - 1)
 
 
 def test_an_offset_beyond_64_bits_is_invalid_input(client):
@@ -118,3 +118,16 @@ def test_an_offset_beyond_64_bits_is_invalid_input(client):
         answer = client.get(path, params={"offset": 10**20})
         assert answer.status_code == 422, (path, answer.text)
         assert answer.json()["errors"][0]["pointer"] == "query:offset"
+
+
+def test_the_longest_idempotency_key_is_stored_on_every_database(client):
+    key = "k" * 200
+    first = client.post("/v1/tournaments", json=_small_tournament("idem-long"), headers={**AUTH, "Idempotency-Key": key})
+    assert first.status_code == 201, first.text
+    replay = client.post("/v1/tournaments", json=_small_tournament("idem-long"), headers={**AUTH, "Idempotency-Key": key})
+    assert replay.status_code == 201 and replay.json() == first.json()
+
+
+def _small_tournament(tournament_id: str) -> dict:
+    example = SUBMIT_TOURNAMENT_EXAMPLES["minimal"]["value"]
+    return {**example, "id": tournament_id}

@@ -10,9 +10,10 @@ Identifier = Annotated[
 ]
 CountryCode = Annotated[str, StringConstraints(min_length=2, max_length=3, pattern=r"^[A-Z]{2,3}$")]
 MAX_PAGE_SIZE = 500
-# Ids the database assigns (jobs, snapshots): 64-bit integers from 1. Bounding them in the contract
-# turns an out-of-range id into a 422 instead of a driver overflow (a 500) before any query runs.
-RowId = Annotated[int, Field(ge=1, le=2**63 - 1)]
+# Ids the database assigns (jobs, snapshots): its INTEGER columns, 1 to 2³¹ − 1 on PostgreSQL.
+# Bounding them in the contract turns an out-of-range id into a 422 instead of a driver overflow (a
+# 500) before any query runs.
+RowId = Annotated[int, Field(ge=1, le=2**31 - 1)]
 
 
 class StrictModel(BaseModel):
