@@ -4,7 +4,7 @@ PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test worker migrate openapi import bench bench-http clean
+.PHONY: run test lint worker migrate openapi import bench bench-http clean
 
 $(BIN)/.installed: requirements.lock pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "$(PYTHON) not found; set PYTHON=python3" >&2; exit 1; }
@@ -19,6 +19,10 @@ run: $(BIN)/.installed
 test: $(BIN)/.installed
 	$(BIN)/python -m pytest
 
+lint: $(BIN)/.installed
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
 worker: $(BIN)/.installed
 	$(BIN)/python -m app.cli worker
 
@@ -29,7 +33,7 @@ openapi: $(BIN)/.installed
 	$(BIN)/python -m app.cli export-openapi
 
 import: $(BIN)/.installed
-	$(BIN)/python -m app.cli import ../shared/data/renju-cn-2009-2019/source.tsv
+	$(BIN)/python -m app.cli import tests/data/renju-cn-2009-2019/source.tsv
 
 bench: $(BIN)/.installed
 	$(BIN)/python bench/bench_whr.py --size rif

@@ -6,8 +6,8 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 
+from app import contract, problems
 from app import logging as app_logging
-from app import problems
 from app.api import calc, calc_eru, calc_olufsen, calc_rivne, health, jobs, players, rating_lists, tournaments
 from app.middleware import BodySizeLimitMiddleware, RequestContextMiddleware
 from app.settings import Settings, get_settings
@@ -42,6 +42,8 @@ def create_app(settings: Settings | None = None, *, start_worker: bool | None = 
         description=DESCRIPTION,
         lifespan=lifespan,
         separate_input_output_schemas=False,
+        docs_url=None,  # served offline by app/contract.py
+        redoc_url=None,
     )
     problems.install(app)
     # Routes are matched in order, one by one: the ones asked most often (health probes,
@@ -58,6 +60,7 @@ def create_app(settings: Settings | None = None, *, start_worker: bool | None = 
         calc_rivne.router,
     ):
         app.include_router(router)
+    contract.install(app)
     app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.max_body_bytes)
     if settings.cors_origins:
         app.add_middleware(

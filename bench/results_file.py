@@ -1,4 +1,4 @@
-"""Write a generated history in the renju.net results format (shared/data/renju-cn-2009-2019/README.md),
+"""Write a generated history in the renju.net results format (tests/data/renju-cn-2009-2019/README.md),
 so it is imported exactly as real files are: through `python -m app.cli import`."""
 
 from datetime import date, timedelta

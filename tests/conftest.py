@@ -22,8 +22,8 @@ from app import db  # noqa: E402
 from app.models import Base, RatingList  # noqa: E402
 from app.settings import get_settings  # noqa: E402
 
-# shared/ sits beside the project's checkout, here and in CI.
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+# Test data ships inside the repository, each set with its source and licence (tests/data/*/README.md).
+DATA = Path(__file__).resolve().parent / "data"
 RENJU_CN = DATA / "renju-cn-2009-2019" / "source.tsv"
 # Go tournament files from OpenGotha's public repository (GPL): see tests/data/go/README.md.
 GO_DATA = Path(__file__).resolve().parent / "data" / "go"

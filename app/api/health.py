@@ -1,7 +1,7 @@
 import time
 
 from fastapi import APIRouter
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from sqlalchemy import Engine, text
 from starlette.concurrency import run_in_threadpool
 
@@ -15,8 +15,10 @@ CHECK_EVERY_SECONDS = 1.0
 
 
 class Health(BaseModel):
-    status: str
-    database: str
+    """The service answers and its database is reachable."""
+
+    status: str = Field(description="Always `ok` in a 200 answer", examples=["ok"])
+    database: str = Field(description="The database's dialect", examples=["postgresql", "sqlite"])
 
 
 @router.get("/health", operation_id="get_health", responses={503: {"description": "Database unreachable"}})

@@ -14,7 +14,8 @@ from fastapi import (
 from fastapi.responses import JSONResponse
 
 from app.api.deps import Limit, Offset, SessionDep, Writer
-from app.schemas.common import CountryCode, Page
+from app.problems import FieldError, InvalidInput
+from app.schemas.common import CountryCode, Page, RowId
 from app.schemas.jobs import JobAccepted
 from app.schemas.rating_lists import (
     PlayerHistory,
@@ -101,7 +102,7 @@ def get_ratings(
         "and a rated game within the last five years of the list's date (or as_of), provisional until his rating "
         "is established, inactive otherwise",
     ),
-    snapshot_id: int | None = Query(None, description="Read an earlier snapshot instead of the current one"),
+    snapshot_id: RowId | None = Query(None, description="Read an earlier snapshot instead of the current one"),
     limit: Limit = 100,
     offset: Offset = 0,
     if_none_match: str | None = Header(None),
@@ -150,7 +151,7 @@ def list_snapshots(list_id: str, session: SessionDep, limit: Limit = 50, offset:
 
 
 @router.get("/v1/rating-lists/{list_id}/snapshots/{snapshot_id}", operation_id="get_snapshot")
-def get_snapshot(list_id: str, snapshot_id: int, session: SessionDep) -> SnapshotRead:
+def get_snapshot(list_id: str, snapshot_id: RowId, session: SessionDep) -> SnapshotRead:
     snapshot = service.get_snapshot(session, list_id, snapshot_id)
     current = service.get_rating_list(session, list_id).current_snapshot_id
     return SnapshotRead.model_validate(snapshot).model_copy(update={"current": snapshot_id == current})

@@ -1,7 +1,10 @@
-from fastapi import APIRouter, Depends, Header, Query, status
+from typing import Annotated
+
+from fastapi import APIRouter, Body, Depends, Header, Query, status
 from fastapi.responses import JSONResponse
 
 from app.api.deps import Limit, Offset, SessionDep, Writer
+from app.api.examples import SUBMIT_TOURNAMENT_EXAMPLES
 from app.schemas.common import CountryCode, Page
 from app.schemas.players import PlayerRead
 from app.schemas.tournaments import (
@@ -27,7 +30,7 @@ router = APIRouter(prefix="/v1/tournaments", tags=["tournaments"])
     responses={409: {"description": "A tournament with this id exists"}, 413: {"description": "Too many games"}},
 )
 def submit_tournament(
-    body: TournamentIn,
+    body: Annotated[TournamentIn, Body(openapi_examples=SUBMIT_TOURNAMENT_EXAMPLES)],
     session: SessionDep,
     caller: Writer,
     settings: Settings = Depends(get_settings),

@@ -1,5 +1,5 @@
 """Reader of the renju.net results export (tab-separated records), as kept beside the public
-renju WHR site's code: see shared/data/renju-cn-2009-2019/README.md for the format.
+renju WHR site's code: see tests/data/renju-cn-2009-2019/README.md for the format.
 
 Records: ``country``, ``player``, ``tournament``, ``game``; blank lines are skipped. Parsing is
 separate from submitting: ``to_submissions`` turns a parsed file into the same tournament

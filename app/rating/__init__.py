@@ -4,5 +4,5 @@
 the ``RatingSystem`` record), ``registry`` the systems by id; ``whr`` / ``whr_list`` and
 ``rif_elo`` / ``rif_elo_list`` are the engines and their lists. Each module cites the rule
 paragraph it implements (e.g. ``# RIF 1995 #8.b``) so a rating officer can hold the code against
-the text in ``shared/spec/``.
+the rule texts named in ``docs/rules.md`` (decisions: ``docs/decisions.md``).
 """

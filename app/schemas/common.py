@@ -10,6 +10,10 @@ Identifier = Annotated[
 ]
 CountryCode = Annotated[str, StringConstraints(min_length=2, max_length=3, pattern=r"^[A-Z]{2,3}$")]
 MAX_PAGE_SIZE = 500
+# Ids the database assigns (jobs, snapshots): its INTEGER columns, 1 to 2³¹ − 1 on PostgreSQL.
+# Bounding them in the contract turns an out-of-range id into a 422 instead of a driver overflow (a
+# 500) before any query runs.
+RowId = Annotated[int, Field(ge=1, le=2**31 - 1)]
 
 
 class StrictModel(BaseModel):
@@ -19,12 +23,14 @@ class StrictModel(BaseModel):
 
 
 class Page(BaseModel, Generic[T]):
-    items: list[T]
-    total: int
-    limit: int
-    offset: int
+    """One page of a longer result; ask for the next with ``offset + limit``."""
+
+    items: list[T] = Field(description="The items of this page")
+    total: int = Field(ge=0, description="Items matching the query, over all pages")
+    limit: int = Field(ge=1, le=MAX_PAGE_SIZE, description="Page size asked for")
+    offset: int = Field(ge=0, description="Items skipped before this page")
 
 
 class Pagination(BaseModel):
-    limit: int = Field(50, ge=1, le=MAX_PAGE_SIZE)
-    offset: int = Field(0, ge=0)
+    limit: int = Field(50, ge=1, le=MAX_PAGE_SIZE, description="Page size")
+    offset: int = Field(0, ge=0, description="Items to skip")

@@ -8,17 +8,17 @@ Gender = Literal["M", "F"]
 
 
 class PlayerFields(StrictModel):
-    name: str | None = Field(None, max_length=200, description="First name, Latin script")
-    surname: str | None = Field(None, max_length=200)
+    name: str | None = Field(None, max_length=200, description="First name, Latin script", examples=["Shicheng"])
+    surname: str | None = Field(None, max_length=200, description="Surname, Latin script", examples=["Zha"])
     native_name: str | None = Field(None, max_length=200, description="Full name in the player's own script")
-    country: CountryCode | None = Field(None, description="Country code, e.g. CHN, EST")
-    city: str | None = Field(None, max_length=200)
-    gender: Gender | None = None
-    birth_year: int | None = Field(None, ge=1850, le=2100)
+    country: CountryCode | None = Field(None, description="Country code, e.g. CHN, EST", examples=["CHN"])
+    city: str | None = Field(None, max_length=200, description="Home city")
+    gender: Gender | None = Field(None, description="M or F (women's lists)")
+    birth_year: int | None = Field(None, ge=1850, le=2100, description="Year of birth (junior lists)")
 
 
 class PlayerCreate(PlayerFields):
-    id: Identifier = Field(description="Chosen by the submitter, e.g. the renju.net player id")
+    id: Identifier = Field(description="Chosen by the submitter, e.g. the renju.net player id", examples=["2487"])
 
 
 class PlayerPatch(PlayerFields):
@@ -26,13 +26,15 @@ class PlayerPatch(PlayerFields):
 
 
 class PlayerRead(BaseModel):
+    """A stored player."""
+
     model_config = ConfigDict(from_attributes=True)
 
-    id: str
-    name: str | None
-    surname: str | None
-    native_name: str | None
-    country: str | None
-    city: str | None
-    gender: str | None
-    birth_year: int | None
+    id: str = Field(description="The player's id", examples=["2487"])
+    name: str | None = Field(description="First name, Latin script", examples=["Shicheng"])
+    surname: str | None = Field(description="Surname, Latin script", examples=["Zha"])
+    native_name: str | None = Field(description="Full name in the player's own script")
+    country: str | None = Field(description="Country code", examples=["CHN"])
+    city: str | None = Field(description="Home city")
+    gender: str | None = Field(description="M or F")
+    birth_year: int | None = Field(description="Year of birth")

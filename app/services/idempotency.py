@@ -24,8 +24,9 @@ def request_fingerprint(payload: object) -> str:
 
 
 def scoped_key(caller: str, key: str) -> str:
-    # Keys are scoped to the API key's name: two clients cannot see each other's responses.
-    return f"{caller}:{key}"
+    # Keys are scoped to the API key's name: two clients cannot see each other's responses. Stored as
+    # a digest so that any key name plus a 200-character header fits the 200-character column.
+    return hashlib.sha256(f"{caller}:{key}".encode()).hexdigest()
 
 
 def find_replay(session: Session, key: str, fingerprint: str) -> StoredResponse | None:

@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 from bench.histories import History, federation_history  # noqa: E402
+from tests.conftest import RENJU_CN  # noqa: E402
 
 try:
     import whr as whr_reference
@@ -30,7 +31,7 @@ except ImportError:  # the reference is a dev dependency; only the comparisons n
     whr_reference = None
 needs_reference = pytest.mark.skipif(whr_reference is None, reason="the reference package `whr` is not installed")
 
-REAL_DATA = Path("/work/shared/data/renju-cn-2009-2019/source.tsv")
+REAL_DATA = RENJU_CN
 RESULT_CODE = {1.0: "B", 0.5: "D", 0.0: "W"}
 LN10_400 = math.log(10.0) / 400.0
 
@@ -159,8 +160,6 @@ def real_games():
     last day (# RIF 2021 #8.4; data README)."""
     from app.importers.renju_tsv import parse_path
 
-    if not REAL_DATA.exists():
-        pytest.skip(f"{REAL_DATA} is not available")
     parsed = parse_path(REAL_DATA)
     games = [g for g in parsed.games if g.tournament_id in parsed.tournaments and g.result in ("B", "W", "D")]
     ids = sorted({g.black for g in games} | {g.white for g in games}, key=lambda s: (len(s), s))

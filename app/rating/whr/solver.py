@@ -61,7 +61,7 @@ _MAX_START = 20.0  # natural units (3,474 Elo): starting ratings are clipped int
 class Problem:
     """The log-posterior of one set of games, with the sparse structure built once."""
 
-    def __init__(self, black, white, score, day, params: WhrParams):
+    def __init__(self, black: np.ndarray, white: np.ndarray, score: np.ndarray, day: np.ndarray, params: WhrParams) -> None:
         self.params = params
         m = len(black)
         if m == 0:
@@ -163,7 +163,8 @@ class Problem:
 
     def differences(self, x: np.ndarray) -> np.ndarray:
         """x[pair_lo] - x[pair_hi]: what every pair term depends on."""
-        return x[self.pair_lo] - x[self.pair_hi]
+        differences: np.ndarray = x[self.pair_lo] - x[self.pair_hi]
+        return differences
 
     def log_posterior(self, x: np.ndarray, d: np.ndarray) -> float:
         """The log-posterior at x (up to a constant); d = self.differences(x)."""
@@ -177,13 +178,13 @@ class Problem:
             - 0.5 * _dot(self.link, dx * dx)  # Wiener prior
         )
 
-    def derivatives(self, x: np.ndarray, d: np.ndarray):
+    def derivatives(self, x: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Gradient of the log-posterior, diagonal of the negative Hessian, pair weights."""
         n = self.n
         p, q = _sigmoid_and_variance(d)
         resid = np.multiply(self.pair_n, p, out=p)
         np.subtract(self.pair_s, resid, out=resid)  # d/dx_lo of the pair's log-likelihood
-        grad = np.bincount(self.pair_lo, weights=resid, minlength=n)
+        grad: np.ndarray = np.bincount(self.pair_lo, weights=resid, minlength=n)
         grad -= np.bincount(self.pair_hi, weights=resid, minlength=n)
         pf, qf = _sigmoid_and_variance(x[self.first])
         grad[self.first] += self.k_virtual * (0.5 - pf)
@@ -200,7 +201,7 @@ class Problem:
         return self._diagonal(q, _sigmoid_and_variance(x[self.first])[1])
 
     def _diagonal(self, q: np.ndarray, qf: np.ndarray) -> np.ndarray:
-        diag = np.bincount(self.pair_lo, weights=q, minlength=self.n)
+        diag: np.ndarray = np.bincount(self.pair_lo, weights=q, minlength=self.n)
         diag += np.bincount(self.pair_hi, weights=q, minlength=self.n)
         diag[self.first] += self.k_virtual * qf
         diag += self.prior_diag
@@ -267,7 +268,7 @@ class Problem:
         x[rows] = guess
         return x
 
-    def maximise(self, x: np.ndarray, tolerance: float):
+    def maximise(self, x: np.ndarray, tolerance: float) -> tuple[np.ndarray, int, float]:
         x = np.clip(x, -_MAX_START, _MAX_START)  # only the start: the optimum is never clipped
         d = self.differences(x)
         value = None  # the log-posterior at x, computed only when a line search needs it
@@ -340,7 +341,8 @@ class Problem:
         """Square root of the diagonal of the inverse of each player's own block (natural units)."""
         diag = self.curvature(x)
         diag += REFERENCE_HESSIAN_DAMPING
-        return np.sqrt(_tridiagonal_inverse_diagonal(diag, self._neg_link))
+        deviations: np.ndarray = np.sqrt(_tridiagonal_inverse_diagonal(diag, self._neg_link))
+        return deviations
 
 
 def _log_sigmoid(d: np.ndarray) -> np.ndarray:
@@ -350,7 +352,7 @@ def _log_sigmoid(d: np.ndarray) -> np.ndarray:
     np.negative(e, out=e)
     np.exp(e, out=e)
     np.log1p(e, out=e)
-    log_p = np.minimum(d, 0.0)
+    log_p: np.ndarray = np.minimum(d, 0.0)
     log_p -= e
     return log_p
 
@@ -373,7 +375,9 @@ def _dot(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.einsum("i,i->", a, b))
 
 
-def _pcg(matrix, b, pd, pe, rtol, atol, maxiter=1000):
+def _pcg(
+    matrix: sp.csr_matrix, b: np.ndarray, pd: np.ndarray, pe: np.ndarray, rtol: float, atol: float, maxiter: int = 1000
+) -> tuple[np.ndarray, int]:
     """Conjugate gradients on matrix @ x = b, preconditioned by the factorised tridiagonal (pd, pe).
 
     Stops when the residual is below rtol * |b|, or when two successive updates of x are below
@@ -419,10 +423,11 @@ def _tridiagonal_inverse_diagonal(a: np.ndarray, e: np.ndarray) -> np.ndarray:
     g, _, info_g = dpttrf(a[::-1].copy(), e[::-1].copy())
     if info_f != 0 or info_g != 0:
         raise ArithmeticError("tridiagonal factorisation failed")
-    return 1.0 / (f + g[::-1] - a)
+    inverse_diagonal: np.ndarray = 1.0 / (f + g[::-1] - a)
+    return inverse_diagonal
 
 
-def _group(keys: np.ndarray):
+def _group(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """np.unique(keys, return_inverse=True, return_counts=True) for non-negative int64 keys, several
     times faster; `keys` is overwritten. Fresh large arrays are few on purpose: each costs a page
     fault per 4 KiB on first touch, which on the development VM is as much as the arithmetic."""

@@ -1,0 +1,184 @@
+"""The published contract and its documentation pages, derived from the routes in one place.
+
+FastAPI's generated document declares only the success response and its own ``HTTPValidationError``
+for 422, while the service answers every error as RFC 9457 problem+json (app/problems.py). ``install``
+replaces ``app.openapi`` with a version that declares one shared ``Problem`` component and, for every
+operation, each error status it can answer, read from the route itself: writes (the Bearer security
+requirement) can answer 401 and 403, a path with an id 404, a request body 400 and 413, a stored write 409, anything
+with input 422, and every operation 500 and 503. New routers are covered without being edited.
+
+``/docs`` and ``/redoc`` are served from the pinned ``fastapi-offline`` package's copies of Swagger UI
+and ReDoc, so the pages work with no network.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import fastapi_offline
+from fastapi import FastAPI, Request
+from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html, get_swagger_ui_oauth2_redirect_html
+from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.routing import APIRoute, RouteContext, iter_route_contexts
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+from starlette.routing import compile_path
+
+from app.problems import PROBLEM_MEDIA_TYPE, TYPE_BASE, problem_response
+from app.problems import Problem as ProblemError
+
+
+class Problem405(ProblemError):
+    status, type_slug, title = 405, "method-not-allowed", "Method not allowed"
+
+DOCS_ASSETS_PATH = "/docs-assets"
+DOCS_ASSETS_DIRECTORY = Path(fastapi_offline.__file__).resolve().parent / "static"
+WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
+
+
+class ProblemFieldError(BaseModel):
+    """One invalid input: where it is and what is wrong with it."""
+
+    pointer: str = Field(
+        description="RFC 6901 JSON pointer into the request body (`/games/3/white`); a query or header "
+        "parameter is named `query:name` or `header:name`",
+        examples=["/games/0/white"],
+    )
+    detail: str = Field(description="What is wrong there, in words", examples=["unknown player 'p9'"])
+
+
+class Problem(BaseModel):
+    """An RFC 9457 problem details object: the body of every error response."""
+
+    type: str = Field(description="A URI naming the kind of problem", examples=[TYPE_BASE + "invalid-input"])
+    title: str = Field(description="Short summary of that kind of problem", examples=["Invalid input"])
+    status: int = Field(ge=100, le=599, description="The HTTP status code", examples=[422])
+    detail: str = Field(
+        description="What went wrong in this request",
+        examples=["The request is not valid: /games/0/white: unknown player 'p9'"],
+    )
+    errors: list[ProblemFieldError] | None = Field(
+        None, description="For invalid input: every offending field (absent for other problems)"
+    )
+
+
+# Why each status can happen, in the words every operation's contract uses.
+ERROR_DESCRIPTIONS = {
+    400: "Bad request: the request cannot be read as the operation expects",
+    401: "No API key: send `Authorization: Bearer <key>`",
+    403: "The API key is not valid for this service",
+    404: "The resource named in the path does not exist",
+    409: "Conflicts with the stored state (e.g. the id exists already)",
+    413: "The request body (or the number of games) is larger than the service's limit",
+    422: "Invalid input: `errors[]` points at every offending field",
+    500: "Unexpected error; it has been logged",
+    503: "The service or its database is unavailable; retry later",
+}
+
+
+def install(app: FastAPI) -> None:
+    """Publish the problem-aware contract and the offline documentation pages on ``app``."""
+    app.openapi = lambda: _contract(app)  # type: ignore[method-assign]
+    app.add_exception_handler(405, _method_not_allowed)
+    _serve_offline_documentation(app)
+
+
+def allowed_methods(app: FastAPI, path: str) -> list[str]:
+    """Every method some route answers on ``path`` (RFC 9110 15.5.6: a 405 carries ``Allow``)."""
+    methods: set[str] = set()
+    for route in iter_route_contexts(app.routes):
+        if isinstance(route.original_route, APIRoute) and compile_path(route.path_format)[0].fullmatch(path):
+            methods |= route.methods or set()
+    return sorted(methods)
+
+
+async def _method_not_allowed(request: Request, _: Exception) -> JSONResponse:
+    allow = ", ".join(allowed_methods(request.app, request.url.path))
+    problem = Problem405(f"{request.method} is not allowed here; allowed: {allow}.", headers={"Allow": allow})
+    return problem_response(problem)
+
+
+def error_statuses(route: RouteContext, operation: dict[str, Any]) -> list[int]:
+    """The error statuses an operation can answer, read from its method, path, body and security."""
+    dependant = route.dependant
+    methods = route.methods or set()
+    statuses = {500, 503}
+    needs_key = bool(operation.get("security"))  # the Bearer key of app/security.py
+    if needs_key:
+        statuses |= {401, 403}
+    if dependant.path_params:
+        statuses.add(404)
+    if dependant.body_params:
+        statuses |= {400, 413}
+    if needs_key and methods & WRITE_METHODS:  # stored writes; the open calculations store nothing
+        statuses.add(409)
+    if dependant.body_params or dependant.query_params or dependant.header_params or dependant.path_params:
+        statuses.add(422)
+    return sorted(statuses)
+
+
+def _contract(app: FastAPI) -> dict[str, Any]:
+    document = FastAPI.openapi(app)  # cached by FastAPI until the routes change
+    if "Problem" in document.get("components", {}).get("schemas", {}):
+        return document
+    schemas = document.setdefault("components", {}).setdefault("schemas", {})
+    problem_schema = Problem.model_json_schema(ref_template="#/components/schemas/{model}")
+    schemas.update(problem_schema.pop("$defs", {}))
+    schemas["Problem"] = problem_schema
+    for route in iter_route_contexts(app.routes):
+        if not isinstance(route.original_route, APIRoute) or not route.include_in_schema:
+            continue
+        for method in route.methods or ():
+            operation = document["paths"].get(route.path_format, {}).get(method.lower())
+            if operation is None:
+                continue
+            responses = operation.setdefault("responses", {})
+            for status in error_statuses(route, operation):
+                declared = responses.get(str(status), {})
+                responses[str(status)] = {
+                    "description": declared.get("description") or ERROR_DESCRIPTIONS[status],
+                    **({"headers": declared["headers"]} if "headers" in declared else {}),
+                    "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}},
+                }
+            if "401" in responses:
+                responses["401"]["headers"] = {
+                    "WWW-Authenticate": {"description": "`Bearer`", "schema": {"type": "string"}}
+                }
+            operation["responses"] = dict(sorted(responses.items()))
+    # FastAPI's own validation-error shapes are never sent: the service answers problem+json.
+    for unused in ("HTTPValidationError", "ValidationError"):
+        schemas.pop(unused, None)
+    document["components"]["schemas"] = dict(sorted(schemas.items()))
+    return document
+
+
+def _serve_offline_documentation(app: FastAPI) -> None:
+    app.mount(DOCS_ASSETS_PATH, StaticFiles(directory=DOCS_ASSETS_DIRECTORY), name="docs-assets")
+    openapi_url = app.openapi_url or "/openapi.json"
+    oauth2_redirect_url = "/docs/oauth2-redirect"
+
+    @app.get("/docs", include_in_schema=False)
+    def swagger_ui() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url=openapi_url,
+            title=f"{app.title} - Swagger UI",
+            oauth2_redirect_url=oauth2_redirect_url,
+            swagger_js_url=f"{DOCS_ASSETS_PATH}/swagger-ui-bundle.js",
+            swagger_css_url=f"{DOCS_ASSETS_PATH}/swagger-ui.css",
+            swagger_favicon_url=f"{DOCS_ASSETS_PATH}/favicon.png",
+        )
+
+    @app.get(oauth2_redirect_url, include_in_schema=False)
+    def swagger_ui_redirect() -> HTMLResponse:
+        return get_swagger_ui_oauth2_redirect_html()
+
+    @app.get("/redoc", include_in_schema=False)
+    def redoc() -> HTMLResponse:
+        return get_redoc_html(
+            openapi_url=openapi_url,
+            title=f"{app.title} - ReDoc",
+            redoc_js_url=f"{DOCS_ASSETS_PATH}/redoc.standalone.js",
+            redoc_favicon_url=f"{DOCS_ASSETS_PATH}/favicon.png",
+            with_google_fonts=False,
+        )
