@@ -232,7 +232,7 @@ def _run_loads(wrk: str, base: str, server_pid: int, workdir: Path, duration: in
         Load("  the same with If-None-Match (304)", ratings, 4, median_ms_below=2, rate_at_least=2000,
              headers=(("If-None-Match", etag),), expect_status=304),
         Load("  ?as_of=2010-01-01", ratings + "&as_of=2010-01-01", 4, median_ms_below=15),
-        Load(f"GET /v1/players/{{id}}/history?list=rif-whr", history, 4, median_ms_below=3, rate_at_least=1500),
+        Load("GET /v1/players/{id}/history?list=rif-whr", history, 4, median_ms_below=3, rate_at_least=1500),
         Load("POST /v1/calc/rif-elo/game, 1 connection", "/v1/calc/rif-elo/game", 1, rate_at_least=2500,
              method="POST", body=CALC_BODY),
         Load("  the same at 16 connections", "/v1/calc/rif-elo/game", 16, p99_ms_below=15, rate_at_least=2500,

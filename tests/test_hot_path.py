@@ -6,7 +6,6 @@ import json
 import logging
 
 import pytest
-
 from sqlalchemy import create_engine
 
 from app.api import health

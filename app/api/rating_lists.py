@@ -14,7 +14,6 @@ from fastapi import (
 from fastapi.responses import JSONResponse
 
 from app.api.deps import Limit, Offset, SessionDep, Writer
-from app.problems import FieldError, InvalidInput
 from app.schemas.common import CountryCode, Page, RowId
 from app.schemas.jobs import JobAccepted
 from app.schemas.rating_lists import (

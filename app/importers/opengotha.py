@@ -111,7 +111,7 @@ def read(data: bytes) -> tuple[list[dict[str, Any]], list[RejectedRow]]:
                 "handicap": stones,
             }
         )
-    for position, element in enumerate(root.findall("ByePlayers/ByePlayer"), start=1):
+    for position, _bye in enumerate(root.findall("ByePlayers/ByePlayer"), start=1):
         rejected.append(RejectedRow(position, "round without a game: bye"))
     stored_ids = {g["black"] for g in games} | {g["white"] for g in games}
     submission_players = []

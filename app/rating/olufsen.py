@@ -19,8 +19,8 @@ from fractions import Fraction
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.optimize import brentq  # type: ignore[import-untyped]  # scipy ships no type stubs
-from scipy.special import expit  # type: ignore[import-untyped]
+from scipy.optimize import brentq
+from scipy.special import expit
 
 from app.rating.rounding import round_half_away_from_zero
 

@@ -256,7 +256,7 @@ def _grade_index(name: str) -> int:
     return olufsen.GRADES.index(olufsen.grade_row(name))
 
 
-def _counters(state: olufsen.PlayerState) -> dict:
+def _counters(state: olufsen.PlayerState) -> dict[str, object]:
     return {"rated_games": state.rated_games, "category": str(state.category), "pending_grade": state.grades.pending_grade}
 
 

@@ -40,9 +40,11 @@ Nothing here imports FastAPI, SQLAlchemy or settings; pydantic only for the para
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -89,10 +91,10 @@ class StoredTournament:
     board_size: int | None = None
     # Every other stored field of the tournament by column name (category, rule, rated, format, the
     # conditions a system checks, ...), so a system can read what its rules need without a change here.
-    fields: dict = field(default_factory=dict)
+    fields: dict[str, Any] = field(default_factory=dict)
     # What was declared for each player at this tournament (rank, rating, club, egf_pin,
     # rating_origin), by player id; only players the submission declared something for.
-    participants: dict[str, dict] = field(default_factory=dict)
+    participants: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -104,7 +106,7 @@ class Seed:
     status: str
     as_of: date
     title: str | None = None  # a grade or rank the player starts from, for systems that have them
-    counters: dict | None = None  # the system's own counters ("rated games so far")
+    counters: dict[str, Any] | None = None  # the system's own counters ("rated games so far")
 
 
 @dataclass(slots=True)
@@ -130,7 +132,7 @@ class Entry:
     last_played: date | None
     status: str  # "active", "inactive" or "provisional": the statuses the list filters on
     title: str | None = None  # a grade or rank ("3 dan")
-    counters: dict | None = None  # the system's own numbers ("games towards the next grade")
+    counters: dict[str, Any] | None = None  # the system's own numbers ("games towards the next grade")
 
 
 @dataclass(slots=True)
@@ -144,9 +146,9 @@ class Point:
     deviation: float | None
     games: int
     status: str
-    last_played: date | None = None
+    last_played: datetime.date | None = None  # (``date`` is this class's field: spelled in full)
     title: str | None = None
-    counters: dict | None = None
+    counters: dict[str, Any] | None = None
     tournament_ids: list[str] = field(default_factory=list)  # the tournaments that produced it
 
 
@@ -164,7 +166,7 @@ class Change:
     games_counted: int
     status_after: str | None
     title_after: str | None = None
-    details: dict | None = None
+    details: dict[str, Any] | None = None
 
 
 @dataclass(slots=True)
@@ -174,7 +176,7 @@ class Replay:
     changes: list[Change] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     warm_start: bytes | None = None
-    params: dict = field(default_factory=dict)  # what the snapshot records beside the list's params
+    params: dict[str, Any] = field(default_factory=dict)  # what the snapshot records beside the list's params
 
 
 @dataclass(slots=True)
@@ -187,7 +189,7 @@ class Standing:
     last_played: date | None
     status: str
     title: str | None = None
-    counters: dict | None = None
+    counters: dict[str, Any] | None = None
 
 
 # --- the system itself -----------------------------------------------------------------------------
@@ -206,7 +208,7 @@ class RatingSystem:
     standing_on: Callable[[Point, Point | None, date, BaseModel], Standing]
     description: str = ""
 
-    def params(self, stored: dict | None) -> BaseModel:
+    def params(self, stored: dict[str, Any] | None) -> BaseModel:
         """The list's (or a snapshot's) stored parameters, validated, with the model's defaults for what
         is missing; what the snapshot records beside them (e.g. the number of seeds) is left out."""
         fields = self.params_model.model_fields

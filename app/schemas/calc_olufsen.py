@@ -5,10 +5,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.schemas.calc import Score
 from app.schemas.common import Identifier, StrictModel
 from app.schemas.tournaments import Result
 
-Score = Literal[0, 0.5, 1]
 GradeName = Literal[
     "15k", "14k", "13k", "12k", "11k", "10k", "9k", "8k", "7k", "6k", "5k", "4k", "3k", "2k", "1k",
     "1d", "2d", "3d", "4d", "5d", "6d",
@@ -183,8 +183,8 @@ class PerformanceIn(StrictModel):
     )
 
     results: list[PerformanceResultIn] = Field(min_length=1, max_length=10_000, description="The results rated together")
-    base: float = Field(10.0, gt=1, le=100, description="Base of the expectation: 10 for 001 (and FIDE), 2 for RIF Elo")
-    scale: float = Field(400.0, gt=0, le=10_000, description="Rating difference per power of the base: 400 for 001, 120 for RIF Elo")
+    base: float = Field(10.0, ge=2, le=100, description="Base of the expectation: 10 for 001 (and FIDE), 2 for RIF Elo")
+    scale: float = Field(400.0, ge=10, le=10_000, description="Rating difference per power of the base: 400 for 001, 120 for RIF Elo")
 
 
 class PerformanceOut(BaseModel):

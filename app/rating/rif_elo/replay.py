@@ -227,6 +227,7 @@ class _Ledger:
         for player_id in sorted(self.standings):
             standing = self.standings[player_id]
             if standing.status is Status1995.OFFICIAL and player_id in self.period_players:
+                assert standing.rating is not None  # an official player holds a rating (RIF 1995 #5)
                 self.update(player_id, day, rating=standing.rating + standing.pending, pending=0)
             elif standing.status is Status1995.UNOFFICIAL:
                 # #8.a carry-over ends: his start rating plus contributions becomes official.
@@ -242,7 +243,7 @@ class _Ledger:
         self.system = SYSTEM_1997
         for player_id, standing in self.standings.items():
             self.standings[player_id] = replace(
-                standing, status=_STATUS_AT_SWITCH[standing.status], pending=0, record=ProvisionalRecord()
+                standing, status=_STATUS_AT_SWITCH[Status1995(standing.status)], pending=0, record=ProvisionalRecord()
             )
         established = sum(
             1 for standing in self.standings.values() if standing.status is Status1997.ESTABLISHED

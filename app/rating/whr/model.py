@@ -20,8 +20,13 @@ from datetime import date
 from enum import StrEnum
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from app.rating.whr.solver import ELO_PER_NATURAL, NATURAL_PER_ELO, Problem
+
+IntArray = NDArray[np.int64]
+FloatArray = NDArray[np.float64]
+BoolArray = NDArray[np.bool_]
 
 __all__ = [
     "ACTIVE_YEARS",
@@ -140,7 +145,9 @@ def fit(
     )
 
 
-def _validated_games(black, white, black_score, day, n_players):
+def _validated_games(
+    black: ArrayLike, white: ArrayLike, black_score: ArrayLike, day: ArrayLike, n_players: int
+) -> tuple[IntArray, IntArray, FloatArray, IntArray]:
     if int(n_players) != n_players or n_players < 0:
         raise ValueError(f"n_players must be a non-negative integer, got {n_players!r}")
     black = np.asarray(black)
@@ -261,7 +268,7 @@ def games_on(fit: WhrFit, day: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     return players, counts[players], fit.day[last]
 
 
-def _last_rows_on(fit: WhrFit, day: int):
+def _last_rows_on(fit: WhrFit, day: int) -> tuple[IntArray, IntArray, BoolArray]:
     """For each player with a row on or before `day`: his last such row, and whether a later row exists."""
     if len(fit.player) == 0:
         empty = np.zeros(0, dtype=np.int64)
