@@ -34,7 +34,7 @@ def ratings(client, **params):  # type: ignore[no-untyped-def]
 
 def test_lists_exist_out_of_the_box(client):
     lists = {item["id"]: item for item in client.get("/v1/rating-lists").json()}
-    assert set(lists) == {"rif-whr", "rif-whr-gomoku", "rif-elo"}
+    assert set(lists) == {"rif-whr", "rif-whr-gomoku", "rif-elo", "rivne"}
     assert lists["rif-whr"]["params"] == {"w2": 12.9, "virtual_games": 2, "virtual_rating": 1900.0, "start_rating": 1900.0}
     assert lists["rif-whr"]["category"] == "renju" and lists["rif-whr-gomoku"]["category"] == "gomoku"
     eligibility = lists["rif-whr"]["eligibility"]

@@ -86,7 +86,11 @@ class PlayerHistory(BaseModel):
 class SeedIn(StrictModel):
     player_id: Identifier
     rating: int = Field(ge=0, le=4000)
-    status: Literal["established", "official", "provisional", "unofficial"] = "established"
+    status: str | None = Field(
+        None, max_length=20,
+        description="The list's system's own status, checked by it (rif-elo: established, official, provisional or unofficial, "
+        "by default established; rivne: active)",
+    )
     as_of: dt.date
     title: str | None = Field(None, max_length=20, description="A grade or rank the player starts from (systems with titles)")
     counters: dict | None = Field(None, description="The system's own counters, e.g. rated games so far")
