@@ -203,8 +203,9 @@ def test_a_seed_is_the_rating_from_its_date_on(client):
 
 
 def test_round_labels_become_round_numbers():
-    # numeric labels in their order, named ones after them, a game without a label a round of its own
-    assert round_numbers(["2", "10", "1", "final", None, "A", "2", None]) == [2, 3, 1, 5, 6, 4, 2, 7]
+    # numeric labels in their order ("02" is round 2), named ones after them ("³" is a name, not a number),
+    # a game without a label a round of its own
+    assert round_numbers(["2", "10", "1", "final", None, "A", "02", None, "³"]) == [2, 3, 1, 5, 7, 4, 2, 8, 6]
 
 
 def test_a_newcomers_first_rating():
@@ -215,3 +216,34 @@ def test_a_newcomers_first_rating():
     assert first_rating({"rank": "1d", "rating": -400.0}, "declared_rating") == 50
     with pytest.raises(ValueError, match="no rank"):
         first_rating({"rating": 1500.0}, "rank")
+
+
+def _small(tournament_id: str, start: str, end: str, result: str) -> dict:
+    return {
+        "id": tournament_id, "name": tournament_id, "category": "go", "start": start, "end": end,
+        "players": [{"id": "a", "rank": "1d"}, {"id": "b", "rank": "1d"}],
+        "games": [{"id": "g1", "round": "1", "black": "a", "white": "b", "result": result}],
+    }
+
+
+def test_the_list_on_its_date_and_one_point_a_day(client):
+    import datetime as dt
+
+    for body in (
+        _small("t1", "2022-05-01", "2022-05-01", "B"),
+        _small("t2", "2022-04-30", "2022-05-01", "B"),  # ends the same day, started earlier: rated first
+        _small("t3", "2022-06-01", "2022-06-01", "W"),  # after the list's date
+    ):
+        assert client.post("/v1/tournaments", json=body, headers=AUTH).status_code == 201
+    recompute_now(client, "rivne", list_date=dt.date(2022, 5, 15))
+    history = client.get("/v1/players/a/history", params={"list": "rivne"}).json()["points"]
+    assert [(p["date"], p["tournament_ids"], p["games"]) for p in history] == [
+        ("2022-05-01", ["t2", "t1"], 2), ("2022-06-01", ["t3"], 3),
+    ]
+    first = changes_of(client, "t2")["a"]
+    second = changes_of(client, "t1")["a"]
+    assert first["rating_before"] == 2100 and second["rating_before"] == pytest.approx(first["rating_after"], abs=1e-9)
+    # The list on 2022-05-15 holds both May tournaments and not June's.
+    row = rivne_rows(client)["a"]
+    assert row["rating"] == pytest.approx(second["rating_after"], abs=1e-9) and row["counters"] == {"tournaments": 2, "games": 2}
+    assert history[0]["rating"] == row["rating"] and history[1]["rating"] < row["rating"]

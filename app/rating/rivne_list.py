@@ -132,8 +132,9 @@ def round_numbers(labels: list[str | None]) -> list[int]:
     """The stored round labels as the engine's round numbers: numeric labels in their order, other
     labels after them (sorted), and a game without a label a round of its own after those, in
     submission order (nothing says it was played at the same time as another)."""
-    numeric = sorted({int(label) for label in labels if label is not None and label.strip().isdigit()})
-    named = sorted({label for label in labels if label is not None and not label.strip().isdigit()})
+    # INTERPRETATIONS 5.1: the games of one round are simultaneous, so one label is one round.
+    numeric = sorted({int(label) for label in labels if label is not None and label.strip().isdecimal()})
+    named = sorted({label for label in labels if label is not None and not label.strip().isdecimal()})
     number = {str_label: i for i, str_label in enumerate([*map(str, numeric), *named], start=1)}
     next_free = len(number) + 1
     rounds = []
@@ -142,7 +143,7 @@ def round_numbers(labels: list[str | None]) -> list[int]:
             rounds.append(next_free)
             next_free += 1
         else:
-            rounds.append(number[str(int(label)) if label.strip().isdigit() else label])
+            rounds.append(number[str(int(label)) if label.strip().isdecimal() else label])
     return rounds
 
 
