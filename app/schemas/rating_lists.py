@@ -91,10 +91,10 @@ class PlayerHistory(BaseModel):
 class SeedIn(StrictModel):
     player_id: Identifier
     rating: int = Field(ge=0, le=4000)
-    status: Literal["established", "official", "provisional", "unofficial", "unrated"] = Field(
-        "established",
-        description="The system's category: RIF Elo official / unofficial (1995) or established / provisional (1997); "
-        "Olufsen established / provisional, or unrated for a newcomer with a prior grade (001 (7))",
+    status: str | None = Field(
+        None, max_length=20,
+        description="The list's system's own status, checked by it (rif-elo: established, official, provisional or unofficial, "
+        "by default established; olufsen: established, provisional or unrated (001 (7)); rivne: active)",
     )
     as_of: dt.date
     title: str | None = Field(None, max_length=20, description="A grade or rank the player starts from (systems with titles)")

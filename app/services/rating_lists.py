@@ -137,9 +137,11 @@ def replace_seeds(session: Session, list_id: str, seeds: list[dict]) -> list[Rat
             [FieldError("/seeds", f"{rating_list.system} lists take no seed ratings")],
         )
     errors = []
+    validated: list[dict] = []
     for i, seed in enumerate(seeds):
         try:
-            system.seed_model.model_validate(seed)
+            # What is stored is the system's reading of the seed (its defaults, e.g. the status, filled in).
+            validated.append(system.seed_model.model_validate(seed).model_dump())
         except ValidationError as error:
             errors += [FieldError(f"/seeds/{i}/" + "/".join(str(p) for p in e["loc"]), e["msg"]) for e in error.errors()]
     if errors:
@@ -159,8 +161,8 @@ def replace_seeds(session: Session, list_id: str, seeds: list[dict]) -> list[Rat
     if errors:
         raise InvalidInput(f"{len(errors)} seed(s) are invalid; the seeds were not changed.", errors)
     session.execute(delete(RatingSeed).where(RatingSeed.list_id == list_id))
-    if seeds:
-        session.execute(insert(RatingSeed), [{"title": None, "counters": None, **seed, "list_id": list_id} for seed in seeds])
+    if validated:
+        session.execute(insert(RatingSeed), [{"title": None, "counters": None, **seed, "list_id": list_id} for seed in validated])
     return get_seeds(session, list_id)
 
 
