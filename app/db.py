@@ -7,6 +7,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.settings import get_settings
@@ -60,3 +61,9 @@ def get_session() -> Iterator[Session]:
     """FastAPI dependency: one session per request, committed when the endpoint returns."""
     with session_scope() as session:
         yield session
+
+
+def dialect_insert(session: Session):  # type: ignore[no-untyped-def]
+    """The session's database's own INSERT, which has ON CONFLICT DO NOTHING / DO UPDATE: the
+    database settles a race between two inserts of one key, not a look-up before the insert."""
+    return postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert

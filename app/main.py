@@ -61,7 +61,11 @@ def create_app(settings: Settings | None = None, *, start_worker: bool | None = 
     ):
         app.include_router(router)
     contract.install(app)
-    app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.max_body_bytes)
+    app.add_middleware(
+        BodySizeLimitMiddleware,
+        max_bytes=settings.max_body_bytes,
+        path_limits={"/v1/calc/": settings.max_calc_body_bytes},
+    )
     if settings.cors_origins:
         app.add_middleware(
             CORSMiddleware,

@@ -62,28 +62,53 @@ def _incoming_request_id(scope: Scope) -> str:
 
 
 class BodySizeLimitMiddleware:
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    """413 for a body over the limit: at once when Content-Length declares it, and for a chunked
+    body (no Content-Length) once the bytes received pass the limit. A chunked body is read here,
+    up to the limit, before the application sees it: raising from inside the application's body
+    reader would be turned into a 400 by FastAPI's body parsing."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int, path_limits: dict[str, int] | None = None) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        # Smaller limits under some path prefixes (the anonymous /v1/calc endpoints).
+        self.path_limits = path_limits or {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        too_large = PayloadTooLarge(f"The request body is larger than the limit of {self.max_bytes} bytes.")
+        limit = self._limit(scope["path"])
+        too_large = PayloadTooLarge(f"The request body is larger than the limit of {limit} bytes for {scope['path']}.")
         declared = dict(scope.get("headers") or []).get(b"content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
-            await problem_response(too_large)(scope, receive, send)
+        if declared is not None:
+            if declared.isdigit() and int(declared) > limit:
+                await problem_response(too_large)(scope, receive, send)
+                return
+            # The server (h11, httptools) never delivers more than the declared length.
+            await self.app(scope, receive, send)
             return
+        messages: list[Message] = []
         received = 0
-
-        async def counting_receive() -> Message:
-            nonlocal received
+        while True:
             message = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > self.max_bytes:
-                    raise too_large
-            return message
+            messages.append(message)
+            if message["type"] != "http.request":
+                break
+            received += len(message.get("body", b""))
+            if received > limit:
+                await problem_response(too_large)(scope, receive, send)
+                return
+            if not message.get("more_body", False):
+                break
+        buffered = iter(messages)
 
-        await self.app(scope, counting_receive, send)
+        async def replay() -> Message:
+            return next(buffered, None) or await receive()
+
+        await self.app(scope, replay, send)
+
+    def _limit(self, path: str) -> int:
+        for prefix, limit in self.path_limits.items():
+            if path.startswith(prefix):
+                return min(limit, self.max_bytes)
+        return self.max_bytes

@@ -118,6 +118,8 @@ class RatingList(Base):
     category: Mapped[str] = mapped_column(String(10))
     params: Mapped[dict] = mapped_column(JsonType, default=dict)
     eligibility: Mapped[dict] = mapped_column(JsonType, default=dict)
+    # Queue a recompute of this list when a tournament it rates is submitted or corrected.
+    auto_recompute: Mapped[bool] = mapped_column(Boolean, server_default=false(), default=False)
     # Readers follow this pointer; a recompute moves it in the same transaction that writes the
     # new snapshot, so the old snapshot is served until the new one commits.
     current_snapshot_id: Mapped[int | None] = mapped_column(Integer)
@@ -256,8 +258,10 @@ class IdempotencyRecord(Base):
 
     key: Mapped[str] = mapped_column(String(200), primary_key=True)
     request_hash: Mapped[str] = mapped_column(String(64))
-    status_code: Mapped[int] = mapped_column(Integer)
-    response: Mapped[dict] = mapped_column(JsonType)
+    # Empty while the request that inserted the record is in progress; filled in the same transaction
+    # before its commit, so other transactions only ever see a complete record.
+    status_code: Mapped[int | None] = mapped_column(Integer)
+    response: Mapped[dict | None] = mapped_column(JsonType)
     location: Mapped[str | None] = mapped_column(String(300))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 

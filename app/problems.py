@@ -2,15 +2,20 @@
 ``application/problem+json`` with ``type``, ``title``, ``status``, ``detail`` and, for invalid
 input, ``errors: [{"pointer": "/games/3/white", "detail": "..."}]``."""
 
+import logging
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
+_MODEL_NAME = re.compile(r"^[A-Z][a-z]+[A-Z][A-Za-z0-9]*$")
 TYPE_BASE = "https://renju-rating.example/problems/"
 
 
@@ -90,6 +95,9 @@ def json_pointer(location: tuple[str | int, ...] | list[str | int]) -> str:
     parts = list(location)
     if parts and parts[0] == "body":
         parts = parts[1:]
+    # A body that may be one of several models (``WhrParamsPatch | EloParamsPatch``) gets the tried
+    # model's name in the location; it is no part of the document. Field names are snake_case.
+    parts = [p for p in parts if not (isinstance(p, str) and _MODEL_NAME.match(p))]
     return "/" + "/".join(str(p).replace("~", "~0").replace("/", "~1") for p in parts) if parts else ""
 
 
@@ -110,13 +118,36 @@ def install(app: FastAPI) -> None:
         return problem_response(InvalidInput(f"The request is not valid: {detail}", errors))
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(_: Request, error: StarletteHTTPException) -> JSONResponse:
+    async def _http(request: Request, error: StarletteHTTPException) -> JSONResponse:
         problem = Problem(str(error.detail))
         problem.status = error.status_code
         problem.type_slug = {404: "not-found", 405: "method-not-allowed"}.get(error.status_code, "http-error")
         problem.title = {404: "Not found", 405: "Method not allowed"}.get(error.status_code, "HTTP error")
+        problem.headers = dict(error.headers or {})
+        if error.status_code == 405:
+            # RFC 9110 15.5.6: every method the path has (Starlette names only its first route's).
+            problem.headers["Allow"] = ", ".join(_allowed_methods(request))
+        return problem_response(problem)
+
+    @app.exception_handler(DBAPIError)
+    async def _database(_: Request, error: DBAPIError) -> JSONResponse:
+        from app.transactions import problem_for
+
+        problem = problem_for(error)
+        if problem.status >= 500:
+            logging.getLogger("app.database").warning("database error answered %s: %s", problem.status, error.orig)
         return problem_response(problem)
 
     @app.exception_handler(Exception)
     async def _unexpected(_: Request, error: Exception) -> JSONResponse:
+        logging.getLogger("app.errors").exception("unexpected error", exc_info=error)
         return problem_response(Problem("An unexpected error occurred; it has been logged."))
+
+
+def _allowed_methods(request: Request) -> list[str]:
+    allowed = []
+    for method in ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"):
+        scope = {**request.scope, "method": method}
+        if any(route.matches(scope)[0] == Match.FULL for route in request.app.router.routes):
+            allowed.append(method)
+    return allowed

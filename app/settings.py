@@ -1,10 +1,12 @@
 """Configuration from the environment (12-factor): one Settings object, read once per process."""
 
+import json
 from functools import lru_cache
 from pathlib import Path
+from typing import Annotated
 
 from pydantic import Field, SecretStr, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -18,8 +20,19 @@ class Settings(BaseSettings):
     )
     # "name:secret,name2:secret2"; secrets are never logged (SecretStr hides them in repr).
     rating_api_keys: SecretStr = Field(default=SecretStr(""))
-    cors_origins: list[str] = Field(default_factory=list)
+    # The documented form is comma-separated (CORS_ORIGINS=https://a.example,https://b.example);
+    # NoDecode keeps pydantic-settings from reading it as JSON first (a JSON list still works).
+    cors_origins: Annotated[list[str], NoDecode] = Field(default_factory=list)
     max_body_bytes: int = 10 * 1024 * 1024
+    # Anonymous /v1/calc requests: a smaller body, a wall-clock budget, and few at once, so that
+    # nobody can pin the CPU the rating lists and the writers need.
+    max_calc_body_bytes: int = 2 * 1024 * 1024
+    calc_time_budget_seconds: float = 10.0
+    calc_max_concurrent: int = 1
+    calc_queue_seconds: float = 2.0
+    # Transactions that fail on a deadlock, a serialization failure or a busy SQLite are re-run
+    # this many times in all before the request gets a 503.
+    transaction_attempts: int = 5
     max_games_per_tournament: int = 20_000
     run_worker: bool = Field(default=True, description="Run a recompute worker inside the API process.")
     worker_poll_seconds: float = 0.5
@@ -28,7 +41,9 @@ class Settings(BaseSettings):
     @field_validator("cors_origins", mode="before")
     @classmethod
     def _split_origins(cls, value: object) -> object:
-        if isinstance(value, str) and not value.startswith("["):
+        if isinstance(value, str):
+            if value.lstrip().startswith("["):
+                return json.loads(value)
             return [origin.strip() for origin in value.split(",") if origin.strip()]
         return value
 

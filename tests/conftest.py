@@ -30,18 +30,26 @@ GO_DATA = Path(__file__).resolve().parent / "data" / "go"
 AUTH = {"Authorization": "Bearer secret-key"}
 
 
-def _default_lists() -> list[dict]:
-    """The default lists the migrations create: every migration module's DEFAULT_LISTS, in order
-    (a new rating system's migration adds its list the same way)."""
+def _migration(file_name: str):  # type: ignore[no-untyped-def]
     import importlib.util
 
+    path = Path(__file__).resolve().parents[1] / "migrations" / "versions" / file_name
+    spec = importlib.util.spec_from_file_location(f"migration_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
+
+
+def _default_lists() -> list[dict]:
+    """The lists the migrations create, as they leave them: every migration module's DEFAULT_LISTS
+    in order (a new rating system's migration adds its list the same way), with the auto_recompute
+    setting migration 0013 gives the lists that existed before it (a later list's row says its own)."""
+    versions = Path(__file__).resolve().parents[1] / "migrations" / "versions"
     lists: list[dict] = []
-    for path in sorted((Path(__file__).resolve().parents[1] / "migrations" / "versions").glob("*.py")):
-        spec = importlib.util.spec_from_file_location(f"migration_{path.stem}", path)
-        module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-        spec.loader.exec_module(module)  # type: ignore[union-attr]
-        lists += getattr(module, "DEFAULT_LISTS", [])
-    return lists
+    for path in sorted(versions.glob("*.py")):
+        lists += getattr(_migration(path.name), "DEFAULT_LISTS", [])
+    auto_recompute = _migration("0013_auto_recompute_and_idempotency_in_progress.py").AUTO_RECOMPUTE_LISTS
+    return [{"auto_recompute": rating_list["id"] in auto_recompute, **rating_list} for rating_list in lists]
 
 
 @pytest.fixture(scope="session")

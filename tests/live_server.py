@@ -1,54 +1,89 @@
-"""A real uvicorn process serving the app on a free local port, on the test database (the one
-tests/conftest.py migrated), with its background worker on so recompute jobs run."""
+"""A real server for tests that need one: uvicorn in a subprocess, on a free port, on the test
+database (the harness's DATABASE_URL, SQLite or PostgreSQL). Use the ``live_server`` fixture (one
+server per test module, recompute worker off) or ``running_server(...)`` for a server of your own,
+e.g. one to kill, one whose worker runs recompute jobs, or one with other settings.
+
+    def test_something(live_server):
+        httpx.get(f"{live_server.url}/v1/health")
+"""
 
 import os
+import signal
 import socket
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass
+class LiveServer:
+    url: str
+    process: subprocess.Popen
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown hook, no pending write gets a chance to finish."""
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
 
 
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+        return probe.getsockname()[1]
 
 
 @contextmanager
-def live_server(**environment: str) -> Iterator[str]:
-    """Start uvicorn, wait until /v1/health answers, yield its base URL, stop it."""
+def running_server(**environment: str) -> Iterator[LiveServer]:
+    """Start ``uvicorn app.main:app`` with the test environment plus ``environment``; stop it after."""
     port = free_port()
-    env = {**os.environ, "RUN_WORKER": "true", "WORKER_POLL_SECONDS": "0.2", **environment}
+    env = {**os.environ, "RUN_WORKER": "false", "LOG_LEVEL": "WARNING", **environment}
     process = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port)],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port), "--no-access-log"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
-    base_url = f"http://127.0.0.1:{port}"
+    server = LiveServer(f"http://127.0.0.1:{port}", process)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"uvicorn exited: {process.stderr.read().decode() if process.stderr else ''}")
-            try:
-                if httpx.get(f"{base_url}/v1/health", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("uvicorn did not answer /v1/health within 60 s")
-            time.sleep(0.2)
-        yield base_url
+        _wait_until_up(server)
+        yield server
     finally:
-        process.terminate()
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                server.kill()
+        if process.stderr is not None:
+            process.stderr.close()
+
+
+@pytest.fixture(scope="module")
+def live_server() -> Iterator[LiveServer]:
+    with running_server() as server:
+        yield server
+
+
+def _wait_until_up(server: LiveServer, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.process.poll() is not None:
+            error = server.process.stderr.read().decode(errors="replace") if server.process.stderr else ""
+            raise RuntimeError(f"the server exited with {server.process.returncode}: {error[-2000:]}")
         try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+            httpx.get(f"{server.url}/openapi.json", timeout=1.0)
+            return  # it answers: up (whether its database is reachable is the test's business)
+        except httpx.TransportError:
+            pass
+        time.sleep(0.1)
+    raise RuntimeError(f"the server at {server.url} did not answer within {timeout} s")

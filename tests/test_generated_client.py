@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from app.api.examples import REAL_TOURNAMENT
-from tests.live_server import live_server
+from tests.live_server import running_server
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = "renju_rating_client"
@@ -57,16 +57,19 @@ def test_generated_client_against_a_live_server(generated_client):  # type: igno
         Problem,
         RatingsPage,
         TournamentIn,
-        TournamentRead,
+        TournamentSubmitted,
     )
 
-    with live_server() as base_url:
+    with running_server(RUN_WORKER="true", WORKER_POLL_SECONDS="0.2") as server:
+        base_url = server.url
         client = AuthenticatedClient(base_url=base_url, token="secret-key", raise_on_unexpected_status=True)
 
         submitted = submit_tournament.sync_detailed(client=client, body=TournamentIn.from_dict(REAL_TOURNAMENT))
         assert submitted.status_code == 201, submitted.content
-        assert isinstance(submitted.parsed, TournamentRead)
+        assert isinstance(submitted.parsed, TournamentSubmitted)
         assert submitted.parsed.id == "T0017" and len(submitted.parsed.games) == 10
+        rates = {rating_list.id: rating_list for rating_list in submitted.parsed.lists}
+        assert rates["rif-whr"].rated and isinstance(rates["rif-whr"].job_id, int)
 
         broken = dict(REAL_TOURNAMENT, id="T0017-broken")
         broken["games"] = [dict(REAL_TOURNAMENT["games"][0], white="no-such-player"), *REAL_TOURNAMENT["games"][1:]]

@@ -18,7 +18,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from tests.conftest import AUTH
-from tests.live_server import live_server
+from tests.live_server import running_server
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES_PER_OPERATION = int(os.environ.get("SCHEMATHESIS_EXAMPLES", "20"))
@@ -35,8 +35,8 @@ schema = schemathesis.openapi.from_path(ROOT / "openapi" / "openapi.json")
 
 @pytest.fixture(scope="module")
 def base_url() -> Iterator[str]:
-    with live_server() as url:
-        yield url
+    with running_server(RUN_WORKER="true", WORKER_POLL_SECONDS="0.2") as server:
+        yield server.url
 
 
 @schema.parametrize()

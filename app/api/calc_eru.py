@@ -2,6 +2,7 @@
 
 from fastapi import APIRouter
 
+from app.api.calc import BUDGET_RESPONSES, run_within_budget
 from app.schemas import calc_eru as schemas
 from app.services import calc_eru as service
 
@@ -17,9 +18,12 @@ def calc_eru_norms(body: schemas.EruNormsIn) -> schemas.EruNormsOut:
 
 
 @router.post(
-    "/eru/tournament", operation_id="calc_eru_tournament", summary="Estonian ranks and ratings of a whole tournament"
+    "/eru/tournament",
+    operation_id="calc_eru_tournament",
+    summary="Estonian ranks and ratings of a whole tournament",
+    responses=BUDGET_RESPONSES,
 )
-def calc_eru_tournament(body: schemas.EruTournamentIn) -> schemas.EruTournamentOut:
+async def calc_eru_tournament(body: schemas.EruTournamentIn) -> schemas.EruTournamentOut:
     """A whole tournament under the Estonian system: every player's norms, new rank and reason, and his
     Estonian rating before and after (the table per game at the start rating; a newcomer's first rating)."""
-    return service.tournament(body)
+    return await run_within_budget(service.tournament, body)

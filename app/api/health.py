@@ -48,7 +48,7 @@ class _DatabaseCheck:
                 self.refreshing = False
             self.engine, self.checked_at, self.failure = engine, time.monotonic(), failure
         if self.failure is not None:
-            raise ServiceUnavailable(f"The database is not reachable: {self.failure}")
+            raise ServiceUnavailable(f"The database is not reachable: {self.failure}", headers={"Retry-After": "5"})
         return Health(status="ok", database=engine.dialect.name)
 
 

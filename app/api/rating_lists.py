@@ -1,5 +1,5 @@
 import datetime as dt
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import (
     APIRouter,
@@ -13,12 +13,13 @@ from fastapi import (
 )
 from fastapi.responses import JSONResponse
 
-from app.api.deps import Limit, Offset, SessionDep, Writer
-from app.schemas.common import CountryCode, Page, RowId
+from app.api.deps import DatabaseId, IdentifierPath, Limit, Offset, SessionDep, Writer
+from app.schemas.common import EARLIEST_DATE, LATEST_DATE, MAX_DATABASE_ID, CountryCode, Identifier, Page
 from app.schemas.jobs import JobAccepted
 from app.schemas.rating_lists import (
     PlayerHistory,
     RatingListRead,
+    RatingListSettingsPatch,
     RatingsPage,
     SeedRead,
     SeedsIn,
@@ -38,13 +39,23 @@ def list_rating_lists(session: SessionDep) -> list[RatingListRead]:
 
 
 @router.get("/v1/rating-lists/{list_id}", operation_id="get_rating_list")
-def get_rating_list(list_id: str, session: SessionDep) -> RatingListRead:
+def get_rating_list(list_id: IdentifierPath, session: SessionDep) -> RatingListRead:
     return RatingListRead.model_validate(service.get_rating_list(session, list_id))
+
+
+@router.patch("/v1/rating-lists/{list_id}", operation_id="update_rating_list")
+def update_rating_list(list_id: IdentifierPath, body: RatingListSettingsPatch, session: SessionDep, _: Writer) -> RatingListRead:
+    """Change the list's own settings (``auto_recompute``); its parameters are under ``/params``."""
+    rating_list = service.get_rating_list(session, list_id)
+    for field, value in body.model_dump(exclude_unset=True).items():
+        setattr(rating_list, field, value)
+    session.flush()
+    return RatingListRead.model_validate(rating_list)
 
 
 @router.patch("/v1/rating-lists/{list_id}/params", operation_id="update_rating_list_params")
 def update_rating_list_params(
-    list_id: str,
+    list_id: IdentifierPath,
     session: SessionDep,
     _: Writer,
     body: dict[str, Any] = Body(
@@ -68,7 +79,7 @@ def update_rating_list_params(
     operation_id="recompute_rating_list",
 )
 def recompute_rating_list(
-    list_id: str, session: SessionDep, _: Writer, background: BackgroundTasks, response: Response
+    list_id: IdentifierPath, session: SessionDep, _: Writer, background: BackgroundTasks, response: Response
 ) -> JobAccepted:
     """Queue a recompute (a second trigger while one is queued returns the same job)."""
     job = jobs.trigger_recompute(session, list_id)
@@ -89,11 +100,13 @@ PINNED_CACHE = "public, max-age=31536000, immutable"
     responses={304: {"description": "Not modified (If-None-Match)"}},
 )
 def get_ratings(
-    list_id: str,
+    list_id: IdentifierPath,
     session: SessionDep,
     request: Request,
     as_of: dt.date | None = Query(
         None,
+        ge=EARLIEST_DATE,
+        le=LATEST_DATE,
         description="The list as it stood on this date, from the snapshot's stored per-day rows. The default list "
         "(status=active, read on today's date) is empty for a history whose last games are more than five years old: "
         "every player is then inactive; ask for status=all, or as_of the data's last date.",
@@ -105,7 +118,7 @@ def get_ratings(
         "and a rated game within the last five years of the list's date (or as_of), provisional until his rating "
         "is established, inactive otherwise",
     ),
-    snapshot_id: RowId | None = Query(None, description="Read an earlier snapshot instead of the current one"),
+    snapshot_id: int | None = Query(None, ge=1, le=MAX_DATABASE_ID, description="Read an earlier snapshot instead of the current one"),
     limit: Limit = 100,
     offset: Offset = 0,
     if_none_match: str | None = Header(None),
@@ -146,7 +159,7 @@ def _matches(if_none_match: str | None, etag: str) -> bool:
 
 
 @router.get("/v1/rating-lists/{list_id}/snapshots", operation_id="list_snapshots")
-def list_snapshots(list_id: str, session: SessionDep, limit: Limit = 50, offset: Offset = 0) -> Page[SnapshotRead]:
+def list_snapshots(list_id: IdentifierPath, session: SessionDep, limit: Limit = 50, offset: Offset = 0) -> Page[SnapshotRead]:
     snapshots, total = service.list_snapshots(session, list_id, limit, offset)
     current = service.get_rating_list(session, list_id).current_snapshot_id
     items = [SnapshotRead.model_validate(s).model_copy(update={"current": s.id == current}) for s in snapshots]
@@ -154,19 +167,19 @@ def list_snapshots(list_id: str, session: SessionDep, limit: Limit = 50, offset:
 
 
 @router.get("/v1/rating-lists/{list_id}/snapshots/{snapshot_id}", operation_id="get_snapshot")
-def get_snapshot(list_id: str, snapshot_id: RowId, session: SessionDep) -> SnapshotRead:
+def get_snapshot(list_id: IdentifierPath, snapshot_id: DatabaseId, session: SessionDep) -> SnapshotRead:
     snapshot = service.get_snapshot(session, list_id, snapshot_id)
     current = service.get_rating_list(session, list_id).current_snapshot_id
     return SnapshotRead.model_validate(snapshot).model_copy(update={"current": snapshot_id == current})
 
 
 @router.get("/v1/rating-lists/{list_id}/seeds", operation_id="get_seeds")
-def get_seeds(list_id: str, session: SessionDep) -> SeedsRead:
+def get_seeds(list_id: IdentifierPath, session: SessionDep) -> SeedsRead:
     return SeedsRead(list_id=list_id, seeds=[SeedRead.model_validate(s) for s in service.get_seeds(session, list_id)])
 
 
 @router.put("/v1/rating-lists/{list_id}/seeds", operation_id="replace_seeds")
-def replace_seeds(list_id: str, body: SeedsIn, session: SessionDep, _: Writer) -> SeedsRead:
+def replace_seeds(list_id: IdentifierPath, body: SeedsIn, session: SessionDep, _: Writer) -> SeedsRead:
     """The ratings a replay begins from (rif-elo: the starting official list, INTERPRETATIONS 1.18; rivne: a
     player's rating and rank from a date on); replaces all."""
     seeds = service.replace_seeds(session, list_id, [s.model_dump(exclude_none=True) for s in body.seeds])
@@ -180,9 +193,9 @@ def replace_seeds(list_id: str, body: SeedsIn, session: SessionDep, _: Writer) -
     responses={304: {"description": "Not modified (If-None-Match)"}},
 )
 def get_player_history(
-    player_id: str,
+    player_id: IdentifierPath,
     session: SessionDep,
-    list_id: str = Query("rif-whr", alias="list", description="Rating list id"),
+    list_id: Annotated[Identifier, Query(alias="list", description="Rating list id")] = "rif-whr",
     if_none_match: str | None = Header(None),
 ) -> PlayerHistory:
     """The player's series under the list's current snapshot, oldest first (a chart)."""

@@ -1,24 +1,27 @@
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Depends, Header, Query, status
+from fastapi import APIRouter, BackgroundTasks, Body, Depends, Header, Query, status
 from fastapi.responses import JSONResponse
 
-from app.api.deps import Limit, Offset, SessionDep, Writer
+from app.api.deps import IdentifierPath, Limit, Offset, SessionDep, Writer
 from app.api.examples import SUBMIT_TOURNAMENT_EXAMPLES
-from app.schemas.common import CountryCode, Page
+from app.schemas.common import CountryCode, Page, Text
 from app.schemas.players import PlayerRead
 from app.schemas.tournaments import (
     Category,
     GameRead,
+    ListRating,
     RatingChangeRead,
     TournamentIn,
     TournamentPlayerRead,
     TournamentRead,
+    TournamentSubmitted,
     TournamentSummary,
 )
-from app.services import idempotency
+from app.services import idempotency, worker
 from app.services import tournaments as service
 from app.settings import Settings, get_settings
+from app.transactions import run_in_transaction
 
 router = APIRouter(prefix="/v1/tournaments", tags=["tournaments"])
 
@@ -27,42 +30,68 @@ router = APIRouter(prefix="/v1/tournaments", tags=["tournaments"])
     "",
     status_code=status.HTTP_201_CREATED,
     operation_id="submit_tournament",
-    responses={409: {"description": "A tournament with this id exists"}, 413: {"description": "Too many games"}},
+    responses={
+        409: {"description": "A tournament with this id exists, or a request with the same Idempotency-Key is in progress"},
+        413: {"description": "Too many games"},
+    },
 )
 def submit_tournament(
     body: Annotated[TournamentIn, Body(openapi_examples=SUBMIT_TOURNAMENT_EXAMPLES)],
     session: SessionDep,
     caller: Writer,
+    background: BackgroundTasks,
     settings: Settings = Depends(get_settings),
-    idempotency_key: str | None = Header(None, max_length=200, description="Replays get the first response"),
-) -> TournamentRead:
+    idempotency_key: Text | None = Header(None, max_length=200, description="Replays get the first response"),
+) -> TournamentSubmitted:
+    """Store a tournament with its games; the 201 is sent once it is committed. The response says,
+    for each rating list of the category, whether the list rates it and which recompute it queued."""
     fingerprint = idempotency.request_fingerprint(body.model_dump(mode="json"))
-    if idempotency_key:
-        key = idempotency.scoped_key(caller, idempotency_key)
-        replay = idempotency.find_replay(session, key, fingerprint)
-        if replay is not None:
-            headers = {"Location": replay.location} if replay.location else {}
-            return JSONResponse(replay.body, status_code=replay.status_code, headers=headers)  # type: ignore[return-value]
-    service.submit_tournament(session, body, max_games=settings.max_games_per_tournament)
-    read = _read(session, body.id)
+    key = idempotency.scoped_key(caller, idempotency_key) if idempotency_key else None
     location = f"/v1/tournaments/{body.id}"
-    if idempotency_key:
-        idempotency.remember(
-            session, key, fingerprint, idempotency.StoredResponse(201, read.model_dump(mode="json"), location)
-        )
-    return JSONResponse(read.model_dump(mode="json"), status_code=201, headers={"Location": location})  # type: ignore[return-value]
+
+    def store() -> idempotency.StoredResponse:
+        if key is not None:
+            replay = idempotency.claim(session, key, fingerprint)
+            if replay is not None:
+                return replay
+        service.submit_tournament(session, body, max_games=settings.max_games_per_tournament)
+        outcomes = service.queue_recomputes(session, body)
+        stored = idempotency.StoredResponse(201, _submitted(session, body.id, outcomes).model_dump(mode="json"), location)
+        if key is not None:
+            idempotency.complete(session, key, stored)
+        return stored
+
+    stored = run_in_transaction(session, store, attempts=settings.transaction_attempts)
+    background.add_task(worker.wake)  # after the response, so after the commit too
+    headers = {"Location": stored.location} if stored.location else {}
+    return JSONResponse(stored.body, status_code=stored.status_code, headers=headers)  # type: ignore[return-value]
 
 
 @router.put("/{tournament_id}", operation_id="replace_tournament")
 def replace_tournament(
-    tournament_id: str, body: TournamentIn, session: SessionDep, _: Writer, settings: Settings = Depends(get_settings)
-) -> TournamentRead:
-    service.replace_tournament(session, tournament_id, body, max_games=settings.max_games_per_tournament)
-    return _read(session, tournament_id)
+    tournament_id: IdentifierPath,
+    body: TournamentIn,
+    session: SessionDep,
+    _: Writer,
+    background: BackgroundTasks,
+    settings: Settings = Depends(get_settings),
+) -> TournamentSubmitted:
+    """A correction: the tournament's fields and games are replaced; the lists that rated it before
+    or rate it now are recomputed when they recompute themselves."""
+
+    def store() -> TournamentSubmitted:
+        rated_before = service.lists_rating(session, tournament_id)
+        service.replace_tournament(session, tournament_id, body, max_games=settings.max_games_per_tournament)
+        outcomes = service.queue_recomputes(session, body, also_for=rated_before)
+        return _submitted(session, tournament_id, outcomes)
+
+    submitted = run_in_transaction(session, store, attempts=settings.transaction_attempts)
+    background.add_task(worker.wake)
+    return submitted
 
 
 @router.get("/{tournament_id}", operation_id="get_tournament")
-def get_tournament(tournament_id: str, session: SessionDep) -> TournamentRead:
+def get_tournament(tournament_id: IdentifierPath, session: SessionDep) -> TournamentRead:
     return _read(session, tournament_id)
 
 
@@ -80,6 +109,11 @@ def list_tournaments(
     )
     items = [TournamentSummary.model_validate(t).model_copy(update={"games_count": n}) for t, n in rows]
     return Page(items=items, total=total, limit=limit, offset=offset)
+
+
+def _submitted(session, tournament_id: str, outcomes: list[service.ListOutcome]) -> TournamentSubmitted:  # type: ignore[no-untyped-def]
+    lists = [ListRating(id=o.list_id, rated=o.rated, reason=o.reason, job_id=o.job_id) for o in outcomes]
+    return TournamentSubmitted(**_read(session, tournament_id).model_dump(), lists=lists)
 
 
 def _read(session, tournament_id: str) -> TournamentRead:  # type: ignore[no-untyped-def]

@@ -3,7 +3,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from app.schemas.common import Identifier, StrictModel
+from app.schemas.common import Date, Identifier, StrictModel
 from app.schemas.tournaments import Result
 
 # 0, 0.5 or 1, said as bounds and a step: every client generator reads `number` with minimum, maximum
@@ -11,6 +11,12 @@ from app.schemas.tournaments import Result
 Score = Annotated[float, Field(ge=0, le=1, multiple_of=0.5)]
 MAX_CALC_PLAYERS = 10_000
 MAX_CALC_GAMES = 100_000
+
+# Work an anonymous caller may ask for in one request (the endpoints are open): a tournament of
+# a thousand players and ten thousand games is far beyond any real one, and rates in about a second.
+MAX_CALC_PLAYERS = 1_000
+MAX_CALC_GAMES = 10_000
+MAX_WHR_CALC_GAMES = 20_000
 
 
 class EloGameIn(StrictModel):
@@ -72,7 +78,7 @@ class Rif1995TournamentIn(StrictModel):
     (Not said as a schema `anyOf`: client generators turn an `anyOf` of `required` lists into two
     partial models and lose the other fields.)"""
 
-    end: dt.date | None = Field(
+    end: Date | None = Field(
         None, description="The tournament's end date; before 1996 switches #8.c off (GA 1996 #3)", examples=["1995-08-06"]
     )
     before_1996: bool | None = Field(None, description="Overrides the choice made from `end`")
@@ -150,7 +156,7 @@ class WhrGame(StrictModel):
     black: Identifier = Field(description="Id of the player with black", examples=["2487"])
     white: Identifier = Field(description="Id of the player with white", examples=["2789"])
     result: Result = Field(description="From black's side: B, W or D")
-    date: dt.date = Field(description="The day the game counts on (a tournament's last day)", examples=["2017-10-22"])
+    date: Date = Field(description="The day the game counts on (a tournament's last day)", examples=["2017-10-22"])
 
 
 class WhrParamsIn(StrictModel):
@@ -164,7 +170,7 @@ class WhrParamsIn(StrictModel):
 class WhrCalcIn(StrictModel):
     """A whole history of games, rated from nothing but itself."""
 
-    games: list[WhrGame] = Field(max_length=MAX_CALC_GAMES, description="The games, in any order")
+    games: list[WhrGame] = Field(max_length=MAX_WHR_CALC_GAMES, description="The games, in any order")
     params: WhrParamsIn = Field(default_factory=WhrParamsIn, description="Parameters; the rule text's when omitted")
 
 

@@ -1,8 +1,14 @@
+import datetime as dt
 from typing import Annotated, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 T = TypeVar("T")
+
+# No NUL characters in any stored or queried string: PostgreSQL's text cannot hold them, and SQLite
+# would store a string no other client can read back faithfully.
+NO_NUL_PATTERN = r"^[^\x00]*$"
+Text = Annotated[str, StringConstraints(pattern=NO_NUL_PATTERN)]
 
 Identifier = Annotated[
     str,
@@ -10,16 +16,22 @@ Identifier = Annotated[
 ]
 CountryCode = Annotated[str, StringConstraints(min_length=2, max_length=3, pattern=r"^[A-Z]{2,3}$")]
 MAX_PAGE_SIZE = 500
-# Ids the database assigns (jobs, snapshots): its INTEGER columns, 1 to 2³¹ − 1 on PostgreSQL.
-# Bounding them in the contract turns an out-of-range id into a 422 instead of a driver overflow (a
-# 500) before any query runs.
-RowId = Annotated[int, Field(ge=1, le=2**31 - 1)]
+# Database integers are 32-bit on PostgreSQL (INTEGER columns, OFFSET within BIGINT): every integer
+# a request carries into a query is bounded so that it is a 4xx, never a database error.
+MAX_DATABASE_ID = 2**31 - 1
+MAX_OFFSET = 2**31 - 1
+# Dates a rating service can meaningfully hold; outside, date arithmetic (ordinals, numpy days) and
+# some databases misbehave, and no renju tournament was ever played there.
+EARLIEST_DATE = dt.date(1900, 1, 1)
+LATEST_DATE = dt.date(2199, 12, 31)
+Date = Annotated[dt.date, Field(ge=EARLIEST_DATE, le=LATEST_DATE)]
 
 
 class StrictModel(BaseModel):
-    """Request bodies reject unknown fields, so a typo is an error rather than silently ignored."""
+    """Request bodies reject unknown fields, so a typo is an error rather than silently ignored, and
+    non-finite numbers (NaN, Infinity), which no rule system can rate with."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
 class Page(BaseModel, Generic[T]):
@@ -33,4 +45,4 @@ class Page(BaseModel, Generic[T]):
 
 class Pagination(BaseModel):
     limit: int = Field(50, ge=1, le=MAX_PAGE_SIZE, description="Page size")
-    offset: int = Field(0, ge=0, description="Items to skip")
+    offset: int = Field(0, ge=0, le=MAX_OFFSET, description="Items to skip")

@@ -2,17 +2,17 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.schemas.common import CountryCode, Identifier, StrictModel
+from app.schemas.common import CountryCode, Identifier, StrictModel, Text
 
 Gender = Literal["M", "F"]
 
 
 class PlayerFields(StrictModel):
-    name: str | None = Field(None, max_length=200, description="First name, Latin script", examples=["Shicheng"])
-    surname: str | None = Field(None, max_length=200, description="Surname, Latin script", examples=["Zha"])
-    native_name: str | None = Field(None, max_length=200, description="Full name in the player's own script")
+    name: Text | None = Field(None, max_length=200, description="First name, Latin script", examples=["Shicheng"])
+    surname: Text | None = Field(None, max_length=200, description="Surname, Latin script", examples=["Zha"])
+    native_name: Text | None = Field(None, max_length=200, description="Full name in the player's own script")
     country: CountryCode | None = Field(None, description="Country code, e.g. CHN, EST", examples=["CHN"])
-    city: str | None = Field(None, max_length=200, description="Home city")
+    city: Text | None = Field(None, max_length=200, description="Home city")
     gender: Gender | None = Field(None, description="M or F (women's lists)")
     birth_year: int | None = Field(None, ge=1850, le=2100, description="Year of birth (junior lists)")
 

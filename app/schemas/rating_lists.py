@@ -3,7 +3,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.schemas.common import Identifier, StrictModel
+from app.schemas.common import Date, Identifier, StrictModel, Text
 
 StatusFilter = Literal["active", "inactive", "provisional", "all"]
 
@@ -17,7 +17,14 @@ class RatingListRead(BaseModel):
     category: str
     params: dict = Field(description="The rule system's parameters (WHR: w2, virtual_games, virtual_rating, start_rating)")
     eligibility: dict = Field(description="Which tournaments count: rated flag, minimum time control, certified rules, formats")
+    auto_recompute: bool = Field(
+        description="A submission or correction of a tournament the list rates queues a recompute of the list"
+    )
     current_snapshot_id: int | None
+
+
+class RatingListSettingsPatch(StrictModel):
+    auto_recompute: bool | None = Field(None, description="Recompute the list after each submission it rates")
 
 
 class RatingRowRead(BaseModel):
@@ -91,13 +98,13 @@ class PlayerHistory(BaseModel):
 class SeedIn(StrictModel):
     player_id: Identifier
     rating: int = Field(ge=0, le=4000)
-    status: str | None = Field(
+    status: Text | None = Field(
         None, max_length=20,
         description="The list's system's own status, checked by it (rif-elo: established, official, provisional or unofficial, "
         "by default established; olufsen: established, provisional or unrated (001 (7)); rivne: active)",
     )
-    as_of: dt.date
-    title: str | None = Field(None, max_length=20, description="A grade or rank the player starts from (systems with titles)")
+    as_of: Date
+    title: Text | None = Field(None, max_length=20, description="A grade or rank the player starts from (systems with titles)")
     counters: dict | None = Field(None, description="The system's own counters, e.g. rated games so far")
 
 

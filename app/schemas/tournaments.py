@@ -3,7 +3,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
-from app.schemas.common import CountryCode, Identifier, StrictModel
+from app.schemas.common import CountryCode, Date, Identifier, StrictModel, Text
 from app.schemas.players import PlayerCreate, PlayerRead
 
 Category = Literal["renju", "gomoku", "go", "shogi"]
@@ -28,9 +28,9 @@ class TournamentPlayerIn(PlayerCreate):
     rating: float | None = Field(
         None, ge=-3000, le=4000, description="Rating declared at this tournament (e.g. EGF GoR; may be negative for deep kyu)"
     )
-    club: str | None = Field(None, max_length=100, description="Club at this tournament")
+    club: Text | None = Field(None, max_length=100, description="Club at this tournament")
     egf_pin: str | None = Field(None, pattern=r"^[0-9]{1,20}$", description="European Go Database PIN")
-    rating_origin: str | None = Field(
+    rating_origin: Text | None = Field(
         None, max_length=40, description="Where the rating comes from, as the tournament program wrote it (e.g. 'EGF : 1114')"
     )
 
@@ -40,27 +40,27 @@ class GameIn(StrictModel):
     black: Identifier
     white: Identifier
     result: Result = Field(description="From black's side: B black won, W white won, D draw")
-    round: str | None = Field(None, max_length=20, description='Round label: "1", "2", … or "T" for a tie-break')
+    round: Text | None = Field(None, max_length=20, description='Round label: "1", "2", … or "T" for a tie-break')
     played: bool = Field(True, description="false: a walkover or a game not played; stored, never rated")
-    date: dt.date | None = Field(None, description="Defaults to the tournament's end date")
-    handicap: int | None = Field(None, ge=0, description="Stones (go) or handicap level (shogi); 0 = even")
-    board_size: int | None = Field(None, description="Lines of the board: go 9 / 13 / 19, renju 15")
+    date: Date | None = Field(None, description="Defaults to the tournament's end date")
+    handicap: int | None = Field(None, ge=0, le=100, description="Stones (go) or handicap level (shogi); 0 = even")
+    board_size: int | None = Field(None, ge=1, le=100, description="Lines of the board: go 9 / 13 / 19, renju 15")
 
 
 class TournamentIn(StrictModel):
     id: Identifier
-    name: str = Field(min_length=1, max_length=300)
+    name: Text = Field(min_length=1, max_length=300)
     category: Category
-    rule: str | None = Field(None, max_length=100, description="Opening rule, e.g. RIF, Yamaguchi, Soosyrv-N")
-    start: dt.date
-    end: dt.date
+    rule: Text | None = Field(None, max_length=100, description="Opening rule, e.g. RIF, Yamaguchi, Soosyrv-N")
+    start: Date
+    end: Date
     country: CountryCode | None = None
-    city: str | None = Field(None, max_length=200)
+    city: Text | None = Field(None, max_length=200)
     time_control_minutes: int | None = Field(None, ge=1, le=10_000, description="Minutes per player")
     rated: bool = True
     format: TournamentFormat = "face-to-face"
     complete_records: bool = Field(True, description="Complete game records are in the RIF database (002 #9.3)")
-    board_size: int | None = Field(None, description="Default board size of the tournament's games")
+    board_size: int | None = Field(None, ge=1, le=100, description="Default board size of the tournament's games")
     eru_calendar: bool = Field(False, description="In the calendar of the Estonian Renju Union (ERU 4.5, 4.9; default false)")
     referee_accepted: bool = Field(
         False, description="Accepted by an ERU referee: counts for the ranks 15k–10k (ERU 4.5; default false)"
@@ -80,8 +80,8 @@ class TournamentIn(StrictModel):
         description="The time control is 60 minutes/30 own moves + byo-yomi 10 minutes/10 moves (time_control_minutes "
         "is then the base time); qualifies for 5–6 dan with at least 60 minutes (ERU 4.5; default false)",
     )
-    tournament_class: str | None = Field(None, max_length=10, description="EGD tournament class (h9 CL[]), e.g. A")
-    handicap_rule: str | None = Field(
+    tournament_class: Text | None = Field(None, max_length=10, description="EGD tournament class (h9 CL[]), e.g. A")
+    handicap_rule: Text | None = Field(
         None, max_length=40, description="Go handicap rule as the file writes it (h9 HA[], e.g. h3: rank difference − 3)"
     )
     komi: float | None = Field(None, ge=-100, le=100, description="Go komi of even games")
@@ -121,8 +121,8 @@ class TournamentSummary(BaseModel):
     name: str
     category: Category
     rule: str | None
-    start: dt.date
-    end: dt.date
+    start: Date
+    end: Date
     country: str | None
     city: str | None
     time_control_minutes: int | None
@@ -162,4 +162,19 @@ class TournamentRead(TournamentSummary):
     games: list[GameRead]
     rating_changes: list[RatingChangeRead] = Field(
         default_factory=list, description="Each player's change under the current snapshot of every list that rates the tournament"
+    )
+
+
+class ListRating(BaseModel):
+    """Whether one rating list of the tournament's category rates it."""
+
+    id: str = Field(description="The rating list")
+    rated: bool = Field(description="The list counts the tournament's played games")
+    reason: str | None = Field(description="Why the list does not rate it, e.g. a time control below its minimum")
+    job_id: int | None = Field(description="The recompute queued for the list (GET /v1/jobs/{job_id}); null when none was")
+
+
+class TournamentSubmitted(TournamentRead):
+    lists: list[ListRating] = Field(
+        default_factory=list, description="For each rating list of the category: whether it rates the tournament"
     )

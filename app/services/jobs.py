@@ -9,11 +9,10 @@ import os
 import socket
 import time
 
-from sqlalchemy import insert, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import func, insert, select, text, update
 from sqlalchemy.orm import Session
 
-from app.db import session_scope
+from app.db import dialect_insert, session_scope
 from app.models import (
     Job,
     RatingEntry,
@@ -29,28 +28,31 @@ from app.services.rating_lists import get_rating_list
 log = logging.getLogger("app.jobs")
 
 QUEUED, RUNNING, SUCCEEDED, FAILED = "queued", "running", "succeeded", "failed"
+QUEUED_PREDICATE = "status = 'queued'"  # the partial unique index uq_jobs_list_id_queued
 # A running job whose worker has not reported for this long is taken as dead (killed process).
 STALE_AFTER = dt.timedelta(minutes=2)
 
 
 def trigger_recompute(session: Session, list_id: str) -> Job:
-    """Queue a recompute of the list, or return the one already queued."""
+    """Queue a recompute of the list, or return the one already queued.
+
+    The partial unique index on queued jobs settles races: the insert does nothing when another
+    trigger queued one first (committed, or the database waits for its transaction to end), and
+    the queued job is read back. No savepoint, so the job commits with the caller's transaction
+    (a SQLite savepoint opened outside a transaction would commit on its own)."""
     get_rating_list(session, list_id)
-    queued = _queued_job(session, list_id)
-    if queued is not None:
-        return queued
-    try:
-        with session.begin_nested():
-            job = Job(kind="recompute", list_id=list_id, status=QUEUED, progress=0.0)
-            session.add(job)
-            session.flush()
-        return job
-    except IntegrityError:
-        # Another trigger queued one between our look and our insert: coalesce into it.
+    for _ in range(3):  # a worker may claim the queued job between the insert and the read
+        session.execute(
+            dialect_insert(session)(Job)
+            .values(kind="recompute", list_id=list_id, status=QUEUED, progress=0.0)
+            # The index's own predicate, as a literal: PostgreSQL matches a partial index to the
+            # conflict target only when it can prove the WHERE, which a bound parameter defeats.
+            .on_conflict_do_nothing(index_elements=[Job.list_id], index_where=text(QUEUED_PREDICATE))
+        )
         queued = _queued_job(session, list_id)
-        if queued is None:
-            raise
-        return queued
+        if queued is not None:
+            return queued
+    raise RuntimeError(f"no queued job of list {list_id!r} after three attempts")
 
 
 def get_job(session: Session, job_id: int) -> Job:
@@ -58,6 +60,20 @@ def get_job(session: Session, job_id: int) -> Job:
     if job is None:
         raise NotFound(f"Job {job_id} does not exist.")
     return job
+
+
+def list_jobs(
+    session: Session, *, list_id: str | None, status: str | None, limit: int, offset: int
+) -> tuple[list[Job], int]:
+    """Jobs newest first, optionally of one list and in one state."""
+    conditions = []
+    if list_id is not None:
+        conditions.append(Job.list_id == list_id)
+    if status is not None:
+        conditions.append(Job.status == status)
+    total = session.scalar(select(func.count()).select_from(Job).where(*conditions)) or 0
+    jobs = session.scalars(select(Job).where(*conditions).order_by(Job.id.desc()).limit(limit).offset(offset))
+    return list(jobs), total
 
 
 def claim_next_job(session: Session, worker: str) -> int | None:

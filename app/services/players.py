@@ -1,13 +1,17 @@
 """Players: created by submissions (inline) or directly, searched by name."""
 
 from collections.abc import Sequence
+from itertools import groupby
 
-from sqlalchemy import func, insert, or_, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
+from app.db import dialect_insert
 from app.models import Player
 from app.problems import Conflict, FieldError, NotFound
 from app.schemas.players import PlayerCreate, PlayerPatch
+
+UPSERT_BATCH = 500
 
 
 def create_player(session: Session, player: PlayerCreate) -> Player:
@@ -55,16 +59,26 @@ def search_players(
 
 
 def upsert_players(session: Session, players: Sequence[PlayerCreate]) -> None:
-    """Create the players a submission describes, and update existing ones with the fields it gives."""
-    if not players:
-        return
-    ids = [p.id for p in players]
-    existing = {p.id: p for p in session.scalars(select(Player).where(Player.id.in_(ids)))}
-    new_rows = [p.model_dump() for p in players if p.id not in existing]
-    if new_rows:
-        session.execute(insert(Player), new_rows)
-    for player in players:
-        if player.id in existing:
-            for field, value in player.model_dump(exclude_unset=True, exclude={"id"}).items():
-                setattr(existing[player.id], field, value)
-    session.flush()
+    """Create the players a submission describes, and update existing ones with the fields it gives.
+
+    One insert-on-conflict-update of the database itself, so two submissions naming the same new
+    player both succeed (no look-up-then-insert race). Rows go in sorted id order: every
+    transaction takes the players' row locks in the same order, so two never deadlock. A run of
+    players giving the same fields is one statement; only the fields a player gives are updated.
+    """
+    ordered = sorted(players, key=lambda player: player.id)
+    for given_fields, run in groupby(ordered, key=lambda player: frozenset(player.model_fields_set - {"id"})):
+        rows = [player.model_dump() for player in run]
+        for start in range(0, len(rows), UPSERT_BATCH):  # within every database's parameter limit
+            statement = dialect_insert(session)(Player).values(rows[start : start + UPSERT_BATCH])
+            if given_fields:
+                statement = statement.on_conflict_do_update(
+                    index_elements=[Player.id],
+                    set_={**{field: statement.excluded[field] for field in sorted(given_fields)}, "updated_at": func.now()},
+                )
+            else:
+                statement = statement.on_conflict_do_nothing(index_elements=[Player.id])
+            session.execute(statement)
+    # The ORM's identity map may hold players loaded before the upsert: read them afresh.
+    session.expire_all()
+

@@ -7,12 +7,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from sqlalchemy import String, and_, cast, or_, select
+from sqlalchemy import String, and_, cast, select
 from sqlalchemy.orm import Session
 
 from app.models import Game, RatingList, RatingSeed, RatingSnapshot, Tournament, TournamentPlayer
 from app.rating.registry import get_system
 from app.rating.system import Replay, ReplayInput, Seed, StoredGame, StoredTournament
+from app.services.eligibility import eligibility_conditions
 
 Progress = Callable[[float], None]
 SCORE_OF_RESULT = {"B": 1.0, "W": 0.0, "D": 0.5}
@@ -115,29 +116,6 @@ def _attach_fields(session: Session, rating_list: RatingList, tournaments: list[
     for tournament in tournaments:
         tournament.fields = by_id.get(tournament.id, {})
         tournament.participants = declared.get(tournament.id, {})
-
-
-def eligibility_conditions(rating_list: RatingList) -> list:
-    """SQL conditions a tournament must meet to count for the list (text 002 #9, INTERPRETATIONS 3.7).
-
-    A field the submitter left unknown (no time control, no rule) does not exclude the tournament:
-    the filter rejects only what is known to fail it.
-    """
-    rules = rating_list.eligibility or {}
-    conditions = [Tournament.category == rating_list.category, Game.played.is_(True)]
-    if rules.get("rated_only", True):
-        conditions.append(Tournament.rated.is_(True))
-    if rules.get("min_time_control_minutes"):
-        conditions.append(
-            or_(Tournament.time_control_minutes.is_(None), Tournament.time_control_minutes >= rules["min_time_control_minutes"])
-        )
-    if rules.get("certified_rules"):
-        conditions.append(or_(Tournament.rule.is_(None), Tournament.rule.in_(rules["certified_rules"])))
-    if rules.get("formats"):
-        conditions.append(Tournament.format.in_(rules["formats"]))
-    if rules.get("complete_records"):
-        conditions.append(Tournament.complete_records.is_(True))
-    return conditions
 
 
 def entry_rows(replayed: Replay) -> list[dict]:

@@ -14,6 +14,8 @@ from app.models import Game, Player, RatingList, Tournament, TournamentPlayer, T
 from app.problems import Conflict, FieldError, InvalidInput, NotFound, PayloadTooLarge
 from app.schemas.players import PlayerCreate
 from app.schemas.tournaments import TOURNAMENT_PLAYER_FIELDS, TournamentIn, TournamentPlayerIn
+from app.services.eligibility import reasons_not_rated
+from app.services.jobs import trigger_recompute
 from app.services.players import upsert_players
 
 
@@ -71,6 +73,42 @@ def replace_tournament(session: Session, tournament_id: str, submission: Tournam
     _insert_tournament_players(session, submission)
     session.flush()
     return tournament
+
+
+@dataclass(frozen=True)
+class ListOutcome:
+    """What one rating list of the tournament's category does with it."""
+
+    list_id: str
+    rated: bool
+    reason: str | None
+    job_id: int | None
+
+
+def queue_recomputes(session: Session, submission: TournamentIn, *, also_for: frozenset[str] = frozenset()) -> list[ListOutcome]:
+    """Say, for every list of the submission's category, whether it rates the tournament, and queue
+    a recompute of each one that does and recomputes itself (``auto_recompute``), in the caller's
+    transaction: the job exists exactly when the tournament does. A queued job of the list absorbs
+    the request (the partial unique index on queued jobs), so a burst of submissions is one job.
+    ``also_for``: lists that rated the tournament before a correction and must drop it now."""
+    outcomes = []
+    lists = session.scalars(select(RatingList).where(RatingList.category == submission.category).order_by(RatingList.id))
+    for rating_list in lists:
+        reasons = reasons_not_rated(rating_list, submission)
+        job_id = None
+        if rating_list.auto_recompute and (not reasons or rating_list.id in also_for):
+            job_id = trigger_recompute(session, rating_list.id).id
+        outcomes.append(ListOutcome(rating_list.id, not reasons, "; ".join(reasons) or None, job_id))
+    return outcomes
+
+
+def lists_rating(session: Session, tournament_id: str) -> frozenset[str]:
+    """The lists that rate the stored tournament as it is now."""
+    tournament = session.get(Tournament, tournament_id)
+    if tournament is None:
+        return frozenset()
+    lists = session.scalars(select(RatingList).where(RatingList.category == tournament.category))
+    return frozenset(r.id for r in lists if not reasons_not_rated(r, tournament))
 
 
 def get_tournament(

@@ -1,0 +1,110 @@
+"""Which tournaments a rating list rates: each rule once, as the SQL condition a recompute selects
+games with and as the sentence a submitter reads when his tournament is left out.
+
+The rules come from the list's ``eligibility`` settings (text 002 #9, INTERPRETATIONS 3.7). A field
+the submitter left unknown (no time control, no rule) does not exclude the tournament: a rule
+rejects only what is known to fail it, in SQL and in words alike.
+"""
+
+import datetime as dt
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from sqlalchemy import ColumnElement, or_
+
+from app.models import Game, RatingList, Tournament
+
+
+class TournamentFields(Protocol):
+    """What the rules read of a tournament: a stored ``Tournament`` or a submitted ``TournamentIn``."""
+
+    category: str
+    rated: bool
+    time_control_minutes: int | None
+    rule: str | None
+    format: str
+    complete_records: bool
+    end: dt.date
+
+
+@dataclass(frozen=True)
+class Requirement:
+    condition: ColumnElement[bool] | None  # the SQL form over Tournament; None: applied by the engine
+    admits: Callable[[TournamentFields], bool]
+    reason: Callable[[TournamentFields], str]  # why a tournament that fails it is not rated
+
+
+def eligibility_conditions(rating_list: RatingList) -> list[ColumnElement[bool]]:
+    """SQL conditions a game must meet to count for the list: its tournament meets every
+    requirement, and the game was played (a walkover is stored, never rated)."""
+    conditions = [r.condition for r in requirements(rating_list) if r.condition is not None]
+    return [*conditions, Game.played.is_(True)]
+
+
+def reasons_not_rated(rating_list: RatingList, tournament: TournamentFields) -> list[str]:
+    """Why the list will not rate this tournament; empty when it will."""
+    return [r.reason(tournament) for r in requirements(rating_list) if not r.admits(tournament)]
+
+
+def requirements(rating_list: RatingList) -> list[Requirement]:
+    rules: dict[str, Any] = rating_list.eligibility or {}
+    found = [
+        Requirement(
+            Tournament.category == rating_list.category,
+            lambda t: t.category == rating_list.category,
+            lambda t: f"the list rates {rating_list.category} tournaments, this one is {t.category}",
+        )
+    ]
+    if rules.get("rated_only", True):
+        found.append(
+            Requirement(Tournament.rated.is_(True), lambda t: bool(t.rated), lambda t: "the tournament is marked not rated")
+        )
+    minimum = rules.get("min_time_control_minutes")
+    if minimum:
+        found.append(
+            Requirement(
+                or_(Tournament.time_control_minutes.is_(None), Tournament.time_control_minutes >= minimum),
+                lambda t: t.time_control_minutes is None or t.time_control_minutes >= minimum,
+                lambda t: f"time control {t.time_control_minutes} min is below the list's minimum {minimum} min",
+            )
+        )
+    certified = rules.get("certified_rules")
+    if certified:
+        found.append(
+            Requirement(
+                or_(Tournament.rule.is_(None), Tournament.rule.in_(certified)),
+                lambda t: t.rule is None or t.rule in certified,
+                lambda t: f"rule {t.rule!r} is not one of the list's certified rules ({', '.join(certified)})",
+            )
+        )
+    formats = rules.get("formats")
+    if formats:
+        found.append(
+            Requirement(
+                Tournament.format.in_(formats),
+                lambda t: t.format in formats,
+                lambda t: f"format {t.format!r} is not one the list rates ({', '.join(formats)})",
+            )
+        )
+    if rules.get("complete_records"):
+        found.append(
+            Requirement(
+                Tournament.complete_records.is_(True),
+                lambda t: bool(t.complete_records),
+                lambda t: "the list rates only tournaments whose complete game records are in the RIF database",
+            )
+        )
+    last_day = (rating_list.params or {}).get("last_day")
+    if last_day:
+        # The Elo replay itself ignores tournaments ending after its last day (and notes each one in
+        # the snapshot), so this rule has no SQL form of its own.
+        ends = dt.date.fromisoformat(str(last_day))
+        found.append(
+            Requirement(
+                None,
+                lambda t: t.end <= ends,
+                lambda t: f"the tournament ends on {t.end}, after the list's last day {ends}",
+            )
+        )
+    return found
