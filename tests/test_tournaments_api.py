@@ -21,7 +21,7 @@ def test_submit_then_read_back(client):
     assert read["name"] == "Test Open"
     assert read["games_count"] == 6
     assert [g["id"] for g in read["games"]] == ["g1", "g2", "g3", "g4", "g5", "g6"]
-    # A game's date defaults to the tournament's end date (DESIGN.md).
+    # A game's date defaults to the tournament's end date (docs/design.md).
     assert read["games"][0]["date"] == "2020-05-03"
     assert read["games"][5]["played"] is False
     assert {p["id"] for p in read["players"]} == {"p1", "p2", "p3", "p4"}

@@ -1,4 +1,4 @@
-"""Stateless calculations: nothing is stored. Open to everyone (DESIGN.md), so each request's work
+"""Stateless calculations: nothing is stored. Open to everyone (docs/design.md), so each request's work
 is bounded: the schemas cap players and games, the body size has its own limit under /v1/calc/,
 at most ``calc_max_concurrent`` calculations run at once, and one that runs past the time budget
 is answered with a problem instead of holding the caller."""

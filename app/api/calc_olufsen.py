@@ -1,5 +1,5 @@
 """Olufsen shogi calculations (text 001) and the general performance rating: nothing is stored.
-Open to everyone, like every /v1/calc endpoint (DESIGN.md)."""
+Open to everyone, like every /v1/calc endpoint (docs/design.md)."""
 
 from fastapi import APIRouter
 

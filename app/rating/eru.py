@@ -1,7 +1,7 @@
 """Estonian kyu/dan norms and the Estonian rating (Estonian Renju Union, ERU).
 
-Rule text: shared/spec/003 (Ants Soosõrv, "Estonian Kyu/Dan and Rating System"). Its sections are
-cited as ``ERU 4.n`` after INTERPRETATIONS.md section 4, which numbers the decisions taken on what the
+Rule text 003 (Ants Soosõrv, "Estonian Kyu/Dan and Rating System"; docs/rules.md). Its sections are
+cited as ``ERU 4.n`` after docs/decisions.md section 4, which numbers the decisions taken on what the
 text leaves open (4.1 ranks … 4.10 first rating). Pure: plain values in, plain values out, no I/O.
 
 The functions work on one tournament at a time over each player's state before it (rank, Estonian

@@ -1,8 +1,8 @@
 """Olufsen shogi ratings and grades: one table (tournament) at a time, with the state that carries a
 player from table to table.
 
-Rule text: shared/spec/001 (paragraphs (1)-(13), cited ``# 001 (n)``). Decisions on what the text
-leaves open: shared/spec/INTERPRETATIONS.md sections 0 and 2, cited ``INTERPRETATIONS 2.n``. Pure:
+Rule text 001 (docs/rules.md; paragraphs (1)-(13), cited ``# 001 (n)``). Decisions on what the text
+leaves open: docs/decisions.md sections 0 and 2, cited ``INTERPRETATIONS 2.n``. Pure:
 plain values in, plain values out, no I/O.
 
 A list replay calls ``rate_table`` once per table in date order, feeding each player's returned

@@ -1,7 +1,7 @@
 """Rivne Go club rating (text 004): one tournament, round by round, from the players' start states.
 
-Rule text: shared/spec/004 (Ukrainian original; English rendering ``004_*.en.md``, formulas (1)–(8)
-numbered as there). Decisions on what the text leaves open: INTERPRETATIONS.md section 5, cited as
+Rule text 004 (docs/rules.md; Ukrainian original with an English rendering, formulas (1)–(8)
+numbered as there). Decisions on what the text leaves open: docs/decisions.md section 5, cited as
 ``INTERPRETATIONS 5.n``. Pure: plain values in, plain values out, no I/O.
 
 The public entry point is :func:`rate_tournament`. A rating list replays its tournaments in date order

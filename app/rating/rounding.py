@@ -1,4 +1,4 @@
-"""Rounding as the rule texts mean it (INTERPRETATIONS.md 0)."""
+"""Rounding as the rule texts mean it (docs/decisions.md section 0)."""
 
 import math
 

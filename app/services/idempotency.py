@@ -1,5 +1,5 @@
 """``Idempotency-Key`` on POST /v1/tournaments: a replay gets the first response; the same key with
-another body is a 422 (DESIGN.md).
+another body is a 422 (docs/design.md).
 
 Under concurrency exactly one request does the work: ``claim`` inserts the key's record first, in
 the submission's own transaction, and ``complete`` fills in the response before that transaction

@@ -1,4 +1,4 @@
-"""Olufsen engine (app/rating/olufsen.py) against the rule text 001 and INTERPRETATIONS.md section 2.
+"""Olufsen engine (app/rating/olufsen.py) against the rule text 001 and docs/decisions.md section 2.
 
 Expected numbers are worked from the text's formulas here, with ``E`` below written independently of
 the engine; where the table's simultaneous equations (001 (8), INTERPRETATIONS 2.7) make a number a

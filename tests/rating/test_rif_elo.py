@@ -1,4 +1,4 @@
-"""RIF Elo engine (app/rating/rif_elo.py) against the rule text 000 and INTERPRETATIONS.md section 1.
+"""RIF Elo engine (app/rating/rif_elo.py) against the rule text 000 and docs/decisions.md section 1.
 
 Expected numbers come from the text: its appendix table, and its formulas worked by hand here with
 ``We`` below (written independently of the engine).

@@ -1,4 +1,4 @@
-"""Rivne Go club engine (app/rating/rivne.py) against text 004 and INTERPRETATIONS.md section 5.
+"""Rivne Go club engine (app/rating/rivne.py) against text 004 and docs/decisions.md section 5.
 
 Every expected number is worked by hand from the text's formulas, written out below with ``SE`` and
 the table values read off Table I (never taken from the engine): (1) ΔR = RB − RA,

@@ -1,6 +1,6 @@
 """The WHR engine (app/rating/whr.py) against the reference `whr` package and the rule texts.
 
-RIF 2021 (text 002) #1-#8, INTERPRETATIONS.md 3.1-3.6.
+RIF 2021 (text 002) #1-#8, docs/decisions.md 3.1-3.6.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """RIF Elo: the 1995/1996 tournament system, the 1997 per-game system, and a replay of a whole history.
 
-Rule text: shared/spec/000 (GA 1995 #1–#9 with its appendix, GA 1996, GA 1997 #3–#9). Decisions on
-what the text leaves open: shared/spec/INTERPRETATIONS.md sections 0 and 1, cited as
+Rule text 000 (docs/rules.md: GA 1995 #1–#9 with its appendix, GA 1996, GA 1997 #3–#9). Decisions on
+what the text leaves open: docs/decisions.md sections 0 and 1, cited as
 ``INTERPRETATIONS 1.n``. Pure: plain values in, plain values out, no I/O.
 
 Each rule set sits with its own helpers: ``common`` (one game's expectancy and contribution, the

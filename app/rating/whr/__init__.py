@@ -1,4 +1,4 @@
-"""Whole-History Rating (RIF rules of 2021, text 002; INTERPRETATIONS.md 3): the model and its
+"""Whole-History Rating (RIF rules of 2021, text 002; docs/decisions.md section 3): the model and its
 readings in ``model``, the Newton / conjugate-gradient solver with its sparse structure in ``solver``.
 ``from app.rating import whr`` gives both the public names and, for tests and benchmarks, the
 solver's internals."""

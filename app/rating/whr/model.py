@@ -1,4 +1,4 @@
-"""Whole-History Rating, the model (RIF rules of 2021, text 002 #1-#10; INTERPRETATIONS.md 3).
+"""Whole-History Rating, the model (RIF rules of 2021, text 002 #1-#10; docs/decisions.md section 3).
 
 The model (# RIF 2021 #1-#7, INTERPRETATIONS 3.1): every player has one rating per day he played.
 A game between A and B on day t is won by A with probability 1 / (1 + 10^((RB(t) - RA(t)) / 400)),
