@@ -1,7 +1,7 @@
 """The Estonian kyu/dan ranks and rating (text 003, INTERPRETATIONS section 4) as a stored list: the
 stored renju tournaments replayed in date order through ``app.rating.eru.rate_tournament``, each
 player's rank and Estonian rating carried from tournament to tournament, from the list's seeds or as
-a newcomer.
+a newcomer. The list's own decisions are INTERPRETATIONS 4.11-4.16.
 
 Where a player's rank at a tournament's start comes from (ERU 4.1 "the opponent's rank is adopted
 according the kyu/dan system of renju federation of opponent's country", INTERPRETATIONS 4.6, 4.8):
@@ -142,6 +142,7 @@ def replay_eru(given: ReplayInput) -> Replay:
         assert tournament is not None
         conditions = eru.conditions_of_tournament({"time_control_minutes": tournament.time_control_minutes, **tournament.fields})
         if not (conditions.eru_calendar or conditions.referee_accepted or conditions.international):
+            # INTERPRETATIONS 4.11: no band of ERU 4.5 and not the rating of ERU 4.9 can count it.
             skipped.append(tournament.id)
             continue
         try:
@@ -224,7 +225,7 @@ def _rate(tournament: StoredTournament, conditions: eru.Conditions, states: dict
 
 
 def _rank_at_start(declared: str | None, state: _State) -> tuple[int | None, RankSource, str | None]:
-    """(rank, where it comes from, a remark): the declared rank, else the list's, else none (INTERPRETATIONS 4.6)."""
+    """(rank, where it comes from, a remark): the declared rank, else the list's, else none (INTERPRETATIONS 4.6, 4.12)."""
     remark = None
     if declared is not None:
         try:
@@ -288,6 +289,7 @@ class _State:
         return self.rating if self.rating is not None else self.rif_rating
 
     def seed(self, seed: Seed) -> None:
+        # INTERPRETATIONS 4.14: the seed replaces his rank and rating; his games and last game stay.
         counters = seed.counters or {}
         self.rank = None if seed.title is None else eru.parse_rank(seed.title)
         first = counters.get("first_rank")
@@ -298,7 +300,7 @@ class _State:
 
     def after(self, result: eru.PlayerResult, last_played: dt.date) -> None:
         # A newcomer holds a rank once a tournament evaluates him; until then he stays unranked
-        # (INTERPRETATIONS 4.6, 4.8). A ranked player holds the rank the evaluation leaves him.
+        # (INTERPRETATIONS 4.6, 4.8, 4.13). A ranked player holds the rank the evaluation leaves him.
         if result.rank_before is not None or result.norms.decision is not eru.Decision.NOT_EVALUATED:
             self.rank = result.rank_after
             self.first_rank = None
@@ -314,7 +316,7 @@ class _State:
 
     def point(self, player_id: str, day: dt.date, tournament_ids: list[str]) -> Point | None:
         if self.listed_rating is None:
-            return None  # a rank alone has no row: the list's rows carry a rating
+            return None  # a rank alone has no row: the list's rows carry a rating (INTERPRETATIONS 4.15)
         return Point(
             player_id, day, float(self.listed_rating), None, self.games, STATUS, self.last_played,
             title=_name(self.rank), counters=self.counters(), tournament_ids=tournament_ids,
