@@ -208,3 +208,18 @@ def test_a_new_players_seed_gives_his_first_rank_and_the_bonus(client):
     assert (change["details"]["evaluated_from"], change["title_after"], change["rating_after"]) == ("10k", "8k", 1600)
     assert _rows(client)["n"]["title"] == "8k"
     assert _changes(client, "kids-cup")["o0"]["games_counted"] == 0  # the newcomer's games count for nobody
+
+
+def test_the_real_chinese_results_are_no_eru_tournaments(client):
+    # 59 real tournaments of 2009-2019 (tests/data), none of them stated to be in the ERU calendar,
+    # accepted by an ERU referee or international: no rank and no Estonian rating comes of them, and the
+    # note names the first 20 (INTERPRETATIONS 4.11).
+    from tests.test_cli_import import _run_import
+
+    _run_import()
+    job = recompute_now(client, "eru")
+    notes = job["result"]["notes"]
+    assert notes[0].startswith("0 of 59 tournaments rated")
+    assert notes[1].startswith("59 tournament(s) neither in the ERU calendar") and notes[1].endswith(" and 39 more")
+    assert job["result"]["players"] == 0
+    assert client.get("/v1/rating-lists/eru/ratings").json()["total"] == 0
