@@ -140,12 +140,12 @@ def replay_eru(given: ReplayInput) -> Replay:
             _record(points, state.point(seed.player_id, seed.as_of, []))
             continue
         assert tournament is not None
-        conditions = eru.conditions_of_tournament({"time_control_minutes": tournament.time_control_minutes, **tournament.fields})
-        if not (conditions.eru_calendar or conditions.referee_accepted or conditions.international):
-            # INTERPRETATIONS 4.11: no band of ERU 4.5 and not the rating of ERU 4.9 can count it.
-            skipped.append(tournament.id)
-            continue
         try:
+            conditions = eru.conditions_of_tournament({"time_control_minutes": tournament.time_control_minutes, **tournament.fields})
+            if not (conditions.eru_calendar or conditions.referee_accepted or conditions.international):
+                # INTERPRETATIONS 4.11: no band of ERU 4.5 and not the rating of ERU 4.9 can count it.
+                skipped.append(tournament.id)
+                continue
             rated_changes = _rate(tournament, conditions, states, first_rank)
         except ValueError as error:  # what the engine still refuses: the tournament is left out, not the list
             notes.append(f"tournament {tournament.id!r} ({tournament.start}..{tournament.end}) not rated: {error}")

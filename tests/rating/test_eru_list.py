@@ -243,3 +243,11 @@ def test_good_seeds_and_params():
     assert EruSeed.model_validate({"player_id": "p", "rating": 2400, "as_of": "2024-01-01", "title": "9d"}).status == "estonian"
     with pytest.raises(ValidationError):
         EruListParams(first_rank="0k")
+
+
+def test_a_tournament_the_engine_refuses_is_left_out_with_a_note():
+    odd = _round_robin("odd", dt.date(2024, 3, 3), EIGHT, championship="olympics")  # not a championship ERU 4.5 names
+    fine = _round_robin("fine", dt.date(2024, 4, 4), EIGHT)
+    replayed = _replay([odd, fine], _seeds("5k"))
+    assert {c.tournament_id for c in replayed.changes} == {"fine"}
+    assert any(note.startswith("tournament 'odd' (2024-03-03..2024-03-03) not rated: ") for note in replayed.notes), replayed.notes
