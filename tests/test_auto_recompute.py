@@ -20,11 +20,20 @@ def test_lists_say_whether_they_rate_the_submission(client):
     response = client.post("/v1/tournaments", json=tournament_body(), headers=AUTH)
     assert response.status_code == 201
     lists = _lists(response)
-    assert set(lists) == {"rif-whr", "rif-elo"}  # the renju lists; the gomoku list is not named
+    assert set(lists) == {"rif-whr", "rif-elo", "eru"}  # the renju lists; the gomoku list is not named
     assert lists["rif-whr"]["rated"] is True and lists["rif-whr"]["reason"] is None
     assert isinstance(lists["rif-whr"]["job_id"], int)
     # The Elo list rates it (2020 is before its last day) but does not recompute itself by default.
     assert lists["rif-elo"] == {"id": "rif-elo", "rated": True, "reason": None, "job_id": None}
+    # The Estonian list counts only tournaments in the ERU calendar, accepted by a referee, or international.
+    assert lists["eru"] == {
+        "id": "eru",
+        "rated": False,
+        "reason": "the tournament is marked none of: eru_calendar, referee_accepted, international",
+        "job_id": None,
+    }
+    estonian = _lists(client.post("/v1/tournaments", json=tournament_body("EST", eru_calendar=True), headers=AUTH))["eru"]
+    assert estonian["rated"] is True and isinstance(estonian["job_id"], int)
     job = client.get(f"/v1/jobs/{lists['rif-whr']['job_id']}").json()
     assert job["status"] == "queued" and job["list_id"] == "rif-whr"
 

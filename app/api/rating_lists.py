@@ -61,11 +61,13 @@ def update_rating_list_params(
     body: dict[str, Any] = Body(
         description="Parameters to change, checked by the list's rating system: rif-whr takes w2 (> 0), virtual_games "
         "(1–100), virtual_rating, start_rating (finite numbers); rif-elo takes switch_to_1997, last_day (dates) and "
-        "bootstrap_rating (0–4000 or null); rivne takes newcomer_start (rank or declared_rating).",
+        "bootstrap_rating (0–4000 or null); rivne takes newcomer_start (rank or declared_rating); eru takes first_rank "
+        "(15k … 9d, INTERPRETATIONS 4.8).",
         openapi_examples={
             "whr": {"value": {"w2": 12.9, "virtual_games": 2}},
             "elo": {"value": {"bootstrap_rating": 1800}},
             "rivne": {"value": {"newcomer_start": "declared_rating"}},
+            "eru": {"value": {"first_rank": "15k"}},
         },
     ),
 ) -> RatingListRead:
@@ -181,7 +183,8 @@ def get_seeds(list_id: IdentifierPath, session: SessionDep) -> SeedsRead:
 @router.put("/v1/rating-lists/{list_id}/seeds", operation_id="replace_seeds")
 def replace_seeds(list_id: IdentifierPath, body: SeedsIn, session: SessionDep, _: Writer) -> SeedsRead:
     """The ratings a replay begins from (rif-elo: the starting official list, INTERPRETATIONS 1.18; rivne: a
-    player's rating and rank from a date on); replaces all."""
+    player's rating and rank from a date on; eru: a player's rank and Estonian or RIF rating, or a newcomer's
+    first rank and the referee's bonus, ERU 4.8, 4.10); replaces all."""
     seeds = service.replace_seeds(session, list_id, [s.model_dump(exclude_none=True) for s in body.seeds])
     return SeedsRead(list_id=list_id, seeds=[SeedRead.model_validate(s) for s in seeds])
 

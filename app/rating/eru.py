@@ -13,11 +13,11 @@ forward.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
-from typing import Literal
+from typing import Any, Literal
 
 __all__ = [
     "Championship",
@@ -36,6 +36,8 @@ __all__ = [
     "PlayerResult",
     "RATING_TABLE",
     "SYSTEM",
+    "RIF_OFFICIAL_OPENING_RULES",
+    "conditions_of_tournament",
     "conditions_unmet",
     "evaluate_norms",
     "first_estonian_rating",
@@ -188,6 +190,32 @@ class Conditions:
     recorded: bool = False
     championship: Championship | None = None
     face_to_face: bool = True
+
+
+# ERU 4.5 "RIF official rules": renju under the RIF's rules with one of its official opening rules.
+# A tournament stored without a rule still counts (INTERPRETATIONS 6.1); renju.net ids import as "RIF".
+RIF_OFFICIAL_OPENING_RULES = frozenset({"rif", "yamaguchi", "soosyrv-8", "taraguchi-10"})
+
+
+def conditions_of_tournament(fields: Mapping[str, Any]) -> Conditions:
+    """A stored tournament's conditions as ERU 4.5 and 4.9 read them, from its stored fields by column
+    name (``category``, ``rule``, ``eru_calendar``, ``referee_accepted``, ``international``,
+    ``championship``, ``games_recorded``, ``byo_yomi``, ``format``, ``time_control_minutes``); a
+    missing flag is false, as migration 0007 stores it for tournaments that did not state it."""
+    rule = fields.get("rule")
+    championship = fields.get("championship")
+    return Conditions(
+        eru_calendar=bool(fields.get("eru_calendar")),
+        referee_accepted=bool(fields.get("referee_accepted")),
+        international=bool(fields.get("international")),
+        rif_rules=fields.get("category") == "renju" and (rule is None or str(rule).strip().lower() in RIF_OFFICIAL_OPENING_RULES),
+        time_control_minutes=fields.get("time_control_minutes"),
+        byo_yomi=bool(fields.get("byo_yomi")),
+        recorded=bool(fields.get("games_recorded")),
+        championship=None if championship is None else Championship(championship),
+        # ERU 4.9 "Only the real life tournaments": a tournament is face to face unless stored otherwise.
+        face_to_face=fields.get("format", "face-to-face") == "face-to-face",
+    )
 
 
 @dataclass(frozen=True)

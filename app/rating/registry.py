@@ -4,11 +4,11 @@ Adding a system is one line here (see ``app/rating/system.py`` for the rest). ``
 for tests that define a throwaway system; the service itself only reads.
 """
 
-from app.rating import olufsen_list, rif_elo_list, rivne_list, whr_list
+from app.rating import eru_list, olufsen_list, rif_elo_list, rivne_list, whr_list
 from app.rating.system import RatingSystem
 
 _SYSTEMS: dict[str, RatingSystem] = {
-    system.id: system for system in (whr_list.SYSTEM, rif_elo_list.SYSTEM, olufsen_list.SYSTEM, rivne_list.SYSTEM)
+    system.id: system for system in (whr_list.SYSTEM, rif_elo_list.SYSTEM, olufsen_list.SYSTEM, rivne_list.SYSTEM, eru_list.SYSTEM)
 }
 
 

@@ -40,13 +40,14 @@ class RatingRowRead(BaseModel):
         description="active, inactive or provisional on the list's date (or as_of): WHR (RIF 2021 #10) active = "
         "10 or more rated games and the last one no more than 5 years before; Elo (RIF 1995 #9, INTERPRETATIONS 1.17) "
         "active = an official / established rating and a game (or seed) within 5 years; Olufsen shogi (text 001) "
-        "active = established, provisional = provisional or unrated (001 (3)), never inactive"
+        "active = established, provisional = provisional or unrated (001 (3)), never inactive; Rivne and ERU: everyone "
+        "listed is active"
     )
     title: str | None = Field(None, description="Grade or rank, for systems that award them")
     counters: dict | None = Field(
         None,
         description="The system's own counters (e.g. rif_status for the Elo list; rated_games, category and "
-        "pending_grade for the Olufsen list)",
+        "pending_grade for the Olufsen list; rating_source and tournaments for the eru list)",
     )
 
 
@@ -101,11 +102,14 @@ class SeedIn(StrictModel):
     status: Text | None = Field(
         None, max_length=20,
         description="The list's system's own status, checked by it (rif-elo: established, official, provisional or unofficial, "
-        "by default established; olufsen: established, provisional or unrated (001 (7)); rivne: active)",
+        "by default established; olufsen: established, provisional or unrated (001 (7)); rivne: active; eru: estonian, "
+        "rif or new (ERU 4.10), by default estonian)",
     )
     as_of: Date
     title: Text | None = Field(None, max_length=20, description="A grade or rank the player starts from (systems with titles)")
-    counters: dict | None = Field(None, description="The system's own counters, e.g. rated games so far")
+    counters: dict | None = Field(
+        None, description="The system's own counters, e.g. rated games so far (olufsen); first_rank and rating_bonus (eru)"
+    )
 
 
 class SeedsIn(StrictModel):

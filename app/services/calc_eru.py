@@ -15,9 +15,6 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 SCORE_OF_RESULT = {"B": Fraction(1), "W": Fraction(0), "D": Fraction(1, 2)}
-# ERU 4.5 "RIF official rules": renju under the RIF's rules with one of its official opening rules.
-# A tournament stored without a rule still counts (INTERPRETATIONS 6.1); renju.net ids import as "RIF".
-RIF_OFFICIAL_OPENING_RULES = frozenset({"rif", "yamaguchi", "soosyrv-8", "taraguchi-10"})
 
 
 def norms(body: schemas.EruNormsIn) -> schemas.EruNormsOut:
@@ -80,19 +77,9 @@ def conditions(body: schemas.EruConditionsIn) -> eru.Conditions:
 
 
 def tournament_conditions(tournament: Tournament) -> eru.Conditions:
-    """A stored tournament's conditions as the engine reads them (for the stored list's replay)."""
-    rule = tournament.rule
-    return eru.Conditions(
-        eru_calendar=tournament.eru_calendar,
-        referee_accepted=tournament.referee_accepted,
-        international=tournament.international,
-        rif_rules=tournament.category == "renju" and (rule is None or rule.strip().lower() in RIF_OFFICIAL_OPENING_RULES),
-        time_control_minutes=tournament.time_control_minutes,
-        byo_yomi=tournament.byo_yomi,
-        recorded=tournament.games_recorded,
-        championship=None if tournament.championship is None else eru.Championship(tournament.championship),
-        face_to_face=tournament.format == "face-to-face",
-    )
+    """A stored tournament's conditions as the engine reads them (the eru list's replay reads the same
+    fields through ``eru.conditions_of_tournament``)."""
+    return eru.conditions_of_tournament({column.name: getattr(tournament, column.key) for column in Tournament.__table__.c})
 
 
 def _norms_out(evaluation: eru.NormEvaluation) -> schemas.EruNormsOut:

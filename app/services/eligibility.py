@@ -26,6 +26,9 @@ class TournamentFields(Protocol):
     format: str
     complete_records: bool
     end: dt.date
+    eru_calendar: bool
+    referee_accepted: bool
+    international: bool
 
 
 @dataclass(frozen=True)
@@ -85,6 +88,17 @@ def requirements(rating_list: RatingList) -> list[Requirement]:
                 Tournament.format.in_(formats),
                 lambda t: t.format in formats,
                 lambda t: f"format {t.format!r} is not one the list rates ({', '.join(formats)})",
+            )
+        )
+    recognitions = rules.get("recognised_by")
+    if recognitions:
+        # A tournament counts only when one of these marks is set (ERU 4.5: the ERU calendar, a
+        # referee's acceptance or an international competition).
+        found.append(
+            Requirement(
+                or_(*(getattr(Tournament, mark).is_(True) for mark in recognitions)),
+                lambda t: any(getattr(t, mark) for mark in recognitions),
+                lambda t: f"the tournament is marked none of: {', '.join(recognitions)}",
             )
         )
     if rules.get("complete_records"):

@@ -1,0 +1,359 @@
+"""The Estonian kyu/dan ranks and rating (text 003, INTERPRETATIONS section 4) as a stored list: the
+stored renju tournaments replayed in date order through ``app.rating.eru.rate_tournament``, each
+player's rank and Estonian rating carried from tournament to tournament, from the list's seeds or as
+a newcomer. The list's own decisions are INTERPRETATIONS 4.11-4.16.
+
+Where a player's rank at a tournament's start comes from (ERU 4.1 "the opponent's rank is adopted
+according the kyu/dan system of renju federation of opponent's country", INTERPRETATIONS 4.6, 4.8):
+the rank declared for him in that tournament's submission (his own federation's rank at its start);
+else his rank on this list (his seed's, or the one his last evaluation gave him); else none: his
+opponents leave him out of their norms, and he is evaluated from his seed's first rank or the list's
+``first_rank`` (15k). A newcomer holds a rank from the first tournament that evaluates him.
+
+Which tournaments count: one neither in the ERU calendar, nor accepted by an ERU referee, nor
+international can give or take no rank (every band of ERU 4.5 asks for one of the three, and a
+demotion needs the current rank's conditions, INTERPRETATIONS 4.7), nor move the Estonian rating (ERU
+4.9 "The tournament must be listed in the calendar of ERU"): it is left out, and the notes name it.
+Referee-accepted or international tournaments outside the calendar evaluate ranks and leave the
+Estonian rating as it was (the tournament's changes say why).
+
+The list's rows are the players holding an Estonian rating (or a RIF rating adopted as its base, ERU
+4.10), all "active": text 003 has no provisional or inactive players. The rank is the row's ``title``;
+a player who holds only a rank has no row and no history point, and his evaluations are in the
+tournaments' changes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+
+from app.rating import eru
+from app.rating.system import (
+    Change,
+    Entry,
+    Point,
+    RatingSystem,
+    Replay,
+    ReplayInput,
+    Seed,
+    Standing,
+    StoredTournament,
+)
+
+__all__ = ["SYSTEM", "EruListParams", "EruSeed", "EruSeedCounters", "eru_standing_on", "replay_eru"]
+
+STATUS = "active"  # text 003 has no provisional or inactive players: everyone rated is on the list
+SKIPPED_IDS_SHOWN = 20  # the note on tournaments left out names this many of them
+
+
+def _a_rank(value: str) -> str:
+    eru.parse_rank(value)  # a ValueError: a 422 with the pointer, naming the ranks
+    return value
+
+
+# ERU 4.1: "15k" … "1k", "1d" … "9d" (no 0k, no 10d).
+RankName = Annotated[str, AfterValidator(_a_rank)]
+
+
+class EruListParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+    first_rank: RankName = Field(
+        "15k",
+        description="INTERPRETATIONS 4.8: the rank an unranked newcomer is evaluated from when his seed gives none "
+        "(15k … 1k, 1d … 9d)",
+    )
+
+
+class EruSeedCounters(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    first_rank: RankName | None = Field(
+        None, description="An unranked player's first rank, from which his first evaluation starts (INTERPRETATIONS 4.8)"
+    )
+    rating_bonus: bool = Field(
+        False,
+        description="A new player: the referee adds 50 points per win over a player rated above 1600 to his first "
+        "Estonian rating (ERU 4.10)",
+    )
+
+
+class EruSeed(BaseModel):
+    """A player's standing at the end of ``as_of`` as ERU's records hold it: his rank and his rating. It
+    replaces whatever the replay made of him up to that day."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    player_id: str
+    status: Literal["estonian", "rif", "new"] = Field(
+        "estonian",
+        description="What the rating is (ERU 4.10): estonian, his Estonian rating; rif, his RIF rating, adopted as the "
+        "base of his Estonian rating; new, no rating yet: give 1500, the first rating he normally gets after his "
+        "first ERU-calendar tournament",
+    )
+    rating: int = Field(ge=0, le=4000)
+    as_of: dt.date
+    title: RankName | None = Field(None, description='His rank (ERU 4.1): "15k" … "1k", "1d" … "9d"; none: unranked')
+    counters: EruSeedCounters | None = Field(None, validate_default=True)
+
+    @field_validator("rating")
+    @classmethod
+    def _new_means_1500(cls, rating: int, info: ValidationInfo) -> int:
+        if info.data.get("status") == "new" and rating != eru.FIRST_RATING:
+            raise ValueError(f"a new player has no rating yet; his first is normally {eru.FIRST_RATING} (ERU 4.10): give {eru.FIRST_RATING}")
+        return rating
+
+    @field_validator("counters")
+    @classmethod
+    def _fit_the_status(cls, counters: EruSeedCounters | None, info: ValidationInfo) -> EruSeedCounters | None:
+        if counters is None:
+            return counters
+        if counters.first_rank is not None and info.data.get("title") is not None:
+            raise ValueError("a first rank is for an unranked player (INTERPRETATIONS 4.8): give either title or counters.first_rank")
+        if counters.rating_bonus and info.data.get("status") != "new":
+            raise ValueError("the referee's bonus is added to a first rating only (ERU 4.10): it needs status new")
+        return counters
+
+
+def replay_eru(given: ReplayInput) -> Replay:
+    """Replay the stored tournaments in (end, start, id) order, the seeds at their dates."""
+    params: EruListParams = given.params  # type: ignore[assignment]
+    first_rank = eru.parse_rank(params.first_rank)
+    states: dict[str, _State] = {}
+    points: dict[tuple[str, dt.date], Point] = {}
+    changes: list[Change] = []
+    notes: list[str] = []
+    skipped: list[str] = []
+    rated = 0
+    entries: list[Entry] | None = None
+    for day, seed, tournament in _timeline(given):
+        if entries is None and day > given.list_date:
+            entries = _entries(states)  # the list on its date; later tournaments still give histories
+        if seed is not None:
+            state = states.setdefault(seed.player_id, _State())
+            state.seed(seed)
+            _record(points, state.point(seed.player_id, seed.as_of, []))
+            continue
+        assert tournament is not None
+        try:
+            conditions = eru.conditions_of_tournament({"time_control_minutes": tournament.time_control_minutes, **tournament.fields})
+            if not (conditions.eru_calendar or conditions.referee_accepted or conditions.international):
+                # INTERPRETATIONS 4.11: no band of ERU 4.5 and not the rating of ERU 4.9 can count it.
+                skipped.append(tournament.id)
+                continue
+            rated_changes = _rate(tournament, conditions, states, first_rank)
+        except ValueError as error:  # what the engine still refuses: the tournament is left out, not the list
+            notes.append(f"tournament {tournament.id!r} ({tournament.start}..{tournament.end}) not rated: {error}")
+            continue
+        rated += 1
+        for change in rated_changes:
+            changes.append(change)
+            _record(points, states[change.player_id].point(change.player_id, tournament.end, [tournament.id]))
+    notes.insert(0, f"{rated} of {len(given.tournaments)} tournaments rated; unranked newcomers start from {params.first_rank} (INTERPRETATIONS 4.8)")
+    if skipped:
+        shown = ", ".join(repr(tid) for tid in skipped[:SKIPPED_IDS_SHOWN])
+        more = f" and {len(skipped) - SKIPPED_IDS_SHOWN} more" if len(skipped) > SKIPPED_IDS_SHOWN else ""
+        notes.append(
+            f"{len(skipped)} tournament(s) neither in the ERU calendar, nor accepted by an ERU referee, nor international "
+            f"count for no rank (ERU 4.5) and not for the Estonian rating (ERU 4.9): {shown}{more}"
+        )
+    return Replay(
+        entries=entries if entries is not None else _entries(states),
+        points=sorted(points.values(), key=lambda point: (point.date, point.player_id)),
+        changes=changes,
+        notes=notes,
+        params={"seeds": len(given.seeds)},
+    )
+
+
+def eru_standing_on(before: Point, after: Point | None, day: dt.date, params: BaseModel) -> Standing:
+    """A rank and a rating hold from their tournament's end until the next one (ERU 4.9 "The rating will
+    change after every tournament"): the last point held."""
+    return Standing(before.rating, None, before.games, before.last_played, before.status, before.title, before.counters)
+
+
+SYSTEM = RatingSystem(
+    id="eru",
+    params_model=EruListParams,
+    seed_model=EruSeed,
+    replay=replay_eru,
+    standing_on=eru_standing_on,
+    description="Estonian kyu/dan ranks and rating (text 003)",
+)
+
+
+# --- one tournament -------------------------------------------------------------------------------
+
+
+RankSource = Literal["declared", "list", "unranked"]
+
+
+def _rate(tournament: StoredTournament, conditions: eru.Conditions, states: dict[str, _State], first_rank: int) -> list[Change]:
+    order = list(dict.fromkeys(player_id for game in tournament.games for player_id in (game.black, game.white)))
+    starts: dict[str, tuple[int | None, RankSource, str | None]] = {}
+    players = []
+    for player_id in order:
+        state = states.get(player_id) or _State()
+        rank, source, remark = _rank_at_start(tournament.participants.get(player_id, {}).get("rank"), state)
+        starts[player_id] = (rank, source, remark)
+        players.append(
+            eru.Player(
+                player_id, rank, rating=state.rating, rif_rating=state.rif_rating,
+                first_rank=state.first_rank or first_rank, rating_bonus=state.rating_bonus,
+            )
+        )
+    # Scores are 1, 0.5 or 0 as stored: exact as fractions.
+    games = [eru.Game(game.black, game.white, Fraction(game.black_score)) for game in tournament.games]
+    results = eru.rate_tournament(players, games, conditions)
+    last_played: dict[str, dt.date] = {}
+    for game in tournament.games:
+        for player_id in (game.black, game.white):
+            last_played[player_id] = max(game.date, last_played.get(player_id, game.date))
+    changes = []
+    for result in results:
+        state = states.setdefault(result.id, _State())
+        rank_before = state.rank
+        state.after(result, last_played[result.id])
+        rank, source, remark = starts[result.id]
+        changes.append(_change(tournament.id, result, state, rank_before, source, remark))
+    return changes
+
+
+def _rank_at_start(declared: str | None, state: _State) -> tuple[int | None, RankSource, str | None]:
+    """(rank, where it comes from, a remark): the declared rank, else the list's, else none (INTERPRETATIONS 4.6, 4.12)."""
+    remark = None
+    if declared is not None:
+        try:
+            rank = eru.parse_rank(declared)
+        except ValueError:
+            # A 16k-30k of another federation's scale has no place on ERU's 24 ranks: not read.
+            remark = f"the declared rank {declared} is not on ERU's scale (15k … 9d) and is not read"
+        else:
+            if state.rank is not None and state.rank != rank:
+                remark = f"declared {eru.rank_name(rank)}, {eru.rank_name(state.rank)} on this list: the declared rank is used (ERU 4.1)"
+            return rank, "declared", remark
+    if state.rank is not None:
+        return state.rank, "list", remark
+    return None, "unranked", remark
+
+
+def _change(
+    tournament_id: str, result: eru.PlayerResult, state: _State, rank_on_list: int | None, source: RankSource, remark: str | None
+) -> Change:
+    norms, rating = result.norms, result.rating
+    return Change(
+        tournament_id, result.id, eru.SYSTEM, rating.rating_before, rating.rating_after, rating.change, rating.change,
+        rating.games_counted, STATUS if state.listed_rating is not None else None, title_after=_name(state.rank),
+        details={
+            # The norm result as POST /v1/calc/eru/tournament answers it (ERU 4.2-4.7).
+            "rank_before": _name(result.rank_before),
+            "rank_source": source,
+            "rank_on_list": _name(rank_on_list),
+            "rank_remark": remark,
+            "evaluated_from": eru.rank_name(norms.rank),
+            "games_counted": norms.games_counted,
+            "score": float(norms.score),
+            "norms": {"keep": float(norms.norms.keep), "up1": _points(norms.norms.up1), "up2": _points(norms.norms.up2)},
+            "new_rank": eru.rank_name(norms.new_rank),
+            "decision": norms.decision.value,
+            "norm_reached": norms.norm_reached,
+            "reason": norms.reason,
+            "rating_reason": rating.reason,
+        },
+    )
+
+
+# --- the list's state -------------------------------------------------------------------------------
+
+
+@dataclass
+class _State:
+    """A player between tournaments: his rank and rating on this list and what a newcomer needs."""
+
+    rank: int | None = None
+    first_rank: int | None = None  # an unranked player's first rank from his seed (INTERPRETATIONS 4.8)
+    rating: int | None = None  # his Estonian rating
+    rif_rating: int | None = None  # his RIF rating, the base of his Estonian rating until it moves (ERU 4.10)
+    rating_bonus: bool = False  # the referee's bonus for his first rating (ERU 4.10)
+    games: int = 0  # games counted for his Estonian rating on this list
+    tournaments: int = 0
+    last_played: dt.date | None = None
+
+    @property
+    def listed_rating(self) -> int | None:
+        return self.rating if self.rating is not None else self.rif_rating
+
+    def seed(self, seed: Seed) -> None:
+        # INTERPRETATIONS 4.14: the seed replaces his rank and rating; his games and last game stay.
+        counters = seed.counters or {}
+        self.rank = None if seed.title is None else eru.parse_rank(seed.title)
+        first = counters.get("first_rank")
+        self.first_rank = None if first is None else eru.parse_rank(first)
+        self.rating = seed.rating if seed.status == "estonian" else None
+        self.rif_rating = seed.rating if seed.status == "rif" else None
+        self.rating_bonus = seed.status == "new" and bool(counters.get("rating_bonus"))
+
+    def after(self, result: eru.PlayerResult, last_played: dt.date) -> None:
+        # A newcomer holds a rank once a tournament evaluates him; until then he stays unranked
+        # (INTERPRETATIONS 4.6, 4.8, 4.13). A ranked player holds the rank the evaluation leaves him.
+        if result.rank_before is not None or result.norms.decision is not eru.Decision.NOT_EVALUATED:
+            self.rank = result.rank_after
+            self.first_rank = None
+        if result.rating.rating_after is not None:
+            self.rating = result.rating.rating_after
+            self.rating_bonus = False
+        self.games += result.rating.games_counted
+        self.tournaments += 1
+        self.last_played = max(last_played, self.last_played or last_played)
+
+    def counters(self) -> dict[str, Any]:
+        return {"rating_source": "estonian" if self.rating is not None else "rif", "tournaments": self.tournaments}
+
+    def point(self, player_id: str, day: dt.date, tournament_ids: list[str]) -> Point | None:
+        if self.listed_rating is None:
+            return None  # a rank alone has no row: the list's rows carry a rating (INTERPRETATIONS 4.15)
+        return Point(
+            player_id, day, float(self.listed_rating), None, self.games, STATUS, self.last_played,
+            title=_name(self.rank), counters=self.counters(), tournament_ids=tournament_ids,
+        )
+
+
+def _timeline(given: ReplayInput) -> list[tuple[dt.date, Seed | None, StoredTournament | None]]:
+    """Tournaments by (end, start, id) and seeds by date; a seed dated on a tournament's last day
+    comes after it (a seed is the standing at the end of its day)."""
+    events: list[tuple[tuple[Any, ...], dt.date, Seed | None, StoredTournament | None]] = [
+        ((t.end, 0, t.start, t.id), t.end, None, t) for t in given.tournaments
+    ]
+    events += [((s.as_of, 1, s.as_of, s.player_id), s.as_of, s, None) for s in given.seeds]
+    return [(day, seed, tournament) for _, day, seed, tournament in sorted(events, key=lambda event: event[0])]
+
+
+def _record(points: dict[tuple[str, dt.date], Point], point: Point | None) -> None:
+    """One point per player and day: the last holds, naming every tournament rated into it."""
+    if point is None:
+        return
+    earlier = points.get((point.player_id, point.date))
+    if earlier is not None:
+        point.tournament_ids = [*earlier.tournament_ids, *(t for t in point.tournament_ids if t not in earlier.tournament_ids)]
+    points[(point.player_id, point.date)] = point
+
+
+def _entries(states: dict[str, _State]) -> list[Entry]:
+    return [
+        Entry(player_id, float(rating), None, s.games, s.last_played, STATUS, title=_name(s.rank), counters=s.counters())
+        for player_id, s in sorted(states.items())
+        if (rating := s.listed_rating) is not None
+    ]
+
+
+def _name(rank: int | None) -> str | None:
+    return None if rank is None else eru.rank_name(rank)
+
+
+def _points(value: Fraction | None) -> float | None:
+    return None if value is None else float(value)
