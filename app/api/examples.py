@@ -67,8 +67,8 @@ def responses(examples: dict[str, dict[str, Any]], status: int = 200) -> dict[in
     return {status: {"content": {"application/json": {"examples": examples}}}}
 
 
-# The same tournament corrected: the file names its country only by an id it does not define (5, China
-# on renju.net), so the import leaves `country` empty; the correction adds it.
+# The same tournament corrected: the file names its country only by an id it does not define (5, the id
+# its Chinese tournaments and players carry), so the import leaves `country` empty; the correction adds it.
 CORRECT_TOURNAMENT_EXAMPLES: dict[str, dict[str, Any]] = {
     "real-2017": {
         "summary": "The real tournament of 2017 with its country added",
