@@ -7,6 +7,9 @@ operation, each error status it can answer, read from the route itself: writes (
 requirement) can answer 401 and 403, a path with an id 404, a request body 400 and 413, a stored write 409, anything
 with input 422, and every operation 500 and 503. New routers are covered without being edited.
 
+An endpoint's docstring documents its operation: the first line is the summary (a short title that
+Swagger UI and ReDoc list), the paragraphs after it the description.
+
 ``/docs`` and ``/redoc`` are served from the pinned ``fastapi-offline`` package's copies of Swagger UI
 and ReDoc, so the pages work with no network.
 """
@@ -18,6 +21,7 @@ from typing import Any
 
 import fastapi_offline
 from fastapi import FastAPI, Request
+from fastapi.encoders import jsonable_encoder
 from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html, get_swagger_ui_oauth2_redirect_html
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.routing import APIRoute, RouteContext, iter_route_contexts
@@ -133,6 +137,9 @@ def _contract(app: FastAPI) -> dict[str, Any]:
             operation = document["paths"].get(route.path_format, {}).get(method.lower())
             if operation is None:
                 continue
+            if not route.summary:
+                _summary_from_docstring(operation)
+            _restore_nulls_in_examples(route, operation)
             responses = operation.setdefault("responses", {})
             for status in error_statuses(route, operation):
                 declared = responses.get(str(status), {})
@@ -151,6 +158,31 @@ def _contract(app: FastAPI) -> dict[str, Any]:
         schemas.pop(unused, None)
     document["components"]["schemas"] = dict(sorted(schemas.items()))
     return document
+
+
+def _summary_from_docstring(operation: dict[str, Any]) -> None:
+    """The docstring's first line becomes the summary; FastAPI would title the operation after the
+    function's name and repeat the whole docstring as its description."""
+    summary, _, description = operation.pop("description", "").partition("\n")
+    if summary.strip():
+        operation["summary"] = summary.strip()
+    if description.strip():
+        operation["description"] = description.strip()
+
+
+def _restore_nulls_in_examples(route: RouteContext, operation: dict[str, Any]) -> None:
+    """FastAPI writes its document without null values, and so drops every null from the examples
+    too: an answer's example would lack the nullable fields its schema requires. The examples are
+    put back as the route declares them."""
+    body_field = getattr(route, "body_field", None)
+    examples = getattr(body_field.field_info, "openapi_examples", None) if body_field is not None else None
+    if examples:
+        media_type = getattr(body_field.field_info, "media_type", "application/json")  # type: ignore[union-attr]
+        operation["requestBody"]["content"][media_type]["examples"] = jsonable_encoder(examples)
+    for status, declared in (getattr(route, "responses", None) or {}).items():
+        for media_type, content in declared.get("content", {}).items():
+            if "examples" in content:
+                operation["responses"][str(status)]["content"][media_type]["examples"] = jsonable_encoder(content["examples"])
 
 
 def _serve_offline_documentation(app: FastAPI) -> None:

@@ -1,6 +1,6 @@
 from typing import Annotated
 
-from fastapi import Depends, Path, Query
+from fastapi import Depends, Header, Path, Query
 from sqlalchemy.orm import Session
 
 from app.db import get_session
@@ -12,10 +12,29 @@ from app.security import require_writer
 # response instead (FastAPI's default "request" scope would commit after the response).
 SessionDep = Annotated[Session, Depends(get_session, scope="function")]
 Writer = Annotated[str, Depends(require_writer)]
-Limit = Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE, description=f"At most {MAX_PAGE_SIZE}")]
-Offset = Annotated[int, Query(ge=0, le=MAX_OFFSET, description="Items to skip")]
+Limit = Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE, description=f"Items per page, 1 to {MAX_PAGE_SIZE}")]
+Offset = Annotated[
+    int, Query(ge=0, le=MAX_OFFSET, description="Items to skip before the page: 0 for the first page, then offset + limit")
+]
 # Integer ids in paths and queries fit the database's 32-bit keys, so a larger one is a 422, not a
-# database error; string ids in paths follow the submitted ids' own pattern.
-DatabaseId = Annotated[int, Path(ge=1, le=MAX_DATABASE_ID)]
+# database error; string ids in paths follow the submitted ids' own pattern. Each is described for
+# the operations whose path names it.
 OptionalDatabaseId = Annotated[int | None, Query(ge=1, le=MAX_DATABASE_ID)]
-IdentifierPath = Annotated[Identifier, Path()]
+ListIdPath = Annotated[
+    Identifier, Path(description="The rating list's id, e.g. `rif-whr` (`GET /v1/rating-lists` names every list)")
+]
+TournamentIdPath = Annotated[Identifier, Path(description="The tournament's id, as its submitter chose it")]
+PlayerIdPath = Annotated[Identifier, Path(description="The player's id, as his submitter chose it (e.g. renju.net's)")]
+JobIdPath = Annotated[
+    int, Path(ge=1, le=MAX_DATABASE_ID, description="The job's id, from a recompute's 202 answer or its `Location` header")
+]
+SnapshotIdPath = Annotated[
+    int, Path(ge=1, le=MAX_DATABASE_ID, description="The snapshot's id (`GET /v1/rating-lists/{list_id}/snapshots`)")
+]
+IfNoneMatch = Annotated[
+    str | None,
+    Header(
+        description="The `ETag` of an earlier answer: when the list has not changed since, the answer is a 304 "
+        "without a body"
+    ),
+]

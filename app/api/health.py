@@ -5,6 +5,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import Engine, text
 from starlette.concurrency import run_in_threadpool
 
+from app.api.examples import HEALTH, responses
 from app.db import get_engine
 from app.problems import ServiceUnavailable
 
@@ -21,9 +22,17 @@ class Health(BaseModel):
     database: str = Field(description="The database's dialect", examples=["postgresql", "sqlite"])
 
 
-@router.get("/health", operation_id="get_health", responses={503: {"description": "Database unreachable"}})
+@router.get(
+    "/health",
+    operation_id="get_health",
+    responses={**responses(HEALTH), 503: {"description": "Database unreachable"}},
+)
 async def health() -> Health:
-    """Whether the database answers a query; the answer is at most a second old."""
+    """Whether the service and its database answer
+
+    A 200 when the database answered a query, a 503 with `Retry-After` when it did not. The check is
+    made at most once a second and shared by every request in between, so the answer is at most a
+    second old and probes cost the database nothing more. No key is needed."""
     return await _database_check.current(get_engine())
 
 

@@ -2,7 +2,9 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from app.api.deps import DatabaseId, Limit, Offset, SessionDep
+from app.api import examples
+from app.api.deps import JobIdPath, Limit, Offset, SessionDep
+from app.api.examples import responses
 from app.schemas.common import Identifier, Page
 from app.schemas.jobs import JobRead, JobStatus
 from app.services import jobs as service
@@ -10,7 +12,7 @@ from app.services import jobs as service
 router = APIRouter(prefix="/v1/jobs", tags=["jobs"])
 
 
-@router.get("", operation_id="list_jobs")
+@router.get("", operation_id="list_jobs", responses=responses(examples.LIST_JOBS))
 def list_jobs(
     session: SessionDep,
     list_id: Annotated[Identifier | None, Query(alias="list", description="Only this rating list's jobs")] = None,
@@ -18,12 +20,18 @@ def list_jobs(
     limit: Limit = 50,
     offset: Offset = 0,
 ) -> Page[JobRead]:
-    """Recent jobs, newest first."""
+    """List recompute jobs, the newest first
+
+    Every recompute job, queued by hand or by a submission, optionally of one list or in one state."""
     jobs, total = service.list_jobs(session, list_id=list_id, status=status, limit=limit, offset=offset)
     return Page(items=[JobRead.model_validate(job) for job in jobs], total=total, limit=limit, offset=offset)
 
 
-@router.get("/{job_id}", operation_id="get_job")
-def get_job(job_id: DatabaseId, session: SessionDep) -> JobRead:
-    """A recompute job: its status (queued, running, succeeded, failed), progress and outcome."""
+@router.get("/{job_id}", operation_id="get_job", responses=responses(examples.GET_JOB))
+def get_job(job_id: JobIdPath, session: SessionDep) -> JobRead:
+    """Follow a recompute job
+
+    Its status (queued, running, succeeded or failed), its progress from 0 to 1, and its outcome: the
+    snapshot it wrote and a summary, or why it failed. Poll it until it has succeeded or failed; a
+    job whose worker stopped answering is failed after a while rather than left running."""
     return JobRead.model_validate(service.get_job(session, job_id))

@@ -1,6 +1,10 @@
-from fastapi import APIRouter, Depends, Query, Response, status
+from typing import Annotated
 
-from app.api.deps import IdentifierPath, Limit, Offset, SessionDep, Writer
+from fastapi import APIRouter, Body, Depends, Query, Response, status
+
+from app.api import examples
+from app.api.deps import Limit, Offset, PlayerIdPath, SessionDep, Writer
+from app.api.examples import responses
 from app.schemas.common import CountryCode, Page, Text
 from app.schemas.players import PlayerCreate, PlayerPatch, PlayerRead
 from app.services import players as service
@@ -10,11 +14,22 @@ from app.transactions import run_in_transaction
 router = APIRouter(prefix="/v1/players", tags=["players"])
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, operation_id="create_player")
+@router.post(
+    "", status_code=status.HTTP_201_CREATED, operation_id="create_player", responses=responses(examples.CREATE_PLAYER, status=201)
+)
 def create_player(
-    body: PlayerCreate, session: SessionDep, _: Writer, response: Response, settings: Settings = Depends(get_settings)
+    body: Annotated[PlayerCreate, Body(openapi_examples=examples.CREATE_PLAYER_EXAMPLES)],
+    session: SessionDep,
+    _: Writer,
+    response: Response,
+    settings: Settings = Depends(get_settings),
 ) -> PlayerRead:
-    """Create a player with an id of the submitter's choice; 409 if the id exists. Needs a write key."""
+    """Create a player
+
+    The id is the submitter's choice (for example renju.net's player id) and names the player in
+    tournaments and games from then on. An id that exists is a 409; change a player with `PATCH`.
+    Submitting a tournament creates its players too, so this is needed only for players known before
+    their first tournament. The 201 carries `Location: /v1/players/{player_id}`. Needs a write key."""
     # Re-run on a unique violation: the same id created at once by another request is then the
     # service's own 409 with its pointer.
     player = run_in_transaction(session, lambda: service.create_player(session, body), attempts=settings.transaction_attempts)
@@ -22,26 +37,45 @@ def create_player(
     return PlayerRead.model_validate(player)
 
 
-@router.patch("/{player_id}", operation_id="update_player")
-def update_player(player_id: IdentifierPath, body: PlayerPatch, session: SessionDep, _: Writer) -> PlayerRead:
-    """Change the fields present in the body (``null`` clears one); others keep their value."""
+@router.patch("/{player_id}", operation_id="update_player", responses=responses(examples.UPDATE_PLAYER))
+def update_player(
+    player_id: PlayerIdPath,
+    body: Annotated[PlayerPatch, Body(openapi_examples=examples.UPDATE_PLAYER_EXAMPLES)],
+    session: SessionDep,
+    _: Writer,
+) -> PlayerRead:
+    """Change a player
+
+    Only the fields present in the body change; `null` clears one, and the others keep their value.
+    The id cannot change. Needs a write key."""
     return PlayerRead.model_validate(service.update_player(session, player_id, body))
 
 
-@router.get("/{player_id}", operation_id="get_player")
-def get_player(player_id: IdentifierPath, session: SessionDep) -> PlayerRead:
-    """One player by id."""
+@router.get("/{player_id}", operation_id="get_player", responses=responses(examples.GET_PLAYER))
+def get_player(player_id: PlayerIdPath, session: SessionDep) -> PlayerRead:
+    """Read a player
+
+    The stored player by id; his ratings are on the lists and his history at
+    `/v1/players/{player_id}/history`."""
     return PlayerRead.model_validate(service.get_player(session, player_id))
 
 
-@router.get("", operation_id="search_players")
+@router.get("", operation_id="search_players", responses=responses(examples.SEARCH_PLAYERS))
 def search_players(
     session: SessionDep,
-    q: Text | None = Query(None, max_length=200, description="Part of the name, surname or native name, or the id"),
+    q: Text | None = Query(
+        None,
+        max_length=200,
+        description="Part of the name: first name and surname in either order, or the native name, in any case; "
+        "or the whole id",
+    ),
     country: CountryCode | None = Query(None, description="Only players of this country code, e.g. CHN"),
     limit: Limit = 50,
     offset: Offset = 0,
 ) -> Page[PlayerRead]:
-    """Players matching a part of their name or id and/or a country, ordered by id."""
+    """Search players
+
+    Players whose name contains `q` (or whose id is `q`), of the given country, or both; without
+    either, every player. Ordered by surname, first name, then id."""
     players, total = service.search_players(session, q=q, country=country, limit=limit, offset=offset)
     return Page(items=[PlayerRead.model_validate(p) for p in players], total=total, limit=limit, offset=offset)

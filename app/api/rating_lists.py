@@ -5,7 +5,6 @@ from fastapi import (
     APIRouter,
     BackgroundTasks,
     Body,
-    Header,
     Query,
     Request,
     Response,
@@ -13,7 +12,9 @@ from fastapi import (
 )
 from fastapi.responses import JSONResponse
 
-from app.api.deps import DatabaseId, IdentifierPath, Limit, Offset, SessionDep, Writer
+from app.api import examples
+from app.api.deps import IfNoneMatch, Limit, ListIdPath, Offset, PlayerIdPath, SessionDep, SnapshotIdPath, Writer
+from app.api.examples import responses
 from app.schemas.common import EARLIEST_DATE, LATEST_DATE, MAX_DATABASE_ID, CountryCode, Identifier, Page
 from app.schemas.jobs import JobAccepted
 from app.schemas.rating_lists import (
@@ -33,19 +34,38 @@ from app.services import rating_lists as service
 router = APIRouter(tags=["rating lists"])
 
 
-@router.get("/v1/rating-lists", operation_id="list_rating_lists")
+@router.get("/v1/rating-lists", operation_id="list_rating_lists", responses=responses(examples.LIST_RATING_LISTS))
 def list_rating_lists(session: SessionDep) -> list[RatingListRead]:
+    """List the rating lists
+
+    Every rating list of the service, by id, with its rating system, category, parameters, the rules
+    deciding which tournaments it rates, and its current snapshot. A new installation has `rif-whr`
+    (renju), `rif-whr-gomoku`, the historical `rif-elo`, `olufsen` (shogi) and `rivne` (go)."""
     return [RatingListRead.model_validate(r) for r in service.list_rating_lists(session)]
 
 
-@router.get("/v1/rating-lists/{list_id}", operation_id="get_rating_list")
-def get_rating_list(list_id: IdentifierPath, session: SessionDep) -> RatingListRead:
+@router.get("/v1/rating-lists/{list_id}", operation_id="get_rating_list", responses=responses(examples.GET_RATING_LIST))
+def get_rating_list(list_id: ListIdPath, session: SessionDep) -> RatingListRead:
+    """Read a rating list's configuration
+
+    Its rating system, category, parameters, the rules deciding which tournaments it rates, whether it
+    recomputes itself after each submission, and the id of its current snapshot (null until its first
+    recompute). Its ratings are at `/v1/rating-lists/{list_id}/ratings`."""
     return RatingListRead.model_validate(service.get_rating_list(session, list_id))
 
 
-@router.patch("/v1/rating-lists/{list_id}", operation_id="update_rating_list")
-def update_rating_list(list_id: IdentifierPath, body: RatingListSettingsPatch, session: SessionDep, _: Writer) -> RatingListRead:
-    """Change the list's own settings (``auto_recompute``); its parameters are under ``/params``."""
+@router.patch("/v1/rating-lists/{list_id}", operation_id="update_rating_list", responses=responses(examples.UPDATE_RATING_LIST))
+def update_rating_list(
+    list_id: ListIdPath,
+    body: Annotated[RatingListSettingsPatch, Body(openapi_examples=examples.UPDATE_RATING_LIST_EXAMPLES)],
+    session: SessionDep,
+    _: Writer,
+) -> RatingListRead:
+    """Change a rating list's settings
+
+    Today the one setting is `auto_recompute`: whether a submission or correction of a tournament the
+    list rates queues a recompute of the list. Fields left out keep their value. The list's rating
+    parameters are changed at `/v1/rating-lists/{list_id}/params`. Needs a write key."""
     rating_list = service.get_rating_list(session, list_id)
     for field, value in body.model_dump(exclude_unset=True).items():
         setattr(rating_list, field, value)
@@ -53,9 +73,13 @@ def update_rating_list(list_id: IdentifierPath, body: RatingListSettingsPatch, s
     return RatingListRead.model_validate(rating_list)
 
 
-@router.patch("/v1/rating-lists/{list_id}/params", operation_id="update_rating_list_params")
+@router.patch(
+    "/v1/rating-lists/{list_id}/params",
+    operation_id="update_rating_list_params",
+    responses=responses(examples.UPDATE_RATING_LIST_PARAMS),
+)
 def update_rating_list_params(
-    list_id: IdentifierPath,
+    list_id: ListIdPath,
     session: SessionDep,
     _: Writer,
     body: dict[str, Any] = Body(
@@ -63,15 +87,15 @@ def update_rating_list_params(
         "(1–100), virtual_rating, start_rating (finite numbers); rif-elo takes switch_to_1997, last_day (dates) and "
         "bootstrap_rating (0–4000 or null); rivne takes newcomer_start (rank or declared_rating); eru takes first_rank "
         "(15k … 9d, INTERPRETATIONS 4.8).",
-        openapi_examples={
-            "whr": {"value": {"w2": 12.9, "virtual_games": 2}},
-            "elo": {"value": {"bootstrap_rating": 1800}},
-            "rivne": {"value": {"newcomer_start": "declared_rating"}},
-            "eru": {"value": {"first_rank": "15k"}},
-        },
+        openapi_examples=examples.PARAMS_EXAMPLES,
     ),
 ) -> RatingListRead:
-    """Change the list's parameters; they apply from the next recompute."""
+    """Change a rating list's parameters
+
+    The parameters given are merged into the list's and checked by its rating system: a parameter
+    the system does not take, or a value out of its range, is a 422 pointing at it, and nothing
+    changes. They apply from the list's next recompute; the snapshots already computed keep the
+    parameters they were computed with. Needs a write key."""
     return RatingListRead.model_validate(service.update_params(session, list_id, body))
 
 
@@ -79,11 +103,17 @@ def update_rating_list_params(
     "/v1/rating-lists/{list_id}/recompute",
     status_code=status.HTTP_202_ACCEPTED,
     operation_id="recompute_rating_list",
+    responses=responses(examples.RECOMPUTE_RATING_LIST, status=202),
 )
 def recompute_rating_list(
-    list_id: IdentifierPath, session: SessionDep, _: Writer, background: BackgroundTasks, response: Response
+    list_id: ListIdPath, session: SessionDep, _: Writer, background: BackgroundTasks, response: Response
 ) -> JobAccepted:
-    """Queue a recompute (a second trigger while one is queued returns the same job)."""
+    """Queue a recompute of a rating list
+
+    The list is computed again from every stored tournament it rates, into a new snapshot that becomes
+    current when the job succeeds; until then readers see the previous one. The 202 names the job,
+    also in `Location`: follow it at `GET /v1/jobs/{job_id}`. Asking again while a recompute of the
+    list is still queued returns that job instead of queueing another. Needs a write key."""
     job = jobs.trigger_recompute(session, list_id)
     background.add_task(worker.wake)  # runs after the response, when the job is committed
     response.headers["Location"] = f"/v1/jobs/{job.id}"
@@ -99,10 +129,10 @@ PINNED_CACHE = "public, max-age=31536000, immutable"
 @router.get(
     "/v1/rating-lists/{list_id}/ratings",
     operation_id="get_ratings",
-    responses={304: {"description": "Not modified (If-None-Match)"}},
+    responses={**responses(examples.GET_RATINGS), 304: {"description": "Not modified (If-None-Match)"}},
 )
 def get_ratings(
-    list_id: IdentifierPath,
+    list_id: ListIdPath,
     session: SessionDep,
     request: Request,
     as_of: dt.date | None = Query(
@@ -110,10 +140,10 @@ def get_ratings(
         ge=EARLIEST_DATE,
         le=LATEST_DATE,
         description="The list as it stood on this date, from the snapshot's stored per-day rows. The default list "
-        "(status=active, read on today's date) is empty for a history whose last games are more than five years old: "
+        "(status=active, on the snapshot's list date, the day of its recompute) is empty for a history whose last games are more than five years old: "
         "every player is then inactive; ask for status=all, or as_of the data's last date.",
     ),
-    country: CountryCode | None = None,
+    country: CountryCode | None = Query(None, description="Only players of this country (code as stored, e.g. EST)"),
     status: StatusFilter = Query(
         "active",
         description="active (default), inactive, provisional or all. A player is active with an established rating "
@@ -123,9 +153,18 @@ def get_ratings(
     snapshot_id: int | None = Query(None, ge=1, le=MAX_DATABASE_ID, description="Read an earlier snapshot instead of the current one"),
     limit: Limit = 100,
     offset: Offset = 0,
-    if_none_match: str | None = Header(None),
+    if_none_match: IfNoneMatch = None,
 ) -> RatingsPage:
-    """The list's page, best first. Cached responses revalidate with If-None-Match: a 304 reads no rows."""
+    """Read a rating list, best first
+
+    One page of the list's players, highest rating first (ties by player id), each with his rank
+    among all the players the query selects, rating, deviation (WHR), games, last game and status.
+    By default the current snapshot as it stood on its list date; `as_of` reads it on any date,
+    `snapshot_id` an earlier snapshot. `status` picks active (the default), inactive or provisional
+    players, or all of them; the status rules are the list's system's (see `status` below).
+
+    The answer carries an `ETag` and `Cache-Control`: sent back in `If-None-Match`, an unchanged page
+    is a 304 without a body, answered without reading any rating."""
     rating_list = service.get_rating_list(session, list_id)
     wanted = snapshot_id if snapshot_id is not None else rating_list.current_snapshot_id
     query = {"as_of": as_of, "country": country, "status": status, "limit": limit, "offset": offset}
@@ -160,31 +199,59 @@ def _matches(if_none_match: str | None, etag: str) -> bool:
     return bool(if_none_match) and (if_none_match.strip() == "*" or etag in [tag.strip() for tag in if_none_match.split(",")])
 
 
-@router.get("/v1/rating-lists/{list_id}/snapshots", operation_id="list_snapshots")
-def list_snapshots(list_id: IdentifierPath, session: SessionDep, limit: Limit = 50, offset: Offset = 0) -> Page[SnapshotRead]:
+@router.get("/v1/rating-lists/{list_id}/snapshots", operation_id="list_snapshots", responses=responses(examples.LIST_SNAPSHOTS))
+def list_snapshots(list_id: ListIdPath, session: SessionDep, limit: Limit = 50, offset: Offset = 0) -> Page[SnapshotRead]:
+    """List a rating list's snapshots, the newest first
+
+    Every recompute writes a snapshot: the whole list as computed on its list date, with the
+    parameters used and notes from the computation. Earlier snapshots stay readable, since a
+    recompute can change the past (INTERPRETATIONS 3.6); `current` marks the one the list shows."""
     snapshots, total = service.list_snapshots(session, list_id, limit, offset)
     current = service.get_rating_list(session, list_id).current_snapshot_id
     items = [SnapshotRead.model_validate(s).model_copy(update={"current": s.id == current}) for s in snapshots]
     return Page(items=items, total=total, limit=limit, offset=offset)
 
 
-@router.get("/v1/rating-lists/{list_id}/snapshots/{snapshot_id}", operation_id="get_snapshot")
-def get_snapshot(list_id: IdentifierPath, snapshot_id: DatabaseId, session: SessionDep) -> SnapshotRead:
+@router.get(
+    "/v1/rating-lists/{list_id}/snapshots/{snapshot_id}", operation_id="get_snapshot", responses=responses(examples.GET_SNAPSHOT)
+)
+def get_snapshot(list_id: ListIdPath, snapshot_id: SnapshotIdPath, session: SessionDep) -> SnapshotRead:
+    """Read one snapshot of a rating list
+
+    Its list date, when it was written and by which job, the parameters used, how many players, games
+    and tournaments it rated, and the computation's notes. Its ratings are read with
+    `GET /v1/rating-lists/{list_id}/ratings?snapshot_id=…`."""
     snapshot = service.get_snapshot(session, list_id, snapshot_id)
     current = service.get_rating_list(session, list_id).current_snapshot_id
     return SnapshotRead.model_validate(snapshot).model_copy(update={"current": snapshot_id == current})
 
 
-@router.get("/v1/rating-lists/{list_id}/seeds", operation_id="get_seeds")
-def get_seeds(list_id: IdentifierPath, session: SessionDep) -> SeedsRead:
+@router.get("/v1/rating-lists/{list_id}/seeds", operation_id="get_seeds", responses=responses(examples.GET_SEEDS))
+def get_seeds(list_id: ListIdPath, session: SessionDep) -> SeedsRead:
+    """Read a rating list's seed ratings
+
+    The ratings its replay starts from, by player id (see `PUT` on the same path); empty for a list
+    without seeds."""
     return SeedsRead(list_id=list_id, seeds=[SeedRead.model_validate(s) for s in service.get_seeds(session, list_id)])
 
 
-@router.put("/v1/rating-lists/{list_id}/seeds", operation_id="replace_seeds")
-def replace_seeds(list_id: IdentifierPath, body: SeedsIn, session: SessionDep, _: Writer) -> SeedsRead:
-    """The ratings a replay begins from (rif-elo: the starting official list, INTERPRETATIONS 1.18; rivne: a
-    player's rating and rank from a date on; eru: a player's rank and Estonian or RIF rating, or a newcomer's
-    first rank and the referee's bonus, ERU 4.8, 4.10); replaces all."""
+@router.put("/v1/rating-lists/{list_id}/seeds", operation_id="replace_seeds", responses=responses(examples.REPLACE_SEEDS))
+def replace_seeds(
+    list_id: ListIdPath,
+    body: Annotated[SeedsIn, Body(openapi_examples=examples.SEEDS_EXAMPLES)],
+    session: SessionDep,
+    _: Writer,
+) -> SeedsRead:
+    """Replace a rating list's seed ratings
+
+    Seeds are ratings players held on a date, from which the list's replay starts: an Elo list rates
+    nobody without them, as RIF itself began from a first official list (INTERPRETATIONS 1.18). For
+    `rif-elo` a seed is a rating with its 1995 or 1997 status, read under the rules in force on its
+    `as_of` date (INTERPRETATIONS 6.19); for `olufsen` a rating with its category, grade and rated
+    games; for `rivne` a rating and declared rank from a date on; for `eru` a rank with an Estonian or
+    RIF rating, or a newcomer's first rank and the referee's bonus (ERU 4.8, 4.10). The list's system checks each seed;
+    its players must be stored. The body replaces every seed of the list, all or nothing, and applies
+    from the next recompute. A list whose system takes no seeds (WHR) answers 422. Needs a write key."""
     seeds = service.replace_seeds(session, list_id, [s.model_dump(exclude_none=True) for s in body.seeds])
     return SeedsRead(list_id=list_id, seeds=[SeedRead.model_validate(s) for s in seeds])
 
@@ -193,15 +260,23 @@ def replace_seeds(list_id: IdentifierPath, body: SeedsIn, session: SessionDep, _
     "/v1/players/{player_id}/history",
     operation_id="get_player_history",
     tags=["players"],
-    responses={304: {"description": "Not modified (If-None-Match)"}},
+    responses={**responses(examples.GET_PLAYER_HISTORY), 304: {"description": "Not modified (If-None-Match)"}},
 )
 def get_player_history(
-    player_id: IdentifierPath,
+    player_id: PlayerIdPath,
     session: SessionDep,
-    list_id: Annotated[Identifier, Query(alias="list", description="Rating list id")] = "rif-whr",
-    if_none_match: str | None = Header(None),
+    list_id: Annotated[
+        Identifier, Query(alias="list", description="The rating list whose history is read (default `rif-whr`)")
+    ] = "rif-whr",
+    if_none_match: IfNoneMatch = None,
 ) -> PlayerHistory:
-    """The player's series under the list's current snapshot, oldest first (a chart)."""
+    """Read a player's rating history
+
+    The series a chart draws: one point per day on which the player's rating changed under the list's
+    current snapshot, oldest first, each with the tournaments rated into it. Under WHR that is every
+    day he played; under the historical Elo list the seeds, the ends of the 1995 rating periods and
+    the 1997 events (INTERPRETATIONS 6.21). Empty while the list has no snapshot. Cached like the
+    list's ratings: `ETag`, and a 304 for `If-None-Match`."""
     rating_list = service.get_rating_list(session, list_id)
     headers = {
         "ETag": service.list_etag(rating_list.current_snapshot_id, {"history": player_id}),

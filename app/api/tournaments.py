@@ -3,8 +3,9 @@ from typing import Annotated
 from fastapi import APIRouter, BackgroundTasks, Body, Depends, Header, Query, status
 from fastapi.responses import JSONResponse
 
-from app.api.deps import IdentifierPath, Limit, Offset, SessionDep, Writer
-from app.api.examples import SUBMIT_TOURNAMENT_EXAMPLES
+from app.api import examples
+from app.api.deps import Limit, Offset, SessionDep, TournamentIdPath, Writer
+from app.api.examples import CORRECT_TOURNAMENT_EXAMPLES, SUBMIT_TOURNAMENT_EXAMPLES
 from app.schemas.common import CountryCode, Page, Text
 from app.schemas.players import PlayerRead
 from app.schemas.tournaments import (
@@ -31,6 +32,7 @@ router = APIRouter(prefix="/v1/tournaments", tags=["tournaments"])
     status_code=status.HTTP_201_CREATED,
     operation_id="submit_tournament",
     responses={
+        **examples.responses(examples.SUBMIT_TOURNAMENT, status=201),
         409: {"description": "A tournament with this id exists, or a request with the same Idempotency-Key is in progress"},
         413: {"description": "Too many games"},
     },
@@ -41,10 +43,27 @@ def submit_tournament(
     caller: Writer,
     background: BackgroundTasks,
     settings: Settings = Depends(get_settings),
-    idempotency_key: Text | None = Header(None, max_length=200, description="Replays get the first response"),
+    idempotency_key: Text | None = Header(
+        None,
+        max_length=200,
+        description="Any string of up to 200 characters that the client chooses per submission: a request "
+        "sent again with the same key and the same body receives the first answer instead of storing twice; "
+        "the same key with a different body is a 422, and one sent while the first is still in progress a 409. "
+        "A key belongs to the API key that used it.",
+    ),
 ) -> TournamentSubmitted:
-    """Store a tournament with its games; the 201 is sent once it is committed. The response says,
-    for each rating list of the category, whether the list rates it and which recompute it queued."""
+    """Submit a tournament with its games
+
+    Stores the tournament, its games and its players in one transaction: all of it, or nothing with a
+    4xx that points at every invalid field. The players in `players` are created, or updated with the
+    fields given; a game may name only players given in `players` or stored already. A game without a
+    `date` counts on the tournament's last day (`end`). At most 20,000 games by default (413 beyond).
+
+    The 201 is sent once the transaction has committed, with `Location: /v1/tournaments/{id}`. Its
+    `lists` say, for every rating list of the tournament's category, whether that list rates the
+    tournament (and why not) and which recompute it queued: a list with `auto_recompute` recomputes
+    itself after the submission. An id that is stored already is a 409: a correction is
+    `PUT /v1/tournaments/{tournament_id}`. Needs a write key."""
     fingerprint = idempotency.request_fingerprint(body.model_dump(mode="json"))
     key = idempotency.scoped_key(caller, idempotency_key) if idempotency_key else None
     location = f"/v1/tournaments/{body.id}"
@@ -67,17 +86,23 @@ def submit_tournament(
     return JSONResponse(stored.body, status_code=stored.status_code, headers=headers)  # type: ignore[return-value]
 
 
-@router.put("/{tournament_id}", operation_id="replace_tournament")
+@router.put("/{tournament_id}", operation_id="replace_tournament", responses=examples.responses(examples.REPLACE_TOURNAMENT))
 def replace_tournament(
-    tournament_id: IdentifierPath,
-    body: TournamentIn,
+    tournament_id: TournamentIdPath,
+    body: Annotated[TournamentIn, Body(openapi_examples=CORRECT_TOURNAMENT_EXAMPLES)],
     session: SessionDep,
     _: Writer,
     background: BackgroundTasks,
     settings: Settings = Depends(get_settings),
 ) -> TournamentSubmitted:
-    """A correction: the tournament's fields and games are replaced; the lists that rated it before
-    or rate it now are recomputed when they recompute themselves."""
+    """Correct a stored tournament
+
+    The body is the whole tournament as it should be (the same shape as a submission, with the path's
+    id): its fields, its games and what was declared for its players are replaced; players are
+    created or updated as in a submission. A tournament that does not exist is a 404 (submit it with
+    `POST /v1/tournaments`), a body whose `id` differs from the path's a 422. Every list that rated
+    the tournament before or rates it now, and recomputes itself, queues a recompute; the answer's
+    `lists` say which. Needs a write key."""
 
     def store() -> TournamentSubmitted:
         rated_before = service.lists_rating(session, tournament_id)
@@ -90,20 +115,32 @@ def replace_tournament(
     return submitted
 
 
-@router.get("/{tournament_id}", operation_id="get_tournament")
-def get_tournament(tournament_id: IdentifierPath, session: SessionDep) -> TournamentRead:
+@router.get("/{tournament_id}", operation_id="get_tournament", responses=examples.responses(examples.GET_TOURNAMENT))
+def get_tournament(tournament_id: TournamentIdPath, session: SessionDep) -> TournamentRead:
+    """Read a tournament with its games and rating changes
+
+    The stored tournament as submitted (defaults filled in), every player of its games with what was
+    declared for him there, its games in submission order, and each player's rating change under
+    the current snapshot of every list that rates it (empty until a list has been recomputed)."""
     return _read(session, tournament_id)
 
 
-@router.get("", operation_id="list_tournaments")
+@router.get("", operation_id="list_tournaments", responses=examples.responses(examples.LIST_TOURNAMENTS))
 def list_tournaments(
     session: SessionDep,
-    category: Category | None = None,
-    year: int | None = Query(None, ge=1900, le=2200),
-    country: CountryCode | None = None,
+    category: Category | None = Query(None, description="Only tournaments of this game"),
+    year: int | None = Query(
+        None, ge=1900, le=2200, description="Only tournaments played in this year, at least in part (one spanning "
+        "New Year belongs to both years)"
+    ),
+    country: CountryCode | None = Query(None, description="Only tournaments held in this country (code as submitted, e.g. CHN)"),
     limit: Limit = 50,
     offset: Offset = 0,
 ) -> Page[TournamentSummary]:
+    """List tournaments, the latest first
+
+    Tournaments without their games and players, ordered by last day, latest first (then by id),
+    filtered by category, year and country when asked; `games_count` says how many games each has."""
     rows, total = service.list_tournaments(
         session, category=category, year=year, country=country, limit=limit, offset=offset
     )

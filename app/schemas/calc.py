@@ -36,6 +36,8 @@ class EloGameOut(BaseModel):
 
 
 class AppendixRowOut(BaseModel):
+    """One band of rating difference of the appendix: what one game changes within it."""
+
     difference_from: int = Field(description="Smallest rating difference R1 − R2 of this row")
     difference_to: int = Field(description="Largest rating difference R1 − R2 of this row")
     r1_wins: int = Field(description="Gain of the higher-rated R1 when he wins")
@@ -101,6 +103,8 @@ class EloPlayerOut(BaseModel):
 
 
 class Rif1995PlayerOut(EloPlayerOut):
+    """What the tournament did to one player under the 1995 rules, with a new player's start rating."""
+
     R0: int | None = Field(description="A new player's start rating (#8.b/#8.d)")
     R0_reason: str | None = Field(description="Why a new player did or did not get R0")
 
@@ -136,17 +140,23 @@ class Rif1997TournamentIn(StrictModel):
 
 
 class Rif1997PlayerOut(EloPlayerOut):
+    """What the event did to one player under the 1997 rules, with his running record."""
+
     record_after: ProvisionalRecordIO = Field(description="The running totals after the event")
 
 
 class CalcResult1995(BaseModel):
-    system: Literal["rif-1995"] = "rif-1995"
+    """The tournament rated under the 1995/1996 rules."""
+
+    system: Literal["rif-1995"] = Field("rif-1995", description="The rule system: RIF Elo of 1995/1996")
     before_1996: bool = Field(description="Whether the tournament was treated as played before 1996")
     players: list[Rif1995PlayerOut] = Field(description="One entry per request player, in request order")
 
 
 class CalcResult1997(BaseModel):
-    system: Literal["rif-1997"] = "rif-1997"
+    """The event rated under the 1997 rules."""
+
+    system: Literal["rif-1997"] = Field("rif-1997", description="The rule system: RIF Elo of 1997")
     players: list[Rif1997PlayerOut] = Field(description="One entry per request player, in request order")
 
 
@@ -184,9 +194,13 @@ class WhrPoint(BaseModel):
 
 
 class WhrPlayerOut(BaseModel):
+    """One player's ratings over the days he played."""
+
     id: str = Field(description="The player's id from the games")
     history: list[WhrPoint] = Field(description="One point per day played, in date order")
 
 
 class WhrCalcOut(BaseModel):
+    """Every player's rating history, fitted to all the games at once."""
+
     players: list[WhrPlayerOut] = Field(description="Every player of the games")

@@ -104,6 +104,8 @@ class EruConditionsIn(StrictModel):
 
 
 class EruNormGame(StrictModel):
+    """One game of the player: his opponent's rank and his score."""
+
     opponent_rank: EruRank | None = Field(
         description="The opponent's rank at the tournament's start, in his own federation's scale; null: unranked "
         "(the game does not enter the norm nor the game count)",
@@ -122,6 +124,8 @@ class EruNormsIn(EruConditionsIn):
 
 
 class EruNorms(BaseModel):
+    """The norms in points against these opponents, each rounded up to the half point (INTERPRETATIONS 4.2)."""
+
     keep: float = Field(description="Points to keep the rank (30 % against the same rank)")
     up1: float | None = Field(
         description="Points to rise one rank: +1 kyu (65 %) up to 1k, +1 dan (75 %) from 1k; null at 9d"
@@ -130,6 +134,8 @@ class EruNorms(BaseModel):
 
 
 class EruNormsOut(BaseModel):
+    """The player's norms, score and new rank, and why."""
+
     games_counted: int = Field(description="Games against ranked opponents")
     score: float = Field(description="Points scored in those games")
     norms: EruNorms = Field(
@@ -144,6 +150,8 @@ class EruNormsOut(BaseModel):
 
 
 class EruPlayerIn(StrictModel):
+    """A player and his rank and ratings before the tournament."""
+
     id: Identifier = Field(description="The player's id, as the games name him")
     rank: EruRank | None = Field(
         None, description="Rank at the tournament's start; null: unranked (a newcomer, or a foreigner without a rank)"
@@ -165,6 +173,8 @@ class EruPlayerIn(StrictModel):
 
 
 class EruGame(StrictModel):
+    """One game of the tournament."""
+
     black: Identifier = Field(description="Black's player id")
     white: Identifier = Field(description="White's player id")
     result: Result = Field(description="From black's side: B black won, W white won, D draw")
@@ -185,6 +195,8 @@ class EruTournamentIn(EruConditionsIn):
 
 
 class EruPlayerOut(EruNormsOut):
+    """One player's norms and new rank, and his Estonian rating before and after."""
+
     id: str = Field(description="The player's id")
     rank_before: EruRank | None = Field(description="The rank given (null: unranked, evaluated from first_rank)")
     rating_before: int | None = Field(description="The start rating used for every game: Estonian, else the RIF rating")
@@ -195,5 +207,7 @@ class EruPlayerOut(EruNormsOut):
 
 
 class EruTournamentOut(BaseModel):
+    """The tournament rated under the Estonian system."""
+
     system: Literal["eru"] = Field(default="eru", description="The rule system: the Estonian kyu/dan norms and rating")
     players: list[EruPlayerOut] = Field(description="Every player, in the order of the request")

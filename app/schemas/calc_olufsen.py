@@ -22,6 +22,8 @@ MAX_RECORDED_RESULTS = 1_000
 
 
 class RecordedResultIO(StrictModel):
+    """One recorded result of an unrated player (001 (6)): whom he met and what he scored."""
+
     opponent_rating: float = Field(
         ge=0, le=4000, description="The opponent's post-event rating of that table, as published (001 (6))"
     )
@@ -32,6 +34,8 @@ class RecordedResultIO(StrictModel):
 
 
 class StreakIO(StrictModel):
+    """The player's current runs of games above one higher grade's bounds (001 (12), (13))."""
+
     grade: GradeName = Field(description="The grade whose LB and MP these runs are counted against")
     games_above_lower_bound: int = Field(ge=0, le=100_000, description="Consecutive games, up to the last one, strictly above the grade's LB")
     games_above_midpoint: int = Field(ge=0, le=100_000, description="Consecutive games, up to the last one, strictly above the grade's MP")
@@ -68,6 +72,8 @@ class OlufsenPlayerIn(StrictModel):
 
 
 class OlufsenGameIn(StrictModel):
+    """One game of the table."""
+
     id: Identifier | None = Field(None, description="The submitter's game id")
     black: Identifier = Field(description="Black's (sente's) player id")
     white: Identifier = Field(description="White's (gote's) player id")
@@ -79,6 +85,8 @@ class OlufsenGameIn(StrictModel):
 
 
 class OlufsenOptionsIn(StrictModel):
+    """The choices the rule text leaves open (INTERPRETATIONS 2.15, 2.17); both off by default."""
+
     provisional_highest_grade: bool = Field(
         False,
         description="INTERPRETATIONS 2.15 option: a provisional player gets the highest grade whose UB he "
@@ -92,6 +100,8 @@ class OlufsenOptionsIn(StrictModel):
 
 
 class OlufsenTournamentIn(StrictModel):
+    """One table: every player with his state before it, and its games."""
+
     model_config = ConfigDict(
         extra="forbid",
         json_schema_extra={
@@ -126,12 +136,16 @@ class OlufsenTournamentIn(StrictModel):
 
 
 class PromotionOut(BaseModel):
+    """A grade earned in this table, and by which route of 001 (12)."""
+
     grade: GradeName = Field(description="The grade earned")
     route: RouteName = Field(description="UB reached, MP or LB streak, or bound to get it (001 (12))")
     pending_approval: bool = Field(description="5 and 6 dan wait for Nihon Shogi Renmei's approval")
 
 
 class OlufsenPlayerOut(BaseModel):
+    """What the table did to one player, and his state for the next table."""
+
     id: str = Field(description="The player's id")
     category: CategoryName = Field(description="The category this table rated him in (001 (3), this table's games counted)")
     games: int = Field(description="Rated games in this table")
@@ -156,17 +170,23 @@ class OlufsenPlayerOut(BaseModel):
 
 
 class OlufsenTournamentOut(BaseModel):
+    """The table rated under the Olufsen rules."""
+
     system: Literal["olufsen"] = Field("olufsen", description="The rule system")
     precision: float = Field(description="The table's equations were iterated until the largest change was below this")
     players: list[OlufsenPlayerOut] = Field(description="One entry per player, in the request's order")
 
 
 class PerformanceResultIn(StrictModel):
+    """One result: the opponent's rating and the score."""
+
     opponent_rating: float = Field(ge=-10_000, le=10_000, description="The opponent's rating")
     score: Score = Field(description="1 win, 0.5 draw, 0 loss")
 
 
 class PerformanceIn(StrictModel):
+    """The results rated together, and the Elo scale to rate them on."""
+
     model_config = ConfigDict(
         extra="forbid",
         json_schema_extra={
@@ -188,6 +208,8 @@ class PerformanceIn(StrictModel):
 
 
 class PerformanceOut(BaseModel):
+    """The performance rating of the results."""
+
     performance_rating: float = Field(description="The unique P with Σ 1/(1 + base^((or − P)/scale)) = score (001 (5))")
     rounded: int = Field(description="performance_rating rounded half away from zero")
     games: int = Field(description="Number of results")

@@ -14,7 +14,9 @@ GoRank = Annotated[str, StringConstraints(pattern=r"^([1-9]|[12][0-9]|30)[kKdD]$
 
 
 class RivnePlayerIn(StrictModel):
-    id: Identifier
+    """A player and what was declared for him before the tournament."""
+
+    id: Identifier = Field(description="The player's id, as the games name him", examples=["kravets"])
     rating: float | None = Field(
         None,
         ge=0,
@@ -30,9 +32,11 @@ class RivnePlayerIn(StrictModel):
 
 
 class RivneGameIn(StrictModel):
+    """One game: its round, players, result, board and handicap."""
+
     round: int = Field(ge=1, le=1000, description="Round number; games of one round are simultaneous")
-    black: Identifier
-    white: Identifier
+    black: Identifier = Field(description="Id of the player who had black (who received the handicap stones)")
+    white: Identifier = Field(description="Id of the player who had white")
     result: Result = Field(description="From black's side: B black won, W white won, D draw")
     board_size: Literal[9, 13, 19] = Field(19, description="Kd: 19×19 → 1, 13×13 → 1/2, 9×9 → 1/3")
     handicap: int = Field(0, ge=0, le=20, description="Stones black received: 0 even, 1 no komi, N ≥ 2 stones")
@@ -61,46 +65,58 @@ class RivneTournamentIn(StrictModel):
 
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [EXAMPLE]})
 
-    players: list[RivnePlayerIn] = Field(min_length=1, max_length=MAX_PLAYERS)
-    games: list[RivneGameIn] = Field(max_length=MAX_GAMES)
+    players: list[RivnePlayerIn] = Field(
+        min_length=1, max_length=MAX_PLAYERS, description="Every player of the games, with his declared rating or rank"
+    )
+    games: list[RivneGameIn] = Field(max_length=MAX_GAMES, description="The tournament's games, in any order")
 
 
 class RivneRoundOut(BaseModel):
-    round: int
-    rating_after: float
-    change: float
+    """The player's rating after one round he played."""
+
+    round: int = Field(description="The round number")
+    rating_after: float = Field(description="His rating after the round, unrounded")
+    change: float = Field(description="What the round changed, unrounded")
 
 
 class RivnePlayerOut(BaseModel):
-    id: str
+    """What the tournament did to one player."""
+
+    id: str = Field(description="The player's id from the request")
     newcomer: bool = Field(description="No rating was given: rating_before is suggested from the declared rank")
-    rank: str | None
+    rank: str | None = Field(description="His declared rank, as given")
     rating_before: float = Field(description="The declared start rating (or a newcomer's suggested first rating)")
     start_rating: float = Field(description="Start of the final pass: differs from rating_before after an anomaly restart")
     rating_after: float = Field(description="Unrounded (INTERPRETATIONS 5.10: ratings stay fractional)")
     rating_after_display: int = Field(description="rating_after rounded half away from zero, for display")
     change: float = Field(description="rating_after − rating_before")
-    games_played: int
+    games_played: int = Field(description="Games he played (games not played are left out)")
     extra_points: float = Field(description="Table III points collected while below 100")
     rounds: list[RivneRoundOut] = Field(description="The rounds the player played, each with its change")
 
 
 class RivneAnomalousOut(BaseModel):
-    id: str
-    start_rating: float
-    rating_after: float
+    """A player whose result the pass found anomalous (004 (8))."""
+
+    id: str = Field(description="The player's id")
+    start_rating: float = Field(description="His start rating in this pass")
+    rating_after: float = Field(description="His rating after this pass")
     limit: float | None = Field(description="ΔRmax of (8); null when the below-100 check (extra points) found it")
-    extra_points: float
+    extra_points: float = Field(description="Table III points collected while below 100 in this pass")
     restart_rating: float = Field(description="The start rating of this player in the next pass")
 
 
 class RivneAnomalyPassOut(BaseModel):
-    number: int
+    """One computation of the whole tournament and the anomalous results it found."""
+
+    number: int = Field(description="1 for the first pass")
     anomalous: list[RivneAnomalousOut] = Field(description="Empty in the final pass")
 
 
 class RivneTournamentOut(BaseModel):
-    system: Literal["rivne"] = "rivne"
+    """The tournament rated under the Rivne club rating."""
+
+    system: Literal["rivne"] = Field("rivne", description="The rule system: the Rivne Go club rating")
     handicap_games: bool = Field(description="The tournament has handicap games: the check (8) is not made (004)")
     anomaly_passes: list[RivneAnomalyPassOut] = Field(description="Every pass that ran; the last is the result")
-    players: list[RivnePlayerOut]
+    players: list[RivnePlayerOut] = Field(description="Every player, in the order of the request")

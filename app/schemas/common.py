@@ -34,8 +34,14 @@ class StrictModel(BaseModel):
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
+PAGE_DESCRIPTION = "One page of a longer result; the next page starts at `offset + limit`."
+
+
 class Page(BaseModel, Generic[T]):
     """One page of a longer result; ask for the next with ``offset + limit``."""
+
+    # The docstring describes Page itself only; each Page[Item] the contract names needs it said again.
+    model_config = ConfigDict(json_schema_extra={"description": PAGE_DESCRIPTION})
 
     items: list[T] = Field(description="The items of this page")
     total: int = Field(ge=0, description="Items matching the query, over all pages")

@@ -20,7 +20,7 @@ class JobRead(BaseModel):
     model_config = ConfigDict(from_attributes=True)
 
     id: int = Field(description="The job's id", examples=[1])
-    kind: str = Field(description="What the job does", examples=["recompute"])
+    kind: str = Field(description="What the job does: `recompute` (the only kind today)", examples=["recompute"])
     list_id: str = Field(description="The rating list it works on", examples=["rif-whr"])
     status: JobStatus = Field(description="queued, running, succeeded or failed", examples=["succeeded"])
     progress: float = Field(ge=0, le=1, description="Share of the work done, 0 to 1")

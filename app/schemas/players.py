@@ -8,6 +8,8 @@ Gender = Literal["M", "F"]
 
 
 class PlayerFields(StrictModel):
+    """A player's descriptive fields, all optional."""
+
     name: Text | None = Field(None, max_length=200, description="First name, Latin script", examples=["Shicheng"])
     surname: Text | None = Field(None, max_length=200, description="Surname, Latin script", examples=["Zha"])
     native_name: Text | None = Field(None, max_length=200, description="Full name in the player's own script")
@@ -18,11 +20,13 @@ class PlayerFields(StrictModel):
 
 
 class PlayerCreate(PlayerFields):
+    """A new player: his id and whatever else is known of him."""
+
     id: Identifier = Field(description="Chosen by the submitter, e.g. the renju.net player id", examples=["2487"])
 
 
 class PlayerPatch(PlayerFields):
-    """Only the fields present in the body change; ``null`` clears a field."""
+    """Only the fields present in the body change; `null` clears a field."""
 
 
 class PlayerRead(BaseModel):

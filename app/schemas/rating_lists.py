@@ -9,32 +9,43 @@ StatusFilter = Literal["active", "inactive", "provisional", "all"]
 
 
 class RatingListRead(BaseModel):
+    """A rating list: which rule system rates which tournaments, with which parameters."""
+
     model_config = ConfigDict(from_attributes=True)
 
-    id: str
-    name: str
-    system: str = Field(description="The rating system (rif-whr, rif-elo, …)")
-    category: str
-    params: dict = Field(description="The rule system's parameters (WHR: w2, virtual_games, virtual_rating, start_rating)")
+    id: str = Field(description="The list's id, used in its paths", examples=["rif-whr"])
+    name: str = Field(description="The list's name for people")
+    system: str = Field(description="The rating system (rif-whr, rif-elo, olufsen, rivne)")
+    category: str = Field(description="The game whose tournaments it rates: renju, gomoku, go or shogi")
+    params: dict = Field(
+        description="The rule system's parameters (WHR: w2, virtual_games, virtual_rating, start_rating; Elo: "
+        "switch_to_1997, last_day, bootstrap_rating; Olufsen: provisional_highest_grade, fesa; Rivne: newcomer_start)"
+    )
     eligibility: dict = Field(description="Which tournaments count: rated flag, minimum time control, certified rules, formats")
     auto_recompute: bool = Field(
         description="A submission or correction of a tournament the list rates queues a recompute of the list"
     )
-    current_snapshot_id: int | None
+    current_snapshot_id: int | None = Field(description="The snapshot the list shows; null until its first recompute")
 
 
 class RatingListSettingsPatch(StrictModel):
+    """The list's settings to change; a field left out keeps its value."""
+
     auto_recompute: bool | None = Field(None, description="Recompute the list after each submission it rates")
 
 
 class RatingRowRead(BaseModel):
-    rank: int
-    player_id: str
-    name: str | None
-    country: str | None
-    rating: float
-    deviation: float | None
-    games: int
+    """One player's line of a rating list."""
+
+    rank: int = Field(description="Position among the players the query selects, 1 for the best (counted over all pages)")
+    player_id: str = Field(description="The player's id")
+    name: str | None = Field(description="First name and surname; null when the player's record has neither")
+    country: str | None = Field(description="The player's country code")
+    rating: float = Field(
+        description="The rating: unrounded under WHR and Rivne (round it for display), a whole number under Elo and Olufsen"
+    )
+    deviation: float | None = Field(description="WHR: the rating's standard deviation, Elo points; null for other systems")
+    games: int = Field(description="Rated games up to the list's date (or as_of)")
     last_played: dt.date | None = Field(description="Date of the player's last rated game")
     status: str = Field(
         description="active, inactive or provisional on the list's date (or as_of): WHR (RIF 2021 #10) active = "
@@ -52,60 +63,74 @@ class RatingRowRead(BaseModel):
 
 
 class RatingsPage(BaseModel):
-    list_id: str
-    snapshot_id: int | None
-    list_date: dt.date | None
-    as_of: dt.date | None
-    items: list[RatingRowRead]
-    total: int
-    limit: int
-    offset: int
+    """One page of a rating list."""
+
+    list_id: str = Field(description="The rating list")
+    snapshot_id: int | None = Field(description="The snapshot read; null while the list has never been recomputed")
+    list_date: dt.date | None = Field(description="The snapshot's list date: the day of its recompute, on which statuses are stored")
+    as_of: dt.date | None = Field(description="The date asked for, if any: ratings and statuses are read on it")
+    items: list[RatingRowRead] = Field(description="The page's players, best first")
+    total: int = Field(description="Players the query selects, over all pages")
+    limit: int = Field(description="Page size asked for")
+    offset: int = Field(description="Players skipped before this page")
 
 
 class SnapshotRead(BaseModel):
+    """One computation of a rating list: the list as it stood on its list date."""
+
     model_config = ConfigDict(from_attributes=True)
 
-    id: int
-    list_id: str
-    list_date: dt.date
-    created_at: dt.datetime
-    job_id: int | None
-    params: dict
-    players: int
-    games: int
-    tournaments: int
-    notes: list
-    current: bool = False
+    id: int = Field(description="The snapshot's id")
+    list_id: str = Field(description="The rating list")
+    list_date: dt.date = Field(description="The day of the recompute; stored statuses are those of that day (INTERPRETATIONS 6.4)")
+    created_at: dt.datetime = Field(description="When the snapshot was written")
+    job_id: int | None = Field(description="The recompute job that wrote it")
+    params: dict = Field(description="The list's parameters it was computed with, and what the system adds (Elo, Olufsen, Rivne: the number of seeds)")
+    players: int = Field(description="Players on the list")
+    games: int = Field(description="Games rated")
+    tournaments: int = Field(description="Tournaments rated")
+    notes: list = Field(description="What the computation reports, e.g. its convergence or what it could not rate")
+    current: bool = Field(False, description="The list shows this snapshot")
 
 
 class HistoryPoint(BaseModel):
-    date: dt.date
-    rating: float
-    deviation: float | None
+    """A player's standing from one day on."""
+
+    date: dt.date = Field(description="The day from which this rating holds")
+    rating: float = Field(description="The rating on that day (unrounded under WHR and Rivne)")
+    deviation: float | None = Field(description="WHR: its standard deviation, Elo points; null for other systems")
     games: int = Field(description="Rated games up to and including this point")
-    status: str
-    title: str | None = None
-    counters: dict | None = None
+    status: str = Field(description="The player's status on that day (active, inactive or provisional)")
+    title: str | None = Field(None, description="Grade or rank held from that day, for systems that award them")
+    counters: dict | None = Field(None, description="The system's own counters on that day, as on the list's rows")
     tournament_ids: list[str] = Field(description="The tournaments rated into this point (a WHR day can hold several)")
 
 
 class PlayerHistory(BaseModel):
-    player_id: str
-    list_id: str
-    snapshot_id: int | None
-    points: list[HistoryPoint]
+    """A player's rating series under one list, for a chart."""
+
+    player_id: str = Field(description="The player")
+    list_id: str = Field(description="The rating list")
+    snapshot_id: int | None = Field(description="The list's current snapshot; null while it has none")
+    points: list[HistoryPoint] = Field(description="One point per day his rating changed, oldest first")
 
 
 class SeedIn(StrictModel):
-    player_id: Identifier
-    rating: int = Field(ge=0, le=4000)
+    """A rating a player held on a date, from which a list's replay starts."""
+
+    player_id: Identifier = Field(description="A stored player's id", examples=["1193"])
+    rating: int = Field(ge=0, le=4000, description="His rating on `as_of` (the list's system may bound it further)", examples=[2300])
     status: Text | None = Field(
         None, max_length=20,
         description="The list's system's own status, checked by it (rif-elo: established, official, provisional or unofficial, "
         "by default established; olufsen: established, provisional or unrated (001 (7)); rivne: active; eru: estonian, "
         "rif or new (ERU 4.10), by default estonian)",
     )
-    as_of: Date
+    as_of: Date = Field(
+        description="The day the rating held: the replay starts the player from it for the tournaments after that day "
+        "(rif-elo: those starting on or after it, INTERPRETATIONS 6.19)",
+        examples=["2009-11-01"],
+    )
     title: Text | None = Field(None, max_length=20, description="A grade or rank the player starts from (systems with titles)")
     counters: dict | None = Field(
         None, description="The system's own counters, e.g. rated games so far (olufsen); first_rank and rating_bonus (eru)"
@@ -113,20 +138,26 @@ class SeedIn(StrictModel):
 
 
 class SeedsIn(StrictModel):
-    seeds: list[SeedIn]
+    """Every seed of the list: the body replaces all of them."""
+
+    seeds: list[SeedIn] = Field(description="One seed per player; an empty list removes every seed")
 
 
 class SeedRead(BaseModel):
+    """A stored seed, with the defaults of the list's system filled in."""
+
     model_config = ConfigDict(from_attributes=True)
 
-    player_id: str
-    rating: int
-    status: str
-    as_of: dt.date
-    title: str | None = None
-    counters: dict | None = None
+    player_id: str = Field(description="The player")
+    rating: int = Field(description="His rating on `as_of`")
+    status: str = Field(description="His status in the list's system")
+    as_of: dt.date = Field(description="The day the rating held")
+    title: str | None = Field(None, description="Grade or rank, for systems with titles")
+    counters: dict | None = Field(None, description="The system's own counters")
 
 
 class SeedsRead(BaseModel):
-    list_id: str
-    seeds: list[SeedRead]
+    """A rating list's seeds."""
+
+    list_id: str = Field(description="The rating list")
+    seeds: list[SeedRead] = Field(description="Every seed, by player id")

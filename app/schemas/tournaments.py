@@ -36,29 +36,49 @@ class TournamentPlayerIn(PlayerCreate):
 
 
 class GameIn(StrictModel):
+    """One game of the submission, between two players of `players` or stored already."""
+
     id: Identifier | None = Field(None, description="The submitter's game id, unique within the tournament")
-    black: Identifier
-    white: Identifier
+    black: Identifier = Field(description="Id of the player who had black (sente in shogi)", examples=["503"])
+    white: Identifier = Field(description="Id of the player who had white; not the same as `black`", examples=["3578"])
     result: Result = Field(description="From black's side: B black won, W white won, D draw")
     round: Text | None = Field(None, max_length=20, description='Round label: "1", "2", … or "T" for a tie-break')
     played: bool = Field(True, description="false: a walkover or a game not played; stored, never rated")
-    date: Date | None = Field(None, description="Defaults to the tournament's end date")
-    handicap: int | None = Field(None, ge=0, le=100, description="Stones (go) or handicap level (shogi); 0 = even")
-    board_size: int | None = Field(None, ge=1, le=100, description="Lines of the board: go 9 / 13 / 19, renju 15")
+    date: Date | None = Field(None, description="The day it was played, within the tournament; defaults to the tournament's end date")
+    handicap: int | None = Field(
+        None, ge=0, le=100, description="Stones (go, 0–20) or handicap level (shogi, 0–10); 0 or none = even; renju and gomoku none"
+    )
+    board_size: int | None = Field(
+        None, ge=1, le=100, description="Lines of the board: go 9 / 13 / 19, renju 15, gomoku 15 or 19, shogi 9; none: the tournament's"
+    )
 
 
 class TournamentIn(StrictModel):
-    id: Identifier
-    name: Text = Field(min_length=1, max_length=300)
-    category: Category
+    """A whole tournament as a tournament program submits it: its fields, its players and its games.
+
+    Which rating lists rate it is decided by their eligibility rules from these fields (the category;
+    `rated`; for the WHR lists also the time control, the rule, the format and complete records:
+    RIF 2021 #9, INTERPRETATIONS 3.7); a field left out never excludes a tournament (INTERPRETATIONS 6.1).
+    The Estonian fields matter only to the Estonian ranks, the Go fields to the Go lists."""
+
+    id: Identifier = Field(
+        description="The submitter's id for the tournament (letters, digits, `.`, `_`, `:`, `-`; up to 64), e.g. renju.net's",
+        examples=["T0017"],
+    )
+    name: Text = Field(min_length=1, max_length=300, description="The tournament's name")
+    category: Category = Field(description="The game: renju, gomoku, go or shogi; each rating list rates one")
     rule: Text | None = Field(None, max_length=100, description="Opening rule, e.g. RIF, Yamaguchi, Soosyrv-N")
-    start: Date
-    end: Date
-    country: CountryCode | None = None
-    city: Text | None = Field(None, max_length=200)
-    time_control_minutes: int | None = Field(None, ge=1, le=10_000, description="Minutes per player")
-    rated: bool = True
-    format: TournamentFormat = "face-to-face"
+    start: Date = Field(description="First day")
+    end: Date = Field(description="Last day, not before `start`; the day its games count on unless they carry their own date")
+    country: CountryCode | None = Field(None, description="Country it was held in, 2 or 3 capital letters (e.g. CHN, EST)")
+    city: Text | None = Field(None, max_length=200, description="City it was held in")
+    time_control_minutes: int | None = Field(
+        None, ge=1, le=10_000, description="Minutes per player on the clock; the WHR lists rate 30 or more (RIF 2021 #9)"
+    )
+    rated: bool = Field(True, description="false: stored but rated by no list (default true)")
+    format: TournamentFormat = Field(
+        "face-to-face", description="Played face to face (the default) or online under supervision (RIF 2021 #9)"
+    )
     complete_records: bool = Field(True, description="Complete game records are in the RIF database (002 #9.3)")
     board_size: int | None = Field(None, ge=1, le=100, description="Default board size of the tournament's games")
     eru_calendar: bool = Field(False, description="In the calendar of the Estonian Renju Union (ERU 4.5, 4.9; default false)")
@@ -89,77 +109,90 @@ class TournamentIn(StrictModel):
         default_factory=list,
         description="Created, or updated with the fields given; rank, rating, club and egf_pin are kept per tournament",
     )
-    games: list[GameIn]
+    games: list[GameIn] = Field(description="Every game, in the order they were played; at most 20,000 by default (413 beyond)")
 
 
 class GameRead(BaseModel):
+    """A stored game."""
+
     model_config = ConfigDict(from_attributes=True)
 
-    id: str | None
-    round: str | None
-    black: str
-    white: str
-    result: Result
-    played: bool
-    date: dt.date
-    handicap: int | None
-    board_size: int | None
+    id: str | None = Field(description="The submitter's game id; null when none was given")
+    round: str | None = Field(description="Round label as submitted")
+    black: str = Field(description="Id of the player who had black")
+    white: str = Field(description="Id of the player who had white")
+    result: Result = Field(description="From black's side: B black won, W white won, D draw")
+    played: bool = Field(description="false: a walkover or a game not played, never rated")
+    date: dt.date = Field(description="The day it counts on: its own date, else the tournament's end date")
+    handicap: int | None = Field(description="Stones (go) or handicap level (shogi); null or 0: an even game")
+    board_size: int | None = Field(description="Lines of the board; null: the tournament's (or the game's usual size)")
 
 
 class TournamentPlayerRead(PlayerRead):
+    """A player of the tournament, with what was declared for him there (null when nothing was)."""
+
     rank: str | None = Field(None, description="Declared rank at this tournament")
     rating: float | None = Field(None, description="Rating declared at this tournament")
-    club: str | None = None
-    egf_pin: str | None = None
-    rating_origin: str | None = None
+    club: str | None = Field(None, description="Club at this tournament")
+    egf_pin: str | None = Field(None, description="European Go Database PIN")
+    rating_origin: str | None = Field(None, description="Where the declared rating comes from, as the tournament program wrote it")
 
 
 class TournamentSummary(BaseModel):
+    """A stored tournament's fields, without its players and games; defaults filled in."""
+
     model_config = ConfigDict(from_attributes=True)
 
-    id: str
-    name: str
-    category: Category
-    rule: str | None
-    start: Date
-    end: Date
-    country: str | None
-    city: str | None
-    time_control_minutes: int | None
-    rated: bool
-    format: TournamentFormat
-    complete_records: bool
-    board_size: int | None
+    id: str = Field(description="The submitter's id for the tournament")
+    name: str = Field(description="The tournament's name")
+    category: Category = Field(description="The game: renju, gomoku, go or shogi")
+    rule: str | None = Field(description="Opening rule, e.g. RIF")
+    start: Date = Field(description="First day")
+    end: Date = Field(description="Last day; games without a date count on it")
+    country: str | None = Field(description="Country it was held in")
+    city: str | None = Field(description="City it was held in")
+    time_control_minutes: int | None = Field(description="Minutes per player on the clock")
+    rated: bool = Field(description="false: rated by no list")
+    format: TournamentFormat = Field(description="face-to-face or supervised-online")
+    complete_records: bool = Field(description="Complete game records are in the RIF database")
+    board_size: int | None = Field(description="Default board size of the tournament's games")
     eru_calendar: bool = Field(description="In the ERU calendar")
     referee_accepted: bool = Field(description="Accepted by an ERU referee")
     international: bool = Field(description="An international competition")
     championship: Championship | None = Field(description="World Championship AT or Team World Championship")
     games_recorded: bool = Field(description="The games were recorded")
     byo_yomi: bool = Field(description="60 minutes + byo-yomi time control")
-    tournament_class: str | None = None
-    handicap_rule: str | None = None
-    komi: float | None = None
-    games_count: int = 0
+    tournament_class: str | None = Field(None, description="EGD tournament class")
+    handicap_rule: str | None = Field(None, description="Go handicap rule as the file wrote it")
+    komi: float | None = Field(None, description="Go komi of even games")
+    games_count: int = Field(0, description="Number of stored games, played or not")
 
 
 class RatingChangeRead(BaseModel):
-    list_id: str
-    snapshot_id: int
-    player_id: str
-    system: str
-    rating_before: float | None
-    rating_after: float | None
-    change: float | None
-    change_unrounded: float | None
-    games_counted: int
-    status_after: str | None
-    title_after: str | None = None
+    """What one rating list's current snapshot did to one player in this tournament."""
+
+    list_id: str = Field(description="The rating list")
+    snapshot_id: int = Field(description="The list's snapshot that computed the change")
+    player_id: str = Field(description="The player")
+    system: str = Field(description="The rule system that rated the tournament (rif-whr, rif-1995, rif-1997, olufsen, rivne)")
+    rating_before: float | None = Field(
+        description="Rating before the tournament (WHR: on his previous playing day, or the start rating for a newcomer); "
+        "null when he had none"
+    )
+    rating_after: float | None = Field(description="Rating after it; null when he still has none")
+    change: float | None = Field(description="rating_after − rating_before, rounded where the system rounds (Elo: integers)")
+    change_unrounded: float | None = Field(description="The change before rounding (equal to `change` under WHR)")
+    games_counted: int = Field(description="The player's games of the tournament that the system counted")
+    status_after: str | None = Field(description="The player's status after it, in the system's terms (e.g. active, official)")
+    title_after: str | None = Field(None, description="Grade or rank after it, for systems that award them")
     details: dict | None = Field(None, description="The system's own figures (WHR: deviation_after, day_after; Elo 1995: R0)")
 
 
 class TournamentRead(TournamentSummary):
-    players: list[TournamentPlayerRead]
-    games: list[GameRead]
+    """A stored tournament with its players, games and rating changes."""
+
+    players: list[TournamentPlayerRead] = Field(description="Every player of its games or declared for it, by id")
+    games: list[GameRead] = Field(description="Its games, in the order they were submitted")
     rating_changes: list[RatingChangeRead] = Field(
         default_factory=list, description="Each player's change under the current snapshot of every list that rates the tournament"
     )
@@ -175,6 +208,8 @@ class ListRating(BaseModel):
 
 
 class TournamentSubmitted(TournamentRead):
+    """The stored tournament, and what each rating list of its category does with it."""
+
     lists: list[ListRating] = Field(
         default_factory=list, description="For each rating list of the category: whether it rates the tournament"
     )
