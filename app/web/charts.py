@@ -16,7 +16,7 @@ from markupsafe import Markup, escape
 from app.web.display import number
 
 WIDTH, HEIGHT = 640, 260
-LEFT, RIGHT, TOP, BOTTOM = 56, 16, 22, 30
+LEFT, RIGHT, TOP, BOTTOM = 64, 16, 22, 30
 PLOT_WIDTH, PLOT_HEIGHT = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
 DOTS_AT_MOST = 80  # beyond this many points a dot per point only blurs the line
 _NICE_STEPS = (1, 2, 2.5, 5)
