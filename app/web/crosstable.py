@@ -4,7 +4,7 @@ cell naming the opponent by his row number with the result and colour, then the 
 The service stores results, not a tournament's tie-break rules, so players are placed by score
 alone and equal scores share a place ("3-5"); within a shared place the order is by name. A game
 marked not played (a walkover) keeps its result in the score, as a forfeit does in the standings,
-and its cell says it was not played; no list rates it (docs/design.md)."""
+and its cell says it was not played; no list rates it (INTERPRETATIONS 0)."""
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field

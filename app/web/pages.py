@@ -45,7 +45,7 @@ class PageInputError(InvalidInput):
 
 @dataclass(frozen=True)
 class ListQuery:
-    """A list page's filters; the defaults are the API's (status=active, RIF 2021 #10)."""
+    """A list page's filters; the defaults are the API's (status=active, INTERPRETATIONS 6.4)."""
 
     status: str = "active"
     country: str | None = None
@@ -206,8 +206,9 @@ class ListSummary:
 
 
 def home(session: Session) -> dict[str, Any]:
-    """Every list with its current snapshot's date, player count and top ten: the active players,
-    or all players when nobody is active on the list's date (an old history's list), said so."""
+    """Every list with its current snapshot's date, player count and top ten: the active players
+    (INTERPRETATIONS 6.4), or all players when nobody is active on the list's date (an old
+    history's list: INTERPRETATIONS 3.5, 1.17), and the page says so."""
     summaries = []
     for rating_list in lists_service.list_rating_lists(session):
         snapshot = lists_service.get_snapshot(session, rating_list.id, None)
@@ -249,12 +250,13 @@ def rating_list_page(session: Session, list_id: str, query: ListQuery) -> dict[s
         "pages": pages,
         "countries": snapshot_facts.countries(session, snapshot.id) if snapshot else [],
         "statuses": STATUSES,
-        "page_sizes": PAGE_SIZES,
+        "page_sizes": sorted({*PAGE_SIZES, query.per_page}),
         "last_game": None,
         "page_link": lambda n: display.with_query(display.list_path(list_id), **query.params(page=n if n != 1 else None)),
     }
-    if total == 0 and snapshot is not None and query.status == "active" and query.as_of is None:
-        # An old history has no active player on today's list: offer the list on its last game's day.
+    if total == 0 and snapshot is not None and query.status == "active" and query.as_of is None and query.country is None:
+        # An old history has nobody active on the list's date (five years without a rated game:
+        # INTERPRETATIONS 3.5, 1.17): offer the list as it stood on its last game's day.
         context["last_game"] = snapshot_facts.last_game_date(session, snapshot.id)
     return context
 

@@ -19,6 +19,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from sqlalchemy.orm import Session
 
 from app.api.deps import SessionDep
 from app.api.rating_lists import CURRENT_CACHE, PINNED_CACHE
@@ -151,7 +152,7 @@ def static(name: str, request: Request) -> Response:
 # --- helpers -----------------------------------------------------------------------------------
 
 
-def _list_validators(session: SessionDep, list_id: str, query: pages.ListQuery, kind: str) -> tuple[str, str]:
+def _list_validators(session: Session, list_id: str, query: pages.ListQuery, kind: str) -> tuple[str, str]:
     """The ETag and Cache-Control of a list page, from the snapshot it reads and its query alone."""
     rating_list = lists_service.get_rating_list(session, list_id)
     wanted = query.snapshot if query.snapshot is not None else rating_list.current_snapshot_id
