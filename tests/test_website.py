@@ -416,6 +416,8 @@ def test_wrong_input_and_missing_things_are_pages_that_say_so(site):
     words = Page(bad.text).words
     assert "as_of must be a date" in words and "page must be a whole number" in words and "status must be one of" in words
     assert site.get("/lists/rif-whr/ratings.csv?per_page=501").status_code == 422
+    assert site.get("/lists/rif-whr?page=%C2%B2").status_code == 422  # a superscript two
+    assert site.get("/tournaments?page=x").status_code == 422 and site.get("/players?page=-1").status_code == 422
 
 
 def test_the_pages_are_not_in_the_contract(app):
@@ -424,6 +426,14 @@ def test_the_pages_are_not_in_the_contract(app):
 
 
 # --- the pure parts --------------------------------------------------------------------------------
+
+
+def test_csv_cells_a_spreadsheet_would_run_are_made_inert():
+    from app.web.pages import ALL_COLUMNS, ShownRow, csv_rows
+
+    columns = [c for c in ALL_COLUMNS if c.key in ("rank", "player", "rating")]
+    row = ShownRow("x", "/players/x", {"rank": "1", "player": "=HYPERLINK(\"http://x\")", "rating": "2100"})
+    assert csv_rows({"columns": columns, "rows": [row]})[1] == ["1", "'=HYPERLINK(\"http://x\")", "2100"]
 
 
 def test_chart_draws_steps_without_deviation_and_escapes_its_names():

@@ -106,7 +106,7 @@ def _positive(raw: Mapping[str, str], name: str, default: int | None, errors: li
     value = raw.get(name)
     if not value:
         return default
-    if not value.isdigit() or not 1 <= int(value) <= most:
+    if not (value.isascii() and value.isdigit()) or not 1 <= int(value) <= most:  # "²" is a digit to isdigit()
         errors.append(f"{name} must be a whole number from 1 to {most}, not {value!r}")
         return default
     return int(value)
@@ -262,9 +262,15 @@ def rating_list_page(session: Session, list_id: str, query: ListQuery) -> dict[s
 
 
 def csv_rows(context: dict[str, Any]) -> list[list[str]]:
-    """The table of a list page as CSV rows: its header, then each row's cells as shown."""
+    """The table of a list page as CSV rows: its header, then each row's cells as shown. A text cell
+    that a spreadsheet would run as a formula (a name submitted as "=..."; OWASP's CSV injection)
+    gets a leading apostrophe, which spreadsheets show as text and do not display."""
     columns: list[Column] = context["columns"]
-    return [[c.header for c in columns]] + [[row.cells[c.key] for c in columns] for row in context["rows"]]
+    return [[c.header for c in columns]] + [[_inert(row.cells[c.key]) for c in columns] for row in context["rows"]]
+
+
+def _inert(cell: str) -> str:
+    return "'" + cell if cell[:1] in ("=", "+", "-", "@", "\t", "\r") else cell
 
 
 def snapshots_page(session: Session, list_id: str, page: int) -> dict[str, Any]:
