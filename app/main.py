@@ -11,6 +11,7 @@ from app import logging as app_logging
 from app.api import calc, calc_eru, calc_olufsen, calc_rivne, health, jobs, players, rating_lists, tournaments
 from app.middleware import BodySizeLimitMiddleware, RequestContextMiddleware
 from app.settings import Settings, get_settings
+from app.web import router as website
 
 DESCRIPTION = """Rating service of the renju world. Tournament-management software submits tournaments
 and games; the service stores them and rates them under RIF Elo (1995, 1997), RIF Whole-History
@@ -58,6 +59,7 @@ def create_app(settings: Settings | None = None, *, start_worker: bool | None = 
         calc_olufsen.router,
         calc_eru.router,
         calc_rivne.router,
+        website,  # the HTML pages (app/web), outside the contract
     ):
         app.include_router(router)
     contract.install(app)

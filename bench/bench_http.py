@@ -9,7 +9,7 @@ with the targets beside each figure and whether each is met.
 PostgreSQL: the database named by the URL is emptied (its `public` schema dropped and recreated)
 before the import; never point it at a database you care about. wrk is installed with apt-get when
 missing (Debian's package `wrk`). Stops by itself: 3-5 minutes on rif (import 0.5-1 min, then
-8 rows of --duration seconds).
+12 rows of --duration seconds).
 """
 
 from __future__ import annotations
@@ -238,6 +238,11 @@ def _run_loads(wrk: str, base: str, server_pid: int, workdir: Path, duration: in
         Load("  the same at 16 connections", "/v1/calc/rif-elo/game", 16, p99_ms_below=15, rate_at_least=2500,
              method="POST", body=CALC_BODY),
         Load("GET /v1/health", "/v1/health", 16, rate_at_least=2000),
+        # The website (issue 14): a 500-row list page renders in under 30 ms.
+        Load("GET /lists/rif-whr?status=all&per_page=500 (page)", "/lists/rif-whr?status=all&per_page=500", 1, median_ms_below=30),
+        Load("  the same at 4 connections", "/lists/rif-whr?status=all&per_page=500", 4),
+        Load("  the same, page 5 (rows 2001-2500)", "/lists/rif-whr?status=all&per_page=500&page=5", 1, median_ms_below=30),
+        Load("GET /players/{id} (page: 2 charts, tournaments, games)", f"/players/{top_player}", 1),
     ]
     rows = []
     for load in loads:

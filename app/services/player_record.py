@@ -1,0 +1,114 @@
+"""A player's record as the website shows it: his line and place on a list's snapshot, the changes
+every list's current snapshot made at each of his tournaments, and his games with their opponents.
+Reads only; the list rows and chart series themselves come from ``app.services.rating_lists``."""
+
+import datetime as dt
+from dataclasses import dataclass
+
+from sqlalchemy import and_, func, or_, select
+from sqlalchemy.orm import Session
+
+from app.models import Game, Player, RatingEntry, RatingList, Tournament, TournamentRatingChange
+
+
+@dataclass(frozen=True)
+class ListStanding:
+    """His entry on a snapshot and his place among the players of the same status, counted as the
+    list page orders them (rating, then player id), so that the place links to the right page."""
+
+    entry: RatingEntry
+    place: int
+    of: int
+
+
+@dataclass(frozen=True)
+class TournamentChange:
+    list_id: str
+    tournament_id: str
+    tournament_name: str
+    start: dt.date
+    end: dt.date
+    change: TournamentRatingChange
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    """One game from the player's side: ``outcome`` is "won", "lost" or "drawn"."""
+
+    date: dt.date
+    tournament_id: str
+    tournament_name: str
+    round: str | None
+    colour: str  # "black" or "white"
+    opponent_id: str
+    opponent_name: str | None
+    outcome: str
+    played: bool
+    handicap: int | None
+
+
+def standing(session: Session, snapshot_id: int, player_id: str) -> ListStanding | None:
+    entry = session.get(RatingEntry, (snapshot_id, player_id))
+    if entry is None:
+        return None
+    same_status = and_(RatingEntry.snapshot_id == snapshot_id, RatingEntry.status == entry.status)
+    ahead = session.scalar(
+        select(func.count()).where(
+            same_status,
+            or_(RatingEntry.rating > entry.rating, and_(RatingEntry.rating == entry.rating, RatingEntry.player_id < player_id)),
+        )
+    ) or 0
+    total = session.scalar(select(func.count()).where(same_status)) or 0
+    return ListStanding(entry, ahead + 1, total)
+
+
+def tournament_changes(session: Session, player_id: str) -> list[TournamentChange]:
+    """Every list's changes for the player under its current snapshot, by list, oldest tournament first."""
+    rows = session.execute(
+        select(RatingList.id, Tournament.id, Tournament.name, Tournament.start, Tournament.end, TournamentRatingChange)
+        .join(TournamentRatingChange, TournamentRatingChange.snapshot_id == RatingList.current_snapshot_id)
+        .join(Tournament, Tournament.id == TournamentRatingChange.tournament_id)
+        .where(TournamentRatingChange.player_id == player_id)
+        .order_by(RatingList.id, Tournament.end, Tournament.start, Tournament.id)
+    ).all()
+    return [TournamentChange(list_id, tid, name, start, end, change) for list_id, tid, name, start, end, change in rows]
+
+
+def games(session: Session, player_id: str) -> list[PlayedGame]:
+    """His games, newest first (by date, then tournament and the submission's order)."""
+    rows = session.execute(
+        select(
+            Game.date, Game.tournament_id, Tournament.name, Game.round, Game.black_id, Game.white_id, Game.result,
+            Game.played, Game.handicap,
+        )
+        .join(Tournament, Tournament.id == Game.tournament_id)
+        .where(or_(Game.black_id == player_id, Game.white_id == player_id))
+        .order_by(Game.date.desc(), Game.tournament_id.desc(), Game.seq.desc())
+    ).all()
+    opponents = {row.white_id if row.black_id == player_id else row.black_id for row in rows}
+    names = _names(session, opponents)
+    out = []
+    for row in rows:
+        black = row.black_id == player_id
+        opponent = row.white_id if black else row.black_id
+        if row.result == "D":
+            outcome = "drawn"
+        else:
+            outcome = "won" if (row.result == "B") == black else "lost"
+        out.append(
+            PlayedGame(
+                row.date, row.tournament_id, row.name, row.round, "black" if black else "white", opponent, names.get(opponent),
+                outcome, row.played, row.handicap,
+            )
+        )
+    return out
+
+
+def _names(session: Session, player_ids: set[str]) -> dict[str, str | None]:
+    names: dict[str, str | None] = {}
+    ordered = sorted(player_ids)
+    for start in range(0, len(ordered), 500):  # keep the IN list within every database's limits
+        chunk = ordered[start : start + 500]
+        for pid, name, surname in session.execute(select(Player.id, Player.name, Player.surname).where(Player.id.in_(chunk))):
+            names[pid] = " ".join(part for part in (name, surname) if part) or None
+    return names

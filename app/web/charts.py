@@ -1,0 +1,176 @@
+"""A player's rating under one list drawn as inline SVG on the server: no script, no external file.
+
+The chart follows what the list's points carry, never the system's name: points with a deviation
+(WHR) are a continuous estimate, drawn as a line through the points inside a band of one deviation
+either side; points without one (Elo, Olufsen, Rivne, …) hold from their date until the next, drawn
+as steps. A point whose grade or rank (``title``) differs from the previous one is marked and
+labelled with the new title. The SVG names itself (``<title>``, ``<desc>``) for screen readers."""
+
+import datetime as dt
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from markupsafe import Markup, escape
+
+from app.web.display import number
+
+WIDTH, HEIGHT = 640, 260
+LEFT, RIGHT, TOP, BOTTOM = 64, 16, 22, 30
+PLOT_WIDTH, PLOT_HEIGHT = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+DOTS_AT_MOST = 80  # beyond this many points a dot per point only blurs the line
+_NICE_STEPS = (1, 2, 2.5, 5)
+
+
+@dataclass(frozen=True)
+class ChartPoint:
+    date: dt.date
+    rating: float
+    deviation: float | None = None
+    title: str | None = None
+
+
+@dataclass(frozen=True)
+class TitleMark:
+    date: dt.date
+    title: str
+    previous: str | None
+
+
+def rating_chart(points: Sequence[ChartPoint], *, chart_id: str, subject: str) -> Markup:
+    """The chart of ``points`` (oldest first). ``subject`` names it ("Zha Shicheng, RIF rating")."""
+    if not points:
+        return Markup("")
+    banded = any(p.deviation is not None for p in points)
+    first_day, last_day = points[0].date.toordinal(), points[-1].date.toordinal()
+    if last_day - first_day < 60:  # one tournament or a few weeks: give the points room
+        first_day, last_day = first_day - 45, last_day + 45
+    lows = [p.rating - (p.deviation or 0) for p in points]
+    highs = [p.rating + (p.deviation or 0) for p in points]
+    y_ticks = _rating_ticks(min(lows), max(highs))
+    low, high = y_ticks[0], y_ticks[-1]
+
+    def x(day: dt.date) -> float:
+        return LEFT + (day.toordinal() - first_day) / (last_day - first_day) * PLOT_WIDTH
+
+    def y(rating: float) -> float:
+        return TOP + (high - rating) / (high - low) * PLOT_HEIGHT
+
+    title_id, desc_id = f"{chart_id}-title", f"{chart_id}-desc"
+    marks = title_marks(points)
+    parts = [
+        f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-labelledby="{title_id} {desc_id}" '
+        f'focusable="false">',
+        f'<title id="{title_id}">{escape(subject)}</title>',
+        f'<desc id="{desc_id}">{escape(describe(points, marks, banded))}</desc>',
+    ]
+    parts += _grid(y_ticks, y, dt.date.fromordinal(first_day), dt.date.fromordinal(last_day), x)
+    if banded:
+        upper = [(x(p.date), y(p.rating + (p.deviation or 0))) for p in points]
+        lower = [(x(p.date), y(p.rating - (p.deviation or 0))) for p in reversed(points)]
+        parts.append(f'<polygon class="band" points="{_coords(upper + lower)}"/>')
+        parts.append(f'<polyline class="line" points="{_coords([(x(p.date), y(p.rating)) for p in points])}"/>')
+    else:
+        path = [f"M{x(points[0].date):.1f},{y(points[0].rating):.1f}"]
+        for point in points[1:]:
+            path.append(f"H{x(point.date):.1f}V{y(point.rating):.1f}")
+        parts.append(f'<path class="line" d="{"".join(path)}"/>')
+    if len(points) <= DOTS_AT_MOST:
+        parts += [f'<circle class="dot" cx="{x(p.date):.1f}" cy="{y(p.rating):.1f}" r="3"/>' for p in points]
+    by_date = {p.date: p for p in points}
+    for mark in marks:
+        cx, cy = x(mark.date), y(by_date[mark.date].rating)
+        parts.append(f'<path class="mark" d="M{cx:.1f},{cy - 7:.1f}l6,7l-6,7l-6,-7z"/>')
+        label_x = min(max(cx, LEFT + 12), WIDTH - RIGHT - 12)
+        label_y = cy - 11 if cy - 11 > TOP + 4 else cy + 22
+        parts.append(f'<text class="mark-label" x="{label_x:.1f}" y="{label_y:.1f}" text-anchor="middle">{escape(mark.title)}</text>')
+    parts.append("</svg>")
+    return Markup("".join(parts))
+
+
+def title_marks(points: Sequence[ChartPoint]) -> list[TitleMark]:
+    """Every point whose grade or rank differs from the previous point's."""
+    marks = []
+    for previous, point in zip(points, points[1:]):
+        if point.title and point.title != previous.title:
+            marks.append(TitleMark(point.date, point.title, previous.title))
+    return marks
+
+
+def describe(points: Sequence[ChartPoint], marks: Sequence[TitleMark], banded: bool) -> str:
+    """The chart in words: its span, its highest and lowest points and every title change."""
+    first, last = points[0], points[-1]
+    best = max(points, key=lambda p: p.rating)
+    worst = min(points, key=lambda p: p.rating)
+    words = [
+        f"{len(points)} rating points from {first.date} ({number(first.rating)}) to {last.date} ({number(last.rating)}); "
+        f"highest {number(best.rating)} on {best.date}, lowest {number(worst.rating)} on {worst.date}."
+    ]
+    if banded:
+        words.append("The shaded band is one deviation either side of the rating.")
+    if first.title:
+        words.append(f"Starts at {first.title}.")
+    for mark in marks:
+        words.append(f"{mark.previous or 'No title'} to {mark.title} on {mark.date}.")
+    return " ".join(words)
+
+
+def _rating_ticks(low: float, high: float) -> list[float]:
+    """Four to eight round values covering [low, high], at least 50 apart in all."""
+    if high - low < 50:
+        middle = (high + low) / 2
+        low, high = middle - 25, middle + 25
+    raw = (high - low) / 5
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next((s * magnitude for s in _NICE_STEPS if s * magnitude >= raw), 10 * magnitude)
+    start, stop = math.floor(low / step), math.ceil(high / step)
+    return [i * step for i in range(start, stop + 1)]
+
+
+def _date_ticks(first: dt.date, last: dt.date) -> list[tuple[dt.date, str]]:
+    """Year starts over a long span (every 1, 2, 5 or 10 years), month starts over a short one; the
+    two end dates when fewer than two such starts fall inside."""
+    years = (last - first).days / 365.25
+    if years >= 2:
+        every = next(n for n in (1, 2, 5, 10, 20, 50) if years / n <= 8)
+        ticks = [dt.date(year, 1, 1) for year in range(first.year + 1, last.year + 1) if year % every == 0]
+        labelled = [(tick, str(tick.year)) for tick in ticks]
+    else:
+        months = max(1, round(years * 12))
+        every = next(n for n in (1, 2, 3, 6, 12) if months / n <= 6)
+        labelled = []
+        year, month = first.year, first.month
+        while True:
+            month += 1
+            if month > 12:
+                year, month = year + 1, 1
+            tick = dt.date(year, month, 1)
+            if tick > last:
+                break
+            if (month - 1) % every == 0:
+                labelled.append((tick, f"{year}-{month:02d}"))
+    if len(labelled) < 2:
+        labelled = [(first, first.isoformat()), (last, last.isoformat())]
+    return labelled
+
+
+def _grid(y_ticks: list[float], y, first: dt.date, last: dt.date, x) -> list[str]:  # type: ignore[no-untyped-def]
+    parts = ['<g class="grid">']
+    for tick in y_ticks:
+        parts.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(tick):.1f}" y2="{y(tick):.1f}"/>')
+    parts.append("</g>")
+    parts.append('<g class="axis">')
+    for tick in y_ticks:
+        parts.append(f'<text x="{LEFT - 6}" y="{y(tick) + 4:.1f}" text-anchor="end">{number(tick)}</text>')
+    for day, label in _date_ticks(first, last):
+        tick_x = x(day)
+        anchor = "start" if tick_x - LEFT < 30 else ("end" if WIDTH - RIGHT - tick_x < 30 else "middle")
+        parts.append(f'<line x1="{tick_x:.1f}" x2="{tick_x:.1f}" y1="{TOP + PLOT_HEIGHT}" y2="{TOP + PLOT_HEIGHT + 5}"/>')
+        parts.append(f'<text x="{tick_x:.1f}" y="{HEIGHT - 8}" text-anchor="{anchor}">{escape(label)}</text>')
+    parts.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{TOP + PLOT_HEIGHT}" y2="{TOP + PLOT_HEIGHT}"/>')
+    parts.append("</g>")
+    return parts
+
+
+def _coords(pairs: list[tuple[float, float]]) -> str:
+    return " ".join(f"{px:.1f},{py:.1f}" for px, py in pairs)

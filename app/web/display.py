@@ -1,0 +1,67 @@
+"""How numbers, dates and links read on the pages. Every system's rating is shown as an integer:
+WHR ratings and deviations are unrounded floats that a website rounds for display (docs/design.md),
+Elo ratings are already the integers their rules produce, and the Rivne rating is fractional (its
+README section: round it for display). Rounding is half away from zero, as the rule texts round
+(INTERPRETATIONS 0)."""
+
+import datetime as dt
+from urllib.parse import quote, urlencode
+
+from app.rating.rounding import round_half_away_from_zero
+
+MINUS = "\u2212"
+
+
+def number(value: float | None) -> str:
+    return "" if value is None else str(round_half_away_from_zero(value))
+
+
+def signed(value: float | None) -> str:
+    if value is None:
+        return ""
+    rounded = round_half_away_from_zero(value)
+    return f"+{rounded}" if rounded > 0 else (f"{MINUS}{-rounded}" if rounded < 0 else "0")
+
+
+def shown_change(before: float | None, after: float | None, change: float | None) -> str:
+    """The change as the row shows it: the shown after minus the shown before, so that a row adds up
+    (a WHR change of 0.6 between 1900.4 and 1901.0 reads 1900, 1901, +1); the stored change when
+    there is no rating before (a newcomer)."""
+    if before is not None and after is not None:
+        return signed(round_half_away_from_zero(after) - round_half_away_from_zero(before))
+    return signed(change)
+
+
+def score(value: float) -> str:
+    whole = int(value)
+    return f"{whole}\u00bd" if value - whole else str(whole)
+
+
+def day(value: dt.date | None) -> str:
+    return "" if value is None else value.isoformat()
+
+
+def full_name(name: str | None, surname: str | None) -> str | None:
+    return " ".join(part for part in (name, surname) if part) or None
+
+
+def path_part(value: str) -> str:
+    return quote(value, safe="")
+
+
+def list_path(list_id: str) -> str:
+    return f"/lists/{path_part(list_id)}"
+
+
+def player_path(player_id: str) -> str:
+    return f"/players/{path_part(player_id)}"
+
+
+def tournament_path(tournament_id: str) -> str:
+    return f"/tournaments/{path_part(tournament_id)}"
+
+
+def with_query(path: str, **params: object) -> str:
+    """``path`` with the given query parameters, leaving out the empty ones."""
+    given = {key: value for key, value in params.items() if value not in (None, "")}
+    return f"{path}?{urlencode(given)}" if given else path

@@ -1,0 +1,196 @@
+"""The website's routes: read the query, answer 304 when the caller's copy is current, else build the
+page (``app.web.pages``) and render it. None is in the OpenAPI document.
+
+Caching is the API's (app/api/rating_lists.py): pages of a list's current snapshot may be cached
+for a minute and served stale while revalidating; a pinned snapshot never changes. A list page's
+ETag is computed from the snapshot and the query before any row is read, as the API's is; pages
+that also show stored tournaments and games (a player, a tournament, search, the index) carry the
+hash of their body, since a submission changes them without a new snapshot."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, Response
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from sqlalchemy.orm import Session
+
+from app.api.deps import SessionDep
+from app.api.rating_lists import CURRENT_CACHE, PINNED_CACHE
+from app.problems import Problem
+from app.services import rating_lists as lists_service
+from app.web import display, pages
+
+HERE = Path(__file__).resolve().parent
+STATIC = {"site.css": "text/css; charset=utf-8"}
+_STATIC_BYTES = {name: (HERE / "static" / name).read_bytes() for name in STATIC}
+# Changes with any template or stylesheet, so a new release never answers 304 to an old page.
+SITE_VERSION = hashlib.sha256(
+    b"".join(_STATIC_BYTES.values()) + b"".join(p.read_bytes() for p in sorted((HERE / "templates").glob("*.html")))
+).hexdigest()[:16]
+CSS_URL = f"/static/site.css?v={hashlib.sha256(_STATIC_BYTES['site.css']).hexdigest()[:12]}"
+STATIC_CACHE = "public, max-age=31536000, immutable"
+
+templates = Environment(
+    loader=FileSystemLoader(HERE / "templates"), autoescape=True, trim_blocks=True, lstrip_blocks=True, undefined=StrictUndefined
+)
+templates.globals.update(
+    css_url=CSS_URL,
+    number=display.number,
+    signed=display.signed,
+    shown_change=display.shown_change,
+    score=display.score,
+    day=display.day,
+    full_name=display.full_name,
+    list_path=display.list_path,
+    player_path=display.player_path,
+    tournament_path=display.tournament_path,
+    with_query=display.with_query,
+    page_size=pages.DEFAULT_PAGE_SIZE,
+    rows_html=pages.rows_html,
+)
+
+router = APIRouter(include_in_schema=False, tags=["website"])
+
+
+@router.get("/")
+def home(request: Request, session: SessionDep) -> Response:
+    current = [(rating_list.id, rating_list.current_snapshot_id) for rating_list in lists_service.list_rating_lists(session)]
+    etag = lists_service.list_etag(None, {"site": SITE_VERSION, "page": "home", "lists": current})
+    return _page(request, "home.html", lambda: pages.home(session), etag=etag)
+
+
+@router.get("/lists/{list_id}")
+def rating_list(list_id: str, request: Request, session: SessionDep) -> Response:
+    try:
+        query = pages.parse_list_query(request.query_params)
+        etag, cache = _list_validators(session, list_id, query, "list")
+    except Problem as problem:
+        return _error(problem)
+    return _page(request, "list.html", lambda: pages.rating_list_page(session, list_id, query), etag=etag, cache=cache)
+
+
+@router.get("/lists/{list_id}/ratings.csv")
+def rating_list_csv(list_id: str, request: Request, session: SessionDep) -> Response:
+    """The rows of the list page with the same query, as CSV: the same columns, the same cells."""
+    try:
+        query = pages.parse_list_query(request.query_params)
+        etag, cache = _list_validators(session, list_id, query, "csv")
+        headers = {"ETag": etag, "Cache-Control": cache}
+        if _matches(request.headers.get("if-none-match"), etag):
+            return Response(status_code=304, headers=headers)
+        context = pages.rating_list_page(session, list_id, query)
+    except Problem as problem:
+        return _error(problem)
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\r\n").writerows(pages.csv_rows(context))
+    snapshot = context["snapshot"]
+    name = f"{list_id}-{snapshot.list_date if snapshot else 'empty'}-page{query.page}.csv"
+    headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    return Response(out.getvalue().encode(), media_type="text/csv; charset=utf-8", headers=headers)
+
+
+@router.get("/lists/{list_id}/snapshots")
+def snapshots(list_id: str, request: Request, session: SessionDep) -> Response:
+    try:
+        page = pages.parse_page(request.query_params)
+        current = lists_service.get_rating_list(session, list_id).current_snapshot_id
+    except Problem as problem:
+        return _error(problem)
+    etag = lists_service.list_etag(current, {"site": SITE_VERSION, "page": "snapshots", "list": list_id, "n": page})
+    return _page(request, "snapshots.html", lambda: pages.snapshots_page(session, list_id, page), etag=etag)
+
+
+@router.get("/players")
+def player_search(request: Request, session: SessionDep) -> Response:
+    try:
+        page = pages.parse_page(request.query_params)
+    except Problem as problem:
+        return _error(problem)
+    q = (request.query_params.get("q") or "").strip()[:200]
+    return _page(request, "search.html", lambda: pages.player_search(session, q, page))
+
+
+@router.get("/players/{player_id}")
+def player(player_id: str, request: Request, session: SessionDep) -> Response:
+    return _page(request, "player.html", lambda: pages.player_page(session, player_id))
+
+
+@router.get("/tournaments")
+def tournament_index(request: Request, session: SessionDep) -> Response:
+    try:
+        page = pages.parse_page(request.query_params)
+    except Problem as problem:
+        return _error(problem)
+    return _page(request, "tournaments.html", lambda: pages.tournament_index(session, page))
+
+
+@router.get("/tournaments/{tournament_id}")
+def tournament(tournament_id: str, request: Request, session: SessionDep) -> Response:
+    return _page(request, "tournament.html", lambda: pages.tournament_page(session, tournament_id))
+
+
+@router.get("/static/{name}")
+def static(name: str, request: Request) -> Response:
+    if name not in STATIC:
+        return _error(Problem(f"There is no static file {name!r}."), status=404, title="Not found")
+    body = _STATIC_BYTES[name]
+    cache = STATIC_CACHE if request.query_params.get("v") else CURRENT_CACHE
+    etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+    headers = {"ETag": etag, "Cache-Control": cache}
+    if _matches(request.headers.get("if-none-match"), etag):
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type=STATIC[name], headers=headers)
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+
+def _list_validators(session: Session, list_id: str, query: pages.ListQuery, kind: str) -> tuple[str, str]:
+    """The ETag and Cache-Control of a list page, from the snapshot it reads and its query alone."""
+    rating_list = lists_service.get_rating_list(session, list_id)
+    wanted = query.snapshot if query.snapshot is not None else rating_list.current_snapshot_id
+    etag = lists_service.list_etag(wanted, {"site": SITE_VERSION, "page": kind, "list": list_id, **query.params()})
+    return etag, PINNED_CACHE if query.snapshot is not None else CURRENT_CACHE
+
+
+def _page(
+    request: Request, template: str, build: Callable[[], dict[str, Any]], *, etag: str | None = None, cache: str = CURRENT_CACHE
+) -> Response:
+    """Answer 304 to a current copy; else build and render (an ETag from the body when none is given)."""
+    if etag is not None and _matches(request.headers.get("if-none-match"), etag):
+        return Response(status_code=304, headers={"ETag": etag, "Cache-Control": cache})
+    try:
+        context = build()
+    except Problem as problem:
+        return _error(problem)
+    body = templates.get_template(template).render(**context, request_path=request.url.path).encode()
+    if etag is None:
+        etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+        if _matches(request.headers.get("if-none-match"), etag):
+            return Response(status_code=304, headers={"ETag": etag, "Cache-Control": cache})
+    return HTMLResponse(body, headers={"ETag": etag, "Cache-Control": cache})
+
+
+def _error(problem: Problem, *, status: int | None = None, title: str | None = None) -> HTMLResponse:
+    """The problem as a page: what is wrong, with the status the API would answer."""
+    body = templates.get_template("error.html").render(
+        status=status or problem.status, title=title or problem.title, detail=problem.detail, request_path=""
+    )
+    return HTMLResponse(body, status_code=status or problem.status, headers={"Cache-Control": "no-store"})
+
+
+def _matches(if_none_match: str | None, etag: str) -> bool:
+    """RFC 9110 13.1.2: If-None-Match compares weakly, so W/"x" matches "x"."""
+    if not if_none_match:
+        return False
+    if if_none_match.strip() == "*":
+        return True
+    bare = etag.removeprefix("W/")
+    return any(tag.strip().removeprefix("W/") == bare for tag in if_none_match.split(","))
