@@ -33,6 +33,8 @@ What a system promises:
 - ``points``: at most one per player and date, each carrying the standing that holds from that date
   on, ``games`` cumulative; ``standing_on`` must read the list on a date from these alone.
 - ``changes``: one per (tournament, player) the system rated; ``details`` holds its own figures.
+- ``points`` and ``changes`` may come as ``PointColumns`` / ``ChangeColumns`` (one list per field)
+  from a system that computes them as arrays: the recompute then builds no object per row.
 - ``warm_start`` comes back unchanged in the next recompute's ``ReplayInput`` (or None).
 
 ``app.rating.registry.register(system)`` / ``unregister(id)`` exist for tests that define a system.
@@ -44,7 +46,7 @@ numpy for the columnar games.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -54,9 +56,11 @@ from pydantic import BaseModel
 
 __all__ = [
     "Change",
+    "ChangeColumns",
     "Entry",
     "GameColumns",
     "Point",
+    "PointColumns",
     "RatingSystem",
     "Replay",
     "ReplayInput",
@@ -217,11 +221,53 @@ class Change:
     details: dict[str, Any] | None = None
 
 
+@dataclass(slots=True, eq=False)
+class PointColumns:
+    """Points as one sequence per ``Point`` field, all of one length: what a system that computes its
+    points as arrays may return instead of ``Point`` objects (the recompute turns the sequences straight
+    into rows: no object per point). Same meaning, field by field, as ``Point``."""
+
+    player_id: Sequence[str]
+    date: Sequence[datetime.date]
+    rating: Sequence[float]
+    deviation: Sequence[float | None]
+    games: Sequence[int]
+    status: Sequence[str]
+    last_played: Sequence[datetime.date | None]
+    title: Sequence[str | None]
+    counters: Sequence[dict[str, Any] | None]
+    tournament_ids: Sequence[list[str]]
+
+    def __len__(self) -> int:
+        return len(self.player_id)
+
+
+
+@dataclass(slots=True, eq=False)
+class ChangeColumns:
+    """Changes as one sequence per ``Change`` field, all of one length (see ``PointColumns``)."""
+
+    tournament_id: Sequence[str]
+    player_id: Sequence[str]
+    system: Sequence[str]
+    rating_before: Sequence[float | None]
+    rating_after: Sequence[float | None]
+    change: Sequence[float | None]
+    change_unrounded: Sequence[float | None]
+    games_counted: Sequence[int]
+    status_after: Sequence[str | None]
+    title_after: Sequence[str | None]
+    details: Sequence[dict[str, Any] | None]
+
+    def __len__(self) -> int:
+        return len(self.player_id)
+
+
 @dataclass(slots=True)
 class Replay:
     entries: list[Entry]
-    points: list[Point]
-    changes: list[Change] = field(default_factory=list)
+    points: list[Point] | PointColumns
+    changes: list[Change] | ChangeColumns = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     warm_start: bytes | None = None
     params: dict[str, Any] = field(default_factory=dict)  # what the snapshot records beside the list's params

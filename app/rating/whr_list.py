@@ -12,10 +12,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.rating import whr
 from app.rating.system import (
-    Change,
+    ChangeColumns,
     Entry,
     GameColumns,
     Point,
+    PointColumns,
     RatingSystem,
     Replay,
     ReplayInput,
@@ -41,35 +42,42 @@ class WhrListParams(BaseModel):
 
 
 def replay_whr(given: ReplayInput) -> Replay:
-    """Fit every eligible game and read the fit on the list date (INTERPRETATIONS 3.6). The games
-    come as arrays (the system is columnar); everything after the fit is array work too, with one
-    Python object per player-day and per (tournament, player) only where the Replay holds one."""
+    """Fit every eligible game and read the fit on the list date (INTERPRETATIONS 3.6).
+
+    The games come as arrays (the system is columnar) and everything after the fit is array work too:
+    the points and changes go back as columns, one list per field, with no object per row. Entries,
+    points and changes come in the order of their tables' keys (player id, date; tournament id,
+    player id), which the database writes fastest."""
     params: WhrListParams = given.params  # type: ignore[assignment]
     games = given.columns if given.columns is not None else GameColumns.from_tournaments(given.tournaments)
     player_ids = games.player_ids
     warm = _warm_start(given.warm_start, {player_id: i for i, player_id in enumerate(player_ids)})
     fitted = whr.fit(games.black, games.white, games.black_score, games.day, len(player_ids), params.engine(), warm_start=warm)
 
+    id_rank = _ranks(player_ids)
     list_day = given.list_date.toordinal()
     players, rating, deviation = whr.ratings_on(fitted, list_day, params.w2)
     _, played, last_day = whr.games_on(fitted, list_day)
     statuses = whr.statuses_on(played, last_day, list_day)
+    by_id = np.argsort(id_rank[players], kind="stable")
     entries = [
         Entry(player_ids[p], r, s, n, date.fromordinal(last), str(status))
         for p, r, s, n, last, status in zip(
-            players.tolist(), rating.tolist(), deviation.tolist(), played.tolist(), last_day.tolist(), statuses.tolist()
+            players[by_id].tolist(), rating[by_id].tolist(), deviation[by_id].tolist(), played[by_id].tolist(),
+            last_day[by_id].tolist(), statuses[by_id].tolist(),
         )
     ]
     tournament_ids = [t.id for t in given.tournaments]
+    name_rank = _ranks(tournament_ids)
     cumulative = _cumulative_games(fitted)
-    points = _points(fitted, cumulative, player_ids, _tournaments_of_days(games, fitted, tournament_ids))
+    points = _points(fitted, cumulative, player_ids, id_rank, _tournaments_of_days(games, fitted, tournament_ids, name_rank))
     notes = [f"converged in {fitted.newton_steps} Newton steps (largest last change {fitted.max_change:.2e} Elo)"]
     if warm is not None:
         notes.append("warm-started from the previous snapshot")
     return Replay(
         entries=entries,
         points=points,
-        changes=_changes(games, fitted, cumulative, player_ids, tournament_ids, params.virtual_rating),
+        changes=_changes(games, fitted, cumulative, player_ids, id_rank, tournament_ids, name_rank, params.virtual_rating),
         notes=notes,
         warm_start=_pack_fit(fitted, player_ids),
     )
@@ -115,29 +123,46 @@ def _cumulative_games(fitted: whr.WhrFit) -> np.ndarray:
     return running - np.where(first_row > 0, running[first_row - 1], 0)
 
 
-def _points(fitted: whr.WhrFit, cumulative: np.ndarray, player_ids: list[str], tournaments: list[list[str]]) -> list[Point]:
-    """One point per player-day of the fit; ``games`` counts his games up to that day."""
-    iso = (fitted.day - _EPOCH).astype("datetime64[D]").tolist()
-    statuses = _day_statuses(cumulative).tolist()
-    return [
-        Point(player_ids[p], on, r, s, n, status, last_played=on, tournament_ids=ids)
-        for p, on, r, s, n, status, ids in zip(
-            fitted.player.tolist(), iso, fitted.rating.tolist(), fitted.deviation.tolist(), cumulative.tolist(), statuses, tournaments
-        )
-    ]
+def _ranks(names: list[str]) -> np.ndarray:
+    """Each name's position in sorted (string) order."""
+    rank = np.empty(len(names), dtype=np.int64)
+    rank[sorted(range(len(names)), key=names.__getitem__)] = np.arange(len(names))
+    return rank
 
 
-def _day_statuses(cumulative: np.ndarray) -> np.ndarray:
-    """On his own playing day a player is never five years absent: provisional or active (RIF 2021 #10)."""
-    return np.where(cumulative < whr.ESTABLISHED_GAMES, str(whr.Status.PROVISIONAL), str(whr.Status.ACTIVE)).astype(object)
+def _points(
+    fitted: whr.WhrFit, cumulative: np.ndarray, player_ids: list[str], id_rank: np.ndarray, tournaments: list[list[str]]
+) -> PointColumns:
+    """One point per player-day of the fit, by player id and day; ``games`` counts his games up to
+    that day. On his own playing day a player is never five years absent: provisional or active
+    (RIF 2021 #10)."""
+    order = np.lexsort((fitted.day, id_rank[fitted.player]))
+    days = (fitted.day[order] - _EPOCH).astype("datetime64[D]").tolist()
+    n = len(order)
+    return PointColumns(
+        player_id=list(map(player_ids.__getitem__, fitted.player[order].tolist())),
+        date=days,
+        rating=fitted.rating[order].tolist(),
+        deviation=fitted.deviation[order].tolist(),
+        games=cumulative[order].tolist(),
+        status=_day_statuses(cumulative[order]),
+        last_played=list(days),
+        title=[None] * n,
+        counters=[None] * n,
+        tournament_ids=list(map(tournaments.__getitem__, order.tolist())),
+    )
 
 
-def _tournaments_of_days(games: GameColumns, fitted: whr.WhrFit, tournament_ids: list[str]) -> list[list[str]]:
+def _day_statuses(cumulative: np.ndarray) -> list[str]:
+    """A player's status on his own playing day: provisional or active (RIF 2021 #10)."""
+    provisional, active = str(whr.Status.PROVISIONAL), str(whr.Status.ACTIVE)
+    return [provisional if n < whr.ESTABLISHED_GAMES else active for n in cumulative.tolist()]
+
+
+def _tournaments_of_days(games: GameColumns, fitted: whr.WhrFit, tournament_ids: list[str], name_rank: np.ndarray) -> list[list[str]]:
     """Which tournaments each player-day of the fit (its rows, in order) played in, sorted by id: a
     WHR day can hold several."""
-    by_name = sorted(range(len(tournament_ids)), key=tournament_ids.__getitem__)
-    name_rank = np.empty(len(tournament_ids), dtype=np.int64)
-    name_rank[by_name] = np.arange(len(tournament_ids))
+    by_name = np.argsort(name_rank)
     player = np.concatenate((games.black, games.white))
     day = np.concatenate((games.day, games.day))
     rank = name_rank[np.concatenate((games.tournament, games.tournament))]
@@ -151,7 +176,7 @@ def _tournaments_of_days(games: GameColumns, fitted: whr.WhrFit, tournament_ids:
     starts = np.flatnonzero(new_day)
     # The fit has one row per (player, day) with a game, in the same (player, day) order.
     assert len(starts) == len(fitted) and np.array_equal(player[starts], fitted.player) and np.array_equal(day[starts], fitted.day)
-    names = [tournament_ids[by_name[r]] for r in rank.tolist()]
+    names = list(map(tournament_ids.__getitem__, by_name[rank].tolist()))
     bounds = [*starts.tolist(), len(names)]
     return [names[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
 
@@ -161,19 +186,19 @@ def _changes(
     fitted: whr.WhrFit,
     cumulative: np.ndarray,
     player_ids: list[str],
+    id_rank: np.ndarray,
     tournament_ids: list[str],
+    name_rank: np.ndarray,
     virtual_rating: float,
-) -> list[Change]:
+) -> ChangeColumns:
     """Issue 7 #4 for WHR: "before" is the player's rating on his last playing day before the
     tournament's first game of his (the virtual rating for a newcomer), "after" his rating on the
-    day of his last game in it, both from this fit. One change per (tournament, player), tournaments
-    in their order, players by id."""
-    id_rank = np.empty(len(player_ids), dtype=np.int64)
-    id_rank[sorted(range(len(player_ids)), key=player_ids.__getitem__)] = np.arange(len(player_ids))
+    day of his last game in it, both from this fit. One change per (tournament, player), by
+    tournament id and player id."""
     player = np.concatenate((games.black, games.white))
     day = np.concatenate((games.day, games.day))
     tournament = np.concatenate((games.tournament, games.tournament))
-    order = np.lexsort((day, id_rank[player], tournament))
+    order = np.lexsort((day, id_rank[player], name_rank[tournament]))
     player, day, tournament = player[order], day[order], tournament[order]
     first = np.ones(len(player), dtype=bool)
     first[1:] = (player[1:] != player[:-1]) | (tournament[1:] != tournament[:-1])
@@ -189,18 +214,26 @@ def _changes(
     earlier = (previous >= 0) & (fitted.player[np.maximum(previous, 0)] == player)
     before = np.where(earlier, fitted.rating[np.maximum(previous, 0)], virtual_rating)
     rating_after = fitted.rating[after]
-    change = rating_after - before
-    day_after = (last_day - _EPOCH).astype("datetime64[D]").astype(str).tolist()
-    return [
-        Change(
-            tournament_ids[t], player_ids[p], "rif-whr", b, a, c, c, n, status,
-            details={"deviation_after": s, "day_after": on},
-        )
-        for t, p, b, a, c, n, status, s, on in zip(
-            tournament.tolist(), player.tolist(), before.tolist(), rating_after.tolist(), change.tolist(), counted.tolist(),
-            _day_statuses(cumulative[after]).tolist(), fitted.deviation[after].tolist(), day_after,
-        )
-    ]
+    change = (rating_after - before).tolist()
+    distinct_days, day_index = np.unique(last_day, return_inverse=True)
+    day_names = (distinct_days - _EPOCH).astype("datetime64[D]").astype(str).tolist()
+    n = len(player)
+    return ChangeColumns(
+        tournament_id=list(map(tournament_ids.__getitem__, tournament.tolist())),
+        player_id=list(map(player_ids.__getitem__, player.tolist())),
+        system=["rif-whr"] * n,
+        rating_before=before.tolist(),
+        rating_after=rating_after.tolist(),
+        change=change,
+        change_unrounded=list(change),
+        games_counted=counted.tolist(),
+        status_after=_day_statuses(cumulative[after]),
+        title_after=[None] * n,
+        details=[
+            {"deviation_after": s, "day_after": on}
+            for s, on in zip(fitted.deviation[after].tolist(), map(day_names.__getitem__, day_index.tolist()))
+        ],
+    )
 
 
 def _pack_fit(fitted: whr.WhrFit, player_ids: list[str]) -> bytes:

@@ -12,7 +12,7 @@ values in storage form (dates as ISO text, JSON as text), ready for the driver's
 import datetime as dt
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
 from json.encoder import c_make_encoder, encode_basestring_ascii  # type: ignore[attr-defined]
@@ -25,7 +25,16 @@ from sqlalchemy.orm import Session
 
 from app.models import Game, RatingList, RatingSeed, RatingSnapshot, Tournament, TournamentPlayer
 from app.rating.registry import get_system
-from app.rating.system import GameColumns, Replay, ReplayInput, Seed, StoredGame, StoredTournament
+from app.rating.system import (
+    ChangeColumns,
+    GameColumns,
+    PointColumns,
+    Replay,
+    ReplayInput,
+    Seed,
+    StoredGame,
+    StoredTournament,
+)
 from app.services.eligibility import eligibility_conditions, tournament_conditions
 
 Progress = Callable[[float], None]
@@ -212,7 +221,7 @@ def entry_rows(replayed: Replay) -> list[tuple]:
     is written sequentially, faster than in a system's own order)."""
     iso = _IsoDates()
     rows = [
-        (player_id, rating, deviation, games, iso[last_played], status, title, "null" if counters is None else _json(counters))
+        (player_id, rating, deviation, games, iso[last_played], status, title, _json_value(counters))
         for player_id, rating, deviation, games, last_played, status, title, counters in map(_ENTRY_FIELDS, replayed.entries)
     ]
     rows.sort(key=itemgetter(0))
@@ -220,8 +229,9 @@ def entry_rows(replayed: Replay) -> list[tuple]:
 
 
 def point_rows(replayed: Replay) -> list[tuple]:
-    """The per-day points as POINT_COLUMNS tuples in primary-key order; the tournament lists (a few
-    hundred distinct ones among tens of thousands of points) are encoded once each."""
+    """The per-day points as POINT_COLUMNS tuples in primary-key order, from ``Point`` objects or
+    from a columnar system's ``PointColumns`` alike; the tournament lists (a few hundred distinct
+    ones among tens of thousands of points) are encoded once each."""
     iso = _IsoDates()
     encoded: dict[tuple[str, ...], str] = {}
 
@@ -232,33 +242,34 @@ def point_rows(replayed: Replay) -> list[tuple]:
             text = encoded[key] = _json(ids)
         return text
 
-    rows = [
-        (
-            player_id, iso[day], rating, deviation, games, status, iso[last_played], title,
-            "null" if counters is None else _json(counters), tournament_ids(ids),
-        )
-        for player_id, day, rating, deviation, games, status, last_played, title, counters, ids in map(
-            _POINT_FIELDS, replayed.points
-        )
-    ]
+    player_id, day, rating, deviation, games, status, last_played, title, counters, ids = _columns(replayed.points, POINT_COLUMNS)
+    rows = list(zip(
+        player_id, map(iso.__getitem__, day), rating, deviation, games, status, map(iso.__getitem__, last_played), title,
+        map(_json_value, counters), map(tournament_ids, ids), strict=True,
+    ))
     rows.sort(key=itemgetter(0, 1))  # ISO dates sort as the dates
     return rows
 
 
 def change_rows(replayed: Replay) -> list[tuple]:
-    """The per-tournament changes as CHANGE_COLUMNS tuples in primary-key order."""
-    rows = [
-        (*fields, "null" if details is None else _json(details))
-        for *fields, details in map(_CHANGE_FIELDS, replayed.changes)
-    ]
+    """The per-tournament changes as CHANGE_COLUMNS tuples in primary-key order, from ``Change``
+    objects or ``ChangeColumns``."""
+    *fields, details = _columns(replayed.changes, CHANGE_COLUMNS)
+    rows = list(zip(*fields, map(_json_value, details), strict=True))
     rows.sort(key=itemgetter(0, 1))
     return rows
 
 
-# The Replay objects' fields are named as the columns: read in column order, one C call per object.
+def _columns(records: Sequence[Any] | PointColumns | ChangeColumns, names: tuple[str, ...]) -> list[Sequence[Any]]:
+    """One sequence per field, in ``names`` order: a columnar system's own, or the objects' fields
+    (named as the columns) transposed."""
+    if isinstance(records, PointColumns | ChangeColumns):
+        return [getattr(records, name) for name in names]
+    return list(zip(*map(attrgetter(*names), records), strict=True)) or [()] * len(names)
+
+
+# An entry's fields are named as the columns: read in column order, one C call per object.
 _ENTRY_FIELDS = attrgetter(*ENTRY_COLUMNS)
-_POINT_FIELDS = attrgetter(*POINT_COLUMNS)
-_CHANGE_FIELDS = attrgetter(*CHANGE_COLUMNS)
 
 
 class _IsoDates(dict[dt.date | None, str | None]):
@@ -267,6 +278,10 @@ class _IsoDates(dict[dt.date | None, str | None]):
     def __missing__(self, day: dt.date | None) -> str | None:
         text = self[day] = None if day is None else day.isoformat()
         return text
+
+
+def _json_value(value: Any) -> str:
+    return "null" if value is None else _json(value)
 
 
 def _json_encoder() -> Callable[[Any], str]:
