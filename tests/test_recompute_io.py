@@ -55,6 +55,28 @@ def test_the_columnar_read_gives_the_games_the_object_read_gives(client):
         assert getattr(columns, name).dtype == getattr(expected, name).dtype
 
 
+def test_a_tournament_stored_between_the_two_reads_waits_for_the_next_recompute(client, monkeypatch):
+    for body in (tournament_body("A"), _undated(tournament_body("B", start="2020-06-01", end="2020-06-01"))):
+        assert client.post("/v1/tournaments", json=body, headers=AUTH).status_code == 201
+    read_tournaments = recompute._eligible_tournaments
+
+    def before_b_was_stored(session, rating_list):  # type: ignore[no-untyped-def]
+        tournaments = read_tournaments(session, rating_list)
+        del tournaments["A"]  # the tournaments' read did not see it; the games' read does
+        return tournaments
+
+    monkeypatch.setattr(recompute, "_eligible_tournaments", before_b_was_stored)
+    with db.session_scope() as session:
+        rating_list = session.get(RatingList, "rif-whr")
+        stored = recompute.stored_tournaments(session, rating_list)
+        listed, columns = recompute.eligible_games(session, rating_list)
+    assert [t.id for t in stored] == [t.id for t in listed] == ["B"]
+    expected = GameColumns.from_tournaments(stored)
+    assert len(columns) == 5 and columns.player_ids == expected.player_ids
+    for name in ("black", "white", "black_score", "day", "tournament"):
+        np.testing.assert_array_equal(getattr(columns, name), getattr(expected, name), err_msg=name)
+
+
 def _undated(body: dict) -> dict:
     for game in body["games"]:
         game.pop("date", None)  # on the tournament's last day

@@ -14,7 +14,7 @@ import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from itertools import chain
+from itertools import chain, repeat
 from json.encoder import c_make_encoder, encode_basestring_ascii  # type: ignore[attr-defined]
 from operator import attrgetter, itemgetter
 from typing import Any
@@ -117,11 +117,14 @@ def stored_tournaments(session: Session, rating_list: RatingList) -> list[Stored
         .order_by(Tournament.end, Tournament.start, Tournament.id, Game.seq),
     )
     current: StoredTournament | None = None
+    current_id = None
     parse = dt.date.fromisoformat
     days: dict[str, dt.date] = {}
     for tid, game_id, day, black, white, result, round_, handicap, game_board in rows:
-        if current is None or current.id != tid:
-            current = tournaments[tid]
+        if current_id != tid:
+            current_id, current = tid, tournaments.get(tid)
+        if current is None:
+            continue  # stored after the tournaments were read (two statements): the next recompute rates it
         game_day = days.get(day) or days.setdefault(day, parse(day[:10]))
         current.games.append(StoredGame(game_id, game_day, black, white, SCORE_OF_RESULT[result], round_, handicap, game_board))
     return [t for t in tournaments.values() if t.games]
@@ -146,13 +149,16 @@ def eligible_games(session: Session, rating_list: RatingList) -> tuple[list[Stor
     tournament_ids, seqs, blacks, whites, results, dates = (flat[i::6] for i in range(6))
     del flat
     position = {tid: i for i, tid in enumerate(tournaments)}
-    tournament = np.fromiter(map(position.__getitem__, tournament_ids), np.int64, n)
+    tournament = np.fromiter(map(position.get, tournament_ids, repeat(-1)), np.int64, n)
     order = np.lexsort((np.fromiter(seqs, np.int64, n), tournament))
+    # A tournament stored after the tournaments were read (two statements) waits for the next recompute.
+    order = order[tournament[order] >= 0]
+    n = len(order)
     # Players numbered by first appearance in that order, black before white (as GameColumns says).
     code = {player_id: i for i, player_id in enumerate(dict.fromkeys(chain(blacks, whites)))}
     both = np.empty(2 * n, dtype=np.int64)
-    both[0::2] = np.fromiter(map(code.__getitem__, blacks), np.int64, n)[order]
-    both[1::2] = np.fromiter(map(code.__getitem__, whites), np.int64, n)[order]
+    both[0::2] = np.fromiter(map(code.__getitem__, blacks), np.int64, len(blacks))[order]
+    both[1::2] = np.fromiter(map(code.__getitem__, whites), np.int64, len(whites))[order]
     codes, first_seen, numbered = np.unique(both, return_index=True, return_inverse=True)
     renumber = np.empty(len(codes), dtype=np.int64)
     renumber[np.argsort(first_seen, kind="stable")] = np.arange(len(codes))
@@ -167,8 +173,8 @@ def eligible_games(session: Session, rating_list: RatingList) -> tuple[list[Stor
         player_ids=player_ids,
         black=both[0::2].copy(),
         white=both[1::2].copy(),
-        black_score=np.fromiter(map(SCORE_OF_RESULT.__getitem__, results), np.float64, n)[order],
-        day=np.fromiter(map(ordinal.__getitem__, dates), np.int64, n)[order],
+        black_score=np.fromiter(map(SCORE_OF_RESULT.__getitem__, results), np.float64, len(results))[order],
+        day=np.fromiter(map(ordinal.__getitem__, dates), np.int64, len(dates))[order],
         tournament=tournament.astype(np.int64, copy=False),
     )
 
