@@ -187,7 +187,8 @@ def test_a_job_failing_half_way_leaves_the_previous_snapshot(client, monkeypatch
 
     def broken(session, rating_list, list_date, progress):  # type: ignore[no-untyped-def]
         data = original(session, rating_list, list_date, progress)
-        data.entries[-1]["status"] = None  # violates NOT NULL after the other rows went in
+        status = recompute.ENTRY_COLUMNS.index("status")
+        data.entries[-1] = (*data.entries[-1][:status], None, *data.entries[-1][status + 1:])  # violates NOT NULL after the other rows went in
         return data
 
     monkeypatch.setattr(recompute, "compute_snapshot", broken)

@@ -2,7 +2,8 @@
 
 A recompute hands a system a ``ReplayInput`` (the list's eligible stored tournaments with their
 games, its seeds, its validated parameters, the list date and the previous snapshot's warm-start
-blob) and gets back a ``Replay`` (the list's entries, every player's per-day ``Point`` history, the
+blob; for a system declared ``columnar``, the games as arrays in ``GameColumns`` instead of one
+object per game) and gets back a ``Replay`` (the list's entries, every player's per-day ``Point`` history, the
 per-tournament ``Change`` rows, notes, an optional new warm-start blob). A list ``as_of`` a date is
 answered from the stored points: the service reads each player's last point on or before the date
 (and his next one after it) with an index and asks the system's ``standing_on`` what he stood at.
@@ -14,7 +15,8 @@ Adding a system:
    defaults are the rule text's and whose validators are the engine's own checks: ``PATCH
    …/params`` answers 422 with a pointer for anything the engine would reject), ``seed_model`` (a
    pydantic model of one seed, or None when the system takes no seeds), ``replay`` and
-   ``standing_on``;
+   ``standing_on``, and ``columnar=True`` if its replay reads the games as arrays (``GameColumns``:
+   player indices, scores, days, tournament indices) rather than ``StoredGame`` objects;
 2. one entry in ``app/rating/registry.py``;
 3. its calculator schemas and route (``app/schemas/calc.py``, ``app/api/calc.py``), if it has any;
 4. a migration inserting its default list row into ``rating_lists`` (id, name, system = the id
@@ -31,27 +33,34 @@ What a system promises:
 - ``points``: at most one per player and date, each carrying the standing that holds from that date
   on, ``games`` cumulative; ``standing_on`` must read the list on a date from these alone.
 - ``changes``: one per (tournament, player) the system rated; ``details`` holds its own figures.
+- ``points`` and ``changes`` may come as ``PointColumns`` / ``ChangeColumns`` (one list per field)
+  from a system that computes them as arrays: the recompute then builds no object per row.
 - ``warm_start`` comes back unchanged in the next recompute's ``ReplayInput`` (or None).
 
 ``app.rating.registry.register(system)`` / ``unregister(id)`` exist for tests that define a system.
 
-Nothing here imports FastAPI, SQLAlchemy or settings; pydantic only for the params and seed models.
+Nothing here imports FastAPI, SQLAlchemy or settings; pydantic only for the params and seed models,
+numpy for the columnar games.
 """
 
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+import numpy as np
 from pydantic import BaseModel
 
 __all__ = [
     "Change",
+    "ChangeColumns",
     "Entry",
+    "GameColumns",
     "Point",
+    "PointColumns",
     "RatingSystem",
     "Replay",
     "ReplayInput",
@@ -109,13 +118,56 @@ class Seed:
     counters: dict[str, Any] | None = None  # the system's own counters ("rated games so far")
 
 
+@dataclass(slots=True, eq=False)
+class GameColumns:
+    """The eligible played games as arrays, one element per game, in the order of ``StoredTournament``
+    objects' games (tournament by tournament, each in submission order): what a recompute hands a
+    system declared ``columnar``, read from the database straight into arrays with no object per game.
+    Only what such a system reads is here; a system that needs a game's id, round, handicap or board
+    reads ``StoredTournament`` objects."""
+
+    player_ids: list[str]  # player index -> id, numbered by first appearance (black before white)
+    black: np.ndarray  # int64 player indices
+    white: np.ndarray  # int64 player indices
+    black_score: np.ndarray  # float64: 1, 0.5 or 0
+    day: np.ndarray  # int64: the game's date as ``date.toordinal()``
+    tournament: np.ndarray  # int64: index into ``ReplayInput.tournaments``
+
+    @classmethod
+    def from_tournaments(cls, tournaments: list[StoredTournament]) -> GameColumns:
+        """The same columns built from stored tournaments' game objects (for callers that have them)."""
+        index: dict[str, int] = {}
+        black, white, score, day, tournament_of = [], [], [], [], []
+        for position, tournament in enumerate(tournaments):
+            for game in tournament.games:
+                black.append(index.setdefault(game.black, len(index)))
+                white.append(index.setdefault(game.white, len(index)))
+                score.append(game.black_score)
+                day.append(game.date.toordinal())
+                tournament_of.append(position)
+        return cls(
+            player_ids=list(index),
+            black=np.array(black, dtype=np.int64),
+            white=np.array(white, dtype=np.int64),
+            black_score=np.array(score, dtype=np.float64),
+            day=np.array(day, dtype=np.int64),
+            tournament=np.array(tournament_of, dtype=np.int64),
+        )
+
+    def __len__(self) -> int:
+        return len(self.black)
+
+
 @dataclass(slots=True)
 class ReplayInput:
-    tournaments: list[StoredTournament]  # sorted by (end, start, id)
+    # Sorted by (end, start, id). For a columnar system they carry their fields and participants but
+    # no game objects (``games`` is empty): the games are in ``columns``.
+    tournaments: list[StoredTournament]
     seeds: list[Seed]
     params: BaseModel  # an instance of the system's params_model
     list_date: date
     warm_start: bytes | None = None  # the previous snapshot's blob, as the system returned it
+    columns: GameColumns | None = None  # the games as arrays, for a columnar system (else None)
 
 
 # --- what a system hands back --------------------------------------------------------------------
@@ -169,11 +221,53 @@ class Change:
     details: dict[str, Any] | None = None
 
 
+@dataclass(slots=True, eq=False)
+class PointColumns:
+    """Points as one sequence per ``Point`` field, all of one length: what a system that computes its
+    points as arrays may return instead of ``Point`` objects (the recompute turns the sequences straight
+    into rows: no object per point). Same meaning, field by field, as ``Point``."""
+
+    player_id: Sequence[str]
+    date: Sequence[datetime.date]
+    rating: Sequence[float]
+    deviation: Sequence[float | None]
+    games: Sequence[int]
+    status: Sequence[str]
+    last_played: Sequence[datetime.date | None]
+    title: Sequence[str | None]
+    counters: Sequence[dict[str, Any] | None]
+    tournament_ids: Sequence[list[str]]
+
+    def __len__(self) -> int:
+        return len(self.player_id)
+
+
+
+@dataclass(slots=True, eq=False)
+class ChangeColumns:
+    """Changes as one sequence per ``Change`` field, all of one length (see ``PointColumns``)."""
+
+    tournament_id: Sequence[str]
+    player_id: Sequence[str]
+    system: Sequence[str]
+    rating_before: Sequence[float | None]
+    rating_after: Sequence[float | None]
+    change: Sequence[float | None]
+    change_unrounded: Sequence[float | None]
+    games_counted: Sequence[int]
+    status_after: Sequence[str | None]
+    title_after: Sequence[str | None]
+    details: Sequence[dict[str, Any] | None]
+
+    def __len__(self) -> int:
+        return len(self.player_id)
+
+
 @dataclass(slots=True)
 class Replay:
     entries: list[Entry]
-    points: list[Point]
-    changes: list[Change] = field(default_factory=list)
+    points: list[Point] | PointColumns
+    changes: list[Change] | ChangeColumns = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     warm_start: bytes | None = None
     params: dict[str, Any] = field(default_factory=dict)  # what the snapshot records beside the list's params
@@ -207,6 +301,9 @@ class RatingSystem:
     # date, rating and deviation filled, for an interpolation).
     standing_on: Callable[[Point, Point | None, date, BaseModel], Standing]
     description: str = ""
+    # True: the recompute reads the games straight into ``ReplayInput.columns`` (no object per game)
+    # and hands ``tournaments`` without their games.
+    columnar: bool = False
 
     def params(self, stored: dict[str, Any] | None) -> BaseModel:
         """The list's (or a snapshot's) stored parameters, validated, with the model's defaults for what

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import math
-from bisect import bisect_left
 from datetime import date
 
 import numpy as np
@@ -13,9 +12,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.rating import whr
 from app.rating.system import (
-    Change,
+    ChangeColumns,
     Entry,
+    GameColumns,
     Point,
+    PointColumns,
     RatingSystem,
     Replay,
     ReplayInput,
@@ -41,41 +42,42 @@ class WhrListParams(BaseModel):
 
 
 def replay_whr(given: ReplayInput) -> Replay:
-    """Fit every eligible game and read the fit on the list date (INTERPRETATIONS 3.6)."""
-    params: WhrListParams = given.params  # type: ignore[assignment]
-    index: dict[str, int] = {}
-    black, white, score, day, tournament_of = [], [], [], [], []
-    for tournament in given.tournaments:
-        for game in tournament.games:
-            black.append(index.setdefault(game.black, len(index)))
-            white.append(index.setdefault(game.white, len(index)))
-            score.append(game.black_score)
-            day.append(game.date.toordinal())
-            tournament_of.append(tournament.id)
-    player_ids = list(index)
-    black_array, white_array = np.array(black, dtype=np.int64), np.array(white, dtype=np.int64)
-    day_array = np.array(day, dtype=np.int64)
-    warm = _warm_start(given.warm_start, index)
-    fitted = whr.fit(black_array, white_array, np.array(score, dtype=np.float64), day_array, len(player_ids), params.engine(), warm_start=warm)
+    """Fit every eligible game and read the fit on the list date (INTERPRETATIONS 3.6).
 
+    The games come as arrays (the system is columnar) and everything after the fit is array work too:
+    the points and changes go back as columns, one list per field, with no object per row. Entries,
+    points and changes come in the order of their tables' keys (player id, date; tournament id,
+    player id), which the database writes fastest."""
+    params: WhrListParams = given.params  # type: ignore[assignment]
+    games = given.columns if given.columns is not None else GameColumns.from_tournaments(given.tournaments)
+    player_ids = games.player_ids
+    warm = _warm_start(given.warm_start, {player_id: i for i, player_id in enumerate(player_ids)})
+    fitted = whr.fit(games.black, games.white, games.black_score, games.day, len(player_ids), params.engine(), warm_start=warm)
+
+    id_rank = _ranks(player_ids)
     list_day = given.list_date.toordinal()
     players, rating, deviation = whr.ratings_on(fitted, list_day, params.w2)
-    _, games, last_day = whr.games_on(fitted, list_day)
-    statuses = whr.statuses_on(games, last_day, list_day)
+    _, played, last_day = whr.games_on(fitted, list_day)
+    statuses = whr.statuses_on(played, last_day, list_day)
+    by_id = np.argsort(id_rank[players], kind="stable")
     entries = [
         Entry(player_ids[p], r, s, n, date.fromordinal(last), str(status))
         for p, r, s, n, last, status in zip(
-            players.tolist(), rating.tolist(), deviation.tolist(), games.tolist(), last_day.tolist(), statuses.tolist()
+            players[by_id].tolist(), rating[by_id].tolist(), deviation[by_id].tolist(), played[by_id].tolist(),
+            last_day[by_id].tolist(), statuses[by_id].tolist(),
         )
     ]
-    points = _points(fitted, player_ids, _tournaments_of_days(black, white, day, tournament_of))
+    tournament_ids = [t.id for t in given.tournaments]
+    name_rank = _ranks(tournament_ids)
+    cumulative = _cumulative_games(fitted)
+    points = _points(fitted, cumulative, player_ids, id_rank, _tournaments_of_days(games, fitted, tournament_ids, name_rank))
     notes = [f"converged in {fitted.newton_steps} Newton steps (largest last change {fitted.max_change:.2e} Elo)"]
     if warm is not None:
         notes.append("warm-started from the previous snapshot")
     return Replay(
         entries=entries,
         points=points,
-        changes=_changes(given, points, params.virtual_rating),
+        changes=_changes(games, fitted, cumulative, player_ids, id_rank, tournament_ids, name_rank, params.virtual_rating),
         notes=notes,
         warm_start=_pack_fit(fitted, player_ids),
     )
@@ -106,67 +108,132 @@ SYSTEM = RatingSystem(
     replay=replay_whr,
     standing_on=whr_standing_on,
     description="RIF Whole-History Rating (text 002)",
+    columnar=True,
 )
 
 
 # --- the pieces -----------------------------------------------------------------------------------
 
 
-def _points(fitted: whr.WhrFit, player_ids: list[str], tournaments: dict[tuple[int, int], list[str]]) -> list[Point]:
-    """One point per player-day of the fit; ``games`` counts his games up to that day."""
-    player, days = fitted.player, fitted.day
-    # Cumulative games per player: a running sum restarting at each player's first row.
+def _cumulative_games(fitted: whr.WhrFit) -> np.ndarray:
+    """Each player-day's count of the player's rated games up to and including that day: a running
+    sum restarting at each player's first row."""
     running = np.cumsum(fitted.games)
-    first_row = np.searchsorted(player, player, side="left")
-    before_first = np.where(first_row > 0, running[first_row - 1], 0)
-    cumulative = (running - before_first).tolist()
-    iso = (days - _EPOCH).astype("datetime64[D]").tolist()
-    points = []
-    for p, d, on, r, s, n in zip(player.tolist(), days.tolist(), iso, fitted.rating.tolist(), fitted.deviation.tolist(), cumulative):
-        # On his own playing day a player is never five years absent: provisional or active.
-        status = whr.Status.PROVISIONAL if n < whr.ESTABLISHED_GAMES else whr.Status.ACTIVE
-        points.append(Point(player_ids[p], on, r, s, n, str(status), last_played=on, tournament_ids=tournaments.get((p, d), [])))
-    return points
+    first_row = np.searchsorted(fitted.player, fitted.player, side="left")
+    return running - np.where(first_row > 0, running[first_row - 1], 0)
 
 
-def _tournaments_of_days(black: list[int], white: list[int], day: list[int], tournament_of: list[str]) -> dict[tuple[int, int], list[str]]:
-    """Which tournaments each player played in on each day (a WHR day can hold several)."""
-    found: dict[tuple[int, int], set[str]] = {}
-    for b, w, d, t in zip(black, white, day, tournament_of):
-        found.setdefault((b, d), set()).add(t)
-        found.setdefault((w, d), set()).add(t)
-    return {key: sorted(ids) for key, ids in found.items()}
+def _ranks(names: list[str]) -> np.ndarray:
+    """Each name's position in sorted (string) order."""
+    rank = np.empty(len(names), dtype=np.int64)
+    rank[sorted(range(len(names)), key=names.__getitem__)] = np.arange(len(names))
+    return rank
 
 
-def _changes(given: ReplayInput, points: list[Point], virtual_rating: float) -> list[Change]:
+def _points(
+    fitted: whr.WhrFit, cumulative: np.ndarray, player_ids: list[str], id_rank: np.ndarray, tournaments: list[list[str]]
+) -> PointColumns:
+    """One point per player-day of the fit, by player id and day; ``games`` counts his games up to
+    that day. On his own playing day a player is never five years absent: provisional or active
+    (RIF 2021 #10)."""
+    order = np.lexsort((fitted.day, id_rank[fitted.player]))
+    days = (fitted.day[order] - _EPOCH).astype("datetime64[D]").tolist()
+    n = len(order)
+    return PointColumns(
+        player_id=list(map(player_ids.__getitem__, fitted.player[order].tolist())),
+        date=days,
+        rating=fitted.rating[order].tolist(),
+        deviation=fitted.deviation[order].tolist(),
+        games=cumulative[order].tolist(),
+        status=_day_statuses(cumulative[order]),
+        last_played=list(days),
+        title=[None] * n,
+        counters=[None] * n,
+        tournament_ids=list(map(tournaments.__getitem__, order.tolist())),
+    )
+
+
+def _day_statuses(cumulative: np.ndarray) -> list[str]:
+    """A player's status on his own playing day: provisional or active (RIF 2021 #10)."""
+    provisional, active = str(whr.Status.PROVISIONAL), str(whr.Status.ACTIVE)
+    return [provisional if n < whr.ESTABLISHED_GAMES else active for n in cumulative.tolist()]
+
+
+def _tournaments_of_days(games: GameColumns, fitted: whr.WhrFit, tournament_ids: list[str], name_rank: np.ndarray) -> list[list[str]]:
+    """Which tournaments each player-day of the fit (its rows, in order) played in, sorted by id: a
+    WHR day can hold several."""
+    by_name = np.argsort(name_rank)
+    player = np.concatenate((games.black, games.white))
+    day = np.concatenate((games.day, games.day))
+    rank = name_rank[np.concatenate((games.tournament, games.tournament))]
+    order = np.lexsort((rank, day, player))
+    player, day, rank = player[order], day[order], rank[order]
+    distinct = np.ones(len(player), dtype=bool)  # first of each (player, day, tournament)
+    distinct[1:] = (player[1:] != player[:-1]) | (day[1:] != day[:-1]) | (rank[1:] != rank[:-1])
+    player, day, rank = player[distinct], day[distinct], rank[distinct]
+    new_day = np.ones(len(player), dtype=bool)
+    new_day[1:] = (player[1:] != player[:-1]) | (day[1:] != day[:-1])
+    starts = np.flatnonzero(new_day)
+    # The fit has one row per (player, day) with a game, in the same (player, day) order.
+    assert len(starts) == len(fitted) and np.array_equal(player[starts], fitted.player) and np.array_equal(day[starts], fitted.day)
+    names = list(map(tournament_ids.__getitem__, by_name[rank].tolist()))
+    bounds = [*starts.tolist(), len(names)]
+    return [names[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
+
+
+def _changes(
+    games: GameColumns,
+    fitted: whr.WhrFit,
+    cumulative: np.ndarray,
+    player_ids: list[str],
+    id_rank: np.ndarray,
+    tournament_ids: list[str],
+    name_rank: np.ndarray,
+    virtual_rating: float,
+) -> ChangeColumns:
     """Issue 7 #4 for WHR: "before" is the player's rating on his last playing day before the
     tournament's first game of his (the virtual rating for a newcomer), "after" his rating on the
-    day of his last game in it, both from this fit."""
-    by_player: dict[str, list[Point]] = {}
-    for point in points:
-        by_player.setdefault(point.player_id, []).append(point)
-    days_of = {player_id: [p.date for p in series] for player_id, series in by_player.items()}
-    changes = []
-    for tournament in given.tournaments:
-        days: dict[str, list[date]] = {}
-        for game in tournament.games:
-            days.setdefault(game.black, []).append(game.date)
-            days.setdefault(game.white, []).append(game.date)
-        for player_id in sorted(days):
-            series, dates = by_player[player_id], days_of[player_id]
-            first, last = min(days[player_id]), max(days[player_id])
-            after = series[bisect_left(dates, last)]
-            previous = bisect_left(dates, first) - 1
-            before = series[previous].rating if previous >= 0 else virtual_rating
-            change = after.rating - before
-            changes.append(
-                Change(
-                    tournament.id, player_id, "rif-whr", before, after.rating, change, change,
-                    len(days[player_id]), after.status,
-                    details={"deviation_after": after.deviation, "day_after": last.isoformat()},
-                )
-            )
-    return changes
+    day of his last game in it, both from this fit. One change per (tournament, player), by
+    tournament id and player id."""
+    player = np.concatenate((games.black, games.white))
+    day = np.concatenate((games.day, games.day))
+    tournament = np.concatenate((games.tournament, games.tournament))
+    order = np.lexsort((day, id_rank[player], name_rank[tournament]))
+    player, day, tournament = player[order], day[order], tournament[order]
+    first = np.ones(len(player), dtype=bool)
+    first[1:] = (player[1:] != player[:-1]) | (tournament[1:] != tournament[:-1])
+    starts = np.flatnonzero(first)
+    stops = np.append(starts[1:], len(player))
+    player, tournament = player[starts], tournament[starts]
+    first_day, last_day, counted = day[starts], day[stops - 1], stops - starts
+    # Rows of the fit (sorted by player, then day) found by one key per player-day.
+    span = int(fitted.day.max()) + 1 if len(fitted) else 1
+    keys = fitted.player * span + fitted.day
+    after = np.searchsorted(keys, player * span + last_day)  # his row on his last day in it
+    previous = np.searchsorted(keys, player * span + first_day) - 1  # the row before his first day in it
+    earlier = (previous >= 0) & (fitted.player[np.maximum(previous, 0)] == player)
+    before = np.where(earlier, fitted.rating[np.maximum(previous, 0)], virtual_rating)
+    rating_after = fitted.rating[after]
+    change = (rating_after - before).tolist()
+    distinct_days, day_index = np.unique(last_day, return_inverse=True)
+    day_names = (distinct_days - _EPOCH).astype("datetime64[D]").astype(str).tolist()
+    n = len(player)
+    return ChangeColumns(
+        tournament_id=list(map(tournament_ids.__getitem__, tournament.tolist())),
+        player_id=list(map(player_ids.__getitem__, player.tolist())),
+        system=["rif-whr"] * n,
+        rating_before=before.tolist(),
+        rating_after=rating_after.tolist(),
+        change=change,
+        change_unrounded=list(change),
+        games_counted=counted.tolist(),
+        status_after=_day_statuses(cumulative[after]),
+        title_after=[None] * n,
+        details=[
+            {"deviation_after": s, "day_after": on}
+            for s, on in zip(fitted.deviation[after].tolist(), map(day_names.__getitem__, day_index.tolist()))
+        ],
+    )
 
 
 def _pack_fit(fitted: whr.WhrFit, player_ids: list[str]) -> bytes:

@@ -41,8 +41,13 @@ class Requirement:
 def eligibility_conditions(rating_list: RatingList) -> list[ColumnElement[bool]]:
     """SQL conditions a game must meet to count for the list: its tournament meets every
     requirement, and the game was played (a walkover is stored, never rated)."""
-    conditions = [r.condition for r in requirements(rating_list) if r.condition is not None]
-    return [*conditions, Game.played.is_(True)]
+    return [*tournament_conditions(rating_list), Game.played.is_(True)]
+
+
+def tournament_conditions(rating_list: RatingList) -> list[ColumnElement[bool]]:
+    """The SQL conditions on the tournament alone (a tournament meeting them is rated when it has a
+    played game): what a recompute reads tournaments' own fields with, without touching the games."""
+    return [r.condition for r in requirements(rating_list) if r.condition is not None]
 
 
 def reasons_not_rated(rating_list: RatingList, tournament: TournamentFields) -> list[str]:

@@ -1,22 +1,54 @@
 """Recomputing a rating list: read the eligible games in bulk, hand them to the list's rating system
 (``app.rating.registry``) and turn what it returns into one snapshot's rows. Nothing here commits;
-``app.services.jobs`` writes the snapshot in one transaction."""
+``app.services.jobs`` writes the snapshot in one transaction.
+
+A system declared ``columnar`` (the WHR list) gets its games read straight into arrays
+(``eligible_games``): one query whose rows are transposed column by column, with no Python object per
+game. The others get ``StoredTournament`` objects with ``StoredGame`` objects (``stored_tournaments``).
+Either way every eligible tournament comes with its other fields and what its participants declared.
+The snapshot's rows come back as tuples in the tables' column order (``ENTRY_COLUMNS`` etc.), their
+values in storage form (dates as ISO text, JSON as text), ready for the driver's bulk paths."""
 
 import datetime as dt
+import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import chain, repeat
+from json.encoder import c_make_encoder, encode_basestring_ascii  # type: ignore[attr-defined]
+from operator import attrgetter, itemgetter
+from typing import Any
 
-from sqlalchemy import String, and_, cast, select
+import numpy as np
+from sqlalchemy import ColumnElement, String, and_, cast, select
 from sqlalchemy.orm import Session
 
 from app.models import Game, RatingList, RatingSeed, RatingSnapshot, Tournament, TournamentPlayer
 from app.rating.registry import get_system
-from app.rating.system import Replay, ReplayInput, Seed, StoredGame, StoredTournament
-from app.services.eligibility import eligibility_conditions
+from app.rating.system import (
+    ChangeColumns,
+    GameColumns,
+    PointColumns,
+    Replay,
+    ReplayInput,
+    Seed,
+    StoredGame,
+    StoredTournament,
+)
+from app.services.eligibility import eligibility_conditions, tournament_conditions
 
 Progress = Callable[[float], None]
 SCORE_OF_RESULT = {"B": 1.0, "W": 0.0, "D": 0.5}
+
+# The snapshot tables' columns (snapshot_id first, then these), in the order the row tuples hold them.
+ENTRY_COLUMNS = ("player_id", "rating", "deviation", "games", "last_played", "status", "title", "counters")
+POINT_COLUMNS = (
+    "player_id", "date", "rating", "deviation", "games", "status", "last_played", "title", "counters", "tournament_ids",
+)
+CHANGE_COLUMNS = (
+    "tournament_id", "player_id", "system", "rating_before", "rating_after", "change", "change_unrounded",
+    "games_counted", "status_after", "title_after", "details",
+)
 
 
 @dataclass
@@ -24,9 +56,9 @@ class SnapshotData:
     """Everything one new snapshot holds, as plain rows ready for bulk inserts."""
 
     params: dict
-    entries: list[dict]
-    points: list[dict] = field(default_factory=list)
-    changes: list[dict] = field(default_factory=list)
+    entries: list[tuple]  # ENTRY_COLUMNS
+    points: list[tuple] = field(default_factory=list)  # POINT_COLUMNS
+    changes: list[tuple] = field(default_factory=list)  # CHANGE_COLUMNS
     games: int = 0
     tournaments: int = 0
     notes: list[str] = field(default_factory=list)
@@ -39,7 +71,13 @@ def compute_snapshot(session: Session, rating_list: RatingList, list_date: dt.da
     system = get_system(rating_list.system)
     params = system.params(rating_list.params)
     started = time.perf_counter()
-    tournaments = stored_tournaments(session, rating_list)
+    columns: GameColumns | None = None
+    if system.columnar:
+        tournaments, columns = eligible_games(session, rating_list)
+        games = len(columns)
+    else:
+        tournaments = stored_tournaments(session, rating_list)
+        games = sum(len(t.games) for t in tournaments)
     seeds = [
         Seed(s.player_id, s.rating, s.status, s.as_of, s.title, s.counters)
         for s in session.scalars(select(RatingSeed).where(RatingSeed.list_id == rating_list.id).order_by(RatingSeed.player_id))
@@ -49,14 +87,14 @@ def compute_snapshot(session: Session, rating_list: RatingList, list_date: dt.da
         warm_start = session.scalar(select(RatingSnapshot.warm_start).where(RatingSnapshot.id == rating_list.current_snapshot_id))
     progress(0.2)
     read = time.perf_counter()
-    replayed = system.replay(ReplayInput(tournaments, seeds, params, list_date, warm_start))
+    replayed = system.replay(ReplayInput(tournaments, seeds, params, list_date, warm_start, columns))
     progress(0.7)
     return SnapshotData(
         params={**(rating_list.params or {}), **replayed.params},
         entries=entry_rows(replayed),
         points=point_rows(replayed),
         changes=change_rows(replayed),
-        games=sum(len(t.games) for t in tournaments),
+        games=games,
         tournaments=len(tournaments),
         notes=replayed.notes,
         timings={"read": read - started, "compute": time.perf_counter() - read},
@@ -66,86 +104,205 @@ def compute_snapshot(session: Session, rating_list: RatingList, list_date: dt.da
 
 def stored_tournaments(session: Session, rating_list: RatingList) -> list[StoredTournament]:
     """The list's eligible tournaments with their played games, in (end, start, id) order."""
-    # A plain Core select on the session's connection: the ORM's row loading is not needed here.
+    tournaments = _eligible_tournaments(session, rating_list)
     # Dates are read as ISO text and parsed by date.fromisoformat, cheaper than the drivers' own.
-    rows = session.connection().execute(
+    rows = _fetch_all(
+        session,
         select(
-            Tournament.id, cast(Tournament.start, String), cast(Tournament.end, String), Tournament.time_control_minutes,
-            Tournament.board_size, Game.game_id, cast(Game.date, String), Game.black_id, Game.white_id, Game.result,
+            Game.tournament_id, Game.game_id, cast(Game.date, String), Game.black_id, Game.white_id, Game.result,
             Game.round, Game.handicap, Game.board_size,
         )
-        .join(Game, Game.tournament_id == Tournament.id)
+        .join(Tournament, Game.tournament_id == Tournament.id)
         .where(and_(*eligibility_conditions(rating_list)))
-        .order_by(Tournament.end, Tournament.start, Tournament.id, Game.seq)
-    ).all()
-    tournaments: list[StoredTournament] = []
+        .order_by(Tournament.end, Tournament.start, Tournament.id, Game.seq),
+    )
     current: StoredTournament | None = None
+    current_id = None
     parse = dt.date.fromisoformat
     days: dict[str, dt.date] = {}
-    for tid, start, end, minutes, board, game_id, day, black, white, result, round_, handicap, game_board in rows:
-        if current is None or current.id != tid:
-            current = StoredTournament(tid, parse(start[:10]), parse(end[:10]), [], minutes, board)
-            tournaments.append(current)
+    for tid, game_id, day, black, white, result, round_, handicap, game_board in rows:
+        if current_id != tid:
+            current_id, current = tid, tournaments.get(tid)
+        if current is None:
+            continue  # stored after the tournaments were read (two statements): the next recompute rates it
         game_day = days.get(day) or days.setdefault(day, parse(day[:10]))
         current.games.append(StoredGame(game_id, game_day, black, white, SCORE_OF_RESULT[result], round_, handicap, game_board))
-    _attach_fields(session, rating_list, tournaments)
-    return tournaments
+    return [t for t in tournaments.values() if t.games]
+
+
+def eligible_games(session: Session, rating_list: RatingList) -> tuple[list[StoredTournament], GameColumns]:
+    """The list's eligible games as arrays, in the order ``stored_tournaments`` gives them, and their
+    tournaments in (end, start, id) order without game objects (``GameColumns.tournament`` indexes them).
+
+    The games are fetched unsorted (the database need not sort 100k joined rows) and put in order with
+    one numpy sort on (tournament's position, seq); strings become indices through dictionaries of the
+    distinct values."""
+    tournaments = _eligible_tournaments(session, rating_list)
+    rows = _fetch_all(
+        session,
+        select(Game.tournament_id, Game.seq, Game.black_id, Game.white_id, Game.result, cast(Game.date, String))
+        .join(Tournament, Game.tournament_id == Tournament.id)
+        .where(and_(*eligibility_conditions(rating_list))),
+    )
+    n = len(rows)
+    flat = list(chain.from_iterable(rows))  # one list, then each column as a slice of it
+    tournament_ids, seqs, blacks, whites, results, dates = (flat[i::6] for i in range(6))
+    del flat
+    position = {tid: i for i, tid in enumerate(tournaments)}
+    tournament = np.fromiter(map(position.get, tournament_ids, repeat(-1)), np.int64, n)
+    order = np.lexsort((np.fromiter(seqs, np.int64, n), tournament))
+    # A tournament stored after the tournaments were read (two statements) waits for the next recompute.
+    order = order[tournament[order] >= 0]
+    n = len(order)
+    # Players numbered by first appearance in that order, black before white (as GameColumns says).
+    code = {player_id: i for i, player_id in enumerate(dict.fromkeys(chain(blacks, whites)))}
+    both = np.empty(2 * n, dtype=np.int64)
+    both[0::2] = np.fromiter(map(code.__getitem__, blacks), np.int64, len(blacks))[order]
+    both[1::2] = np.fromiter(map(code.__getitem__, whites), np.int64, len(whites))[order]
+    codes, first_seen, numbered = np.unique(both, return_index=True, return_inverse=True)
+    renumber = np.empty(len(codes), dtype=np.int64)
+    renumber[np.argsort(first_seen, kind="stable")] = np.arange(len(codes))
+    both = renumber[numbered]
+    by_code = list(code)
+    player_ids = [by_code[c] for c in codes[np.argsort(first_seen, kind="stable")].tolist()]
+    ordinal = {d: dt.date.fromisoformat(d[:10]).toordinal() for d in set(dates)}
+    # Tournaments without an eligible game are not rated: keep those with one, renumbered.
+    present, tournament = np.unique(tournament[order], return_inverse=True)
+    listed = list(tournaments.values())
+    return [listed[i] for i in present.tolist()], GameColumns(
+        player_ids=player_ids,
+        black=both[0::2].copy(),
+        white=both[1::2].copy(),
+        black_score=np.fromiter(map(SCORE_OF_RESULT.__getitem__, results), np.float64, len(results))[order],
+        day=np.fromiter(map(ordinal.__getitem__, dates), np.int64, len(dates))[order],
+        tournament=tournament.astype(np.int64, copy=False),
+    )
+
+
+def _fetch_all(session: Session, statement: Any) -> list[tuple]:
+    """All rows of a select as the driver's own tuples, on the session's connection (its
+    transaction): SQLAlchemy's per-row processing is skipped, so the statement selects only columns
+    the driver returns in the wanted form (text for dates, as ``cast(..., String)``)."""
+    result = session.connection().execute(statement)
+    try:
+        return result.cursor.fetchall()  # type: ignore[no-any-return]
+    finally:
+        result.close()
 
 
 _NOT_FIELDS = {"id", "start", "end", "created_at", "updated_at"}
 
 
-def _attach_fields(session: Session, rating_list: RatingList, tournaments: list[StoredTournament]) -> None:
-    """Every other column of the eligible tournaments, for the rules that read them (one query)."""
-    if not tournaments:
-        return
+def _eligible_tournaments(session: Session, rating_list: RatingList) -> dict[str, StoredTournament]:
+    """Every tournament meeting the list's conditions on tournaments, by id in (end, start, id) order,
+    with its other columns (``fields``) and what its participants declared (``participants``), for the
+    rules that read them; no games yet. Two queries that never touch the games table: the callers keep
+    those with an eligible played game."""
+    conditions: list[ColumnElement[bool]] = tournament_conditions(rating_list)
     columns = [c for c in Tournament.__table__.c if c.name not in _NOT_FIELDS]
-    eligible = (
-        select(Tournament.id).join(Game, Game.tournament_id == Tournament.id).where(and_(*eligibility_conditions(rating_list)))
-    )
-    rows = session.connection().execute(select(Tournament.id, *columns).where(Tournament.id.in_(eligible))).all()
-    by_id = {row[0]: dict(zip((c.name for c in columns), row[1:], strict=True)) for row in rows}
-    declared_columns = [c for c in TournamentPlayer.__table__.c if c.name not in ("tournament_id", "player_id")]
-    declared: dict[str, dict[str, dict]] = {}
-    for row in session.connection().execute(
-        select(TournamentPlayer.tournament_id, TournamentPlayer.player_id, *declared_columns).where(
-            TournamentPlayer.tournament_id.in_(eligible)
-        )
+    names = [c.name for c in columns]
+    tournaments: dict[str, StoredTournament] = {}
+    for tid, start, end, *values in session.connection().execute(
+        select(Tournament.id, Tournament.start, Tournament.end, *columns)
+        .where(and_(*conditions))
+        .order_by(Tournament.end, Tournament.start, Tournament.id)
     ):
-        declared.setdefault(row[0], {})[row[1]] = dict(zip((c.name for c in declared_columns), row[2:], strict=True))
-    for tournament in tournaments:
-        tournament.fields = by_id.get(tournament.id, {})
-        tournament.participants = declared.get(tournament.id, {})
+        fields = dict(zip(names, values, strict=True))
+        tournaments[tid] = StoredTournament(
+            tid, start, end, [], fields["time_control_minutes"], fields["board_size"], fields=fields
+        )
+    declared_columns = [c for c in TournamentPlayer.__table__.c if c.name not in ("tournament_id", "player_id")]
+    declared_names = [c.name for c in declared_columns]
+    for tid, player_id, *values in session.connection().execute(
+        select(TournamentPlayer.tournament_id, TournamentPlayer.player_id, *declared_columns)
+        .join(Tournament, Tournament.id == TournamentPlayer.tournament_id)
+        .where(and_(*conditions))
+    ):
+        tournaments[tid].participants[player_id] = dict(zip(declared_names, values, strict=True))
+    return tournaments
 
 
-def entry_rows(replayed: Replay) -> list[dict]:
-    return [
-        {
-            "player_id": e.player_id, "rating": e.rating, "deviation": e.deviation, "games": e.games,
-            "last_played": e.last_played, "status": e.status, "title": e.title, "counters": e.counters,
-        }
-        for e in replayed.entries
+def entry_rows(replayed: Replay) -> list[tuple]:
+    """The list's entries as ENTRY_COLUMNS tuples, in primary-key order (an index filled in key order
+    is written sequentially, faster than in a system's own order)."""
+    iso = _IsoDates()
+    rows = [
+        (player_id, rating, deviation, games, iso[last_played], status, title, _json_value(counters))
+        for player_id, rating, deviation, games, last_played, status, title, counters in map(_ENTRY_FIELDS, replayed.entries)
     ]
+    rows.sort(key=itemgetter(0))
+    return rows
 
 
-def point_rows(replayed: Replay) -> list[dict]:
-    return [
-        {
-            "player_id": p.player_id, "date": p.date, "rating": p.rating, "deviation": p.deviation, "games": p.games,
-            "status": p.status, "last_played": p.last_played, "title": p.title, "counters": p.counters,
-            "tournament_ids": p.tournament_ids,
-        }
-        for p in replayed.points
-    ]
+def point_rows(replayed: Replay) -> list[tuple]:
+    """The per-day points as POINT_COLUMNS tuples in primary-key order, from ``Point`` objects or
+    from a columnar system's ``PointColumns`` alike; the tournament lists (a few hundred distinct
+    ones among tens of thousands of points) are encoded once each."""
+    iso = _IsoDates()
+    encoded: dict[tuple[str, ...], str] = {}
+
+    def tournament_ids(ids: list[str]) -> str:
+        key = tuple(ids)
+        text = encoded.get(key)
+        if text is None:
+            text = encoded[key] = _json(ids)
+        return text
+
+    player_id, day, rating, deviation, games, status, last_played, title, counters, ids = _columns(replayed.points, POINT_COLUMNS)
+    rows = list(zip(
+        player_id, map(iso.__getitem__, day), rating, deviation, games, status, map(iso.__getitem__, last_played), title,
+        map(_json_value, counters), map(tournament_ids, ids), strict=True,
+    ))
+    rows.sort(key=itemgetter(0, 1))  # ISO dates sort as the dates
+    return rows
 
 
-def change_rows(replayed: Replay) -> list[dict]:
-    return [
-        {
-            "tournament_id": c.tournament_id, "player_id": c.player_id, "system": c.system,
-            "rating_before": c.rating_before, "rating_after": c.rating_after, "change": c.change,
-            "change_unrounded": c.change_unrounded, "games_counted": c.games_counted,
-            "status_after": c.status_after, "title_after": c.title_after, "details": c.details,
-        }
-        for c in replayed.changes
-    ]
+def change_rows(replayed: Replay) -> list[tuple]:
+    """The per-tournament changes as CHANGE_COLUMNS tuples in primary-key order, from ``Change``
+    objects or ``ChangeColumns``."""
+    *fields, details = _columns(replayed.changes, CHANGE_COLUMNS)
+    rows = list(zip(*fields, map(_json_value, details), strict=True))
+    rows.sort(key=itemgetter(0, 1))
+    return rows
+
+
+def _columns(records: Sequence[Any] | PointColumns | ChangeColumns, names: tuple[str, ...]) -> list[Sequence[Any]]:
+    """One sequence per field, in ``names`` order: a columnar system's own, or the objects' fields
+    (named as the columns) transposed."""
+    if isinstance(records, PointColumns | ChangeColumns):
+        return [getattr(records, name) for name in names]
+    return list(zip(*map(attrgetter(*names), records), strict=True)) or [()] * len(names)
+
+
+# An entry's fields are named as the columns: read in column order, one C call per object.
+_ENTRY_FIELDS = attrgetter(*ENTRY_COLUMNS)
+
+
+class _IsoDates(dict[dt.date | None, str | None]):
+    """ISO text of dates, each computed once (a snapshot's rows share a few thousand dates)."""
+
+    def __missing__(self, day: dt.date | None) -> str | None:
+        text = self[day] = None if day is None else day.isoformat()
+        return text
+
+
+def _json_value(value: Any) -> str:
+    return "null" if value is None else _json(value)
+
+
+def _json_encoder() -> Callable[[Any], str]:
+    """JSON text exactly as ``json.dumps`` with its defaults writes it - what SQLAlchemy's JSON type
+    stores, so rows written in bulk read back as before. The C encoder is built once rather than per
+    value as ``json.dumps`` does (half the cost over tens of thousands of small values)."""
+    default = json.JSONEncoder()
+    if c_make_encoder is None:  # a Python without the json accelerator
+        return default.encode
+    make = c_make_encoder(None, default.default, encode_basestring_ascii, None, ": ", ", ", False, False, True)
+
+    def encode(value: Any) -> str:
+        return "".join(make(value, 0))
+
+    return encode
+
+
+_json = _json_encoder()
