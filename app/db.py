@@ -70,34 +70,38 @@ def dialect_insert(session: Session):  # type: ignore[no-untyped-def]
     return postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
 
 
-def insert_rows(session: Session, table: Table, columns: Sequence[str], rows: Sequence[tuple]) -> None:
+def insert_rows(
+    session: Session, table: Table, columns: Sequence[str], rows: Sequence[tuple], *, same: dict[str, int] | None = None
+) -> None:
     """Insert many rows in the session's transaction by the driver's fastest path: COPY FROM STDIN
     on PostgreSQL (psycopg 3's ``cursor.copy``), one ``executemany`` of the tuples elsewhere (SQLite).
 
     The rows are tuples in the order of ``columns``, their values already in storage form - the
     type processing SQLAlchemy would do per value is skipped: dates as ISO text, JSON as its text
     (``'null'`` for a JSON null). PostgreSQL parses both from COPY's text format into the columns'
-    types; SQLite stores them as SQLAlchemy would."""
+    types; SQLite stores them as SQLAlchemy would. ``same``: integer columns with one value for every
+    row (a snapshot id), written before ``columns`` without being copied into each tuple."""
     if not rows:
         return
+    same = {name: int(value) for name, value in (same or {}).items()}
     connection = session.connection()
     quote = connection.dialect.identifier_preparer.quote
-    names = ", ".join(quote(name) for name in columns)
+    names = ", ".join(quote(name) for name in (*same, *columns))
     if connection.dialect.name == "postgresql":
         driver = connection.connection.driver_connection
         assert driver is not None
         statement = f"COPY {quote(table.name)} ({names}) FROM STDIN"
         driver_error = connection.dialect.loaded_dbapi.Error
+        leading = tuple(same.values())
         try:
             with driver.cursor() as cursor, cursor.copy(statement) as copy:
                 for row in rows:
-                    copy.write_row(row)
+                    copy.write_row((*leading, *row))
         except driver_error as error:
             # The driver's own error as SQLAlchemy's (IntegrityError, OperationalError, ...), as for
             # every other statement: app.transactions and the job's error message read those.
             raise DBAPIError.instance(statement, None, error, driver_error, dialect=connection.dialect) from error
         return
     marker = "?" if connection.dialect.paramstyle == "qmark" else "%s"
-    connection.exec_driver_sql(
-        f"INSERT INTO {quote(table.name)} ({names}) VALUES ({', '.join([marker] * len(columns))})", list(rows)
-    )
+    values = ", ".join([*(str(value) for value in same.values()), *[marker] * len(columns)])  # integers: safe as literals
+    connection.exec_driver_sql(f"INSERT INTO {quote(table.name)} ({names}) VALUES ({values})", list(rows))

@@ -164,7 +164,7 @@ def write_snapshot(session: Session, job_id: int, data: recompute.SnapshotData, 
         (RatingPoint, recompute.POINT_COLUMNS, data.points),
         (TournamentRatingChange, recompute.CHANGE_COLUMNS, data.changes),
     ):
-        insert_rows(session, model.__table__, ("snapshot_id", *columns), [(snapshot.id, *row) for row in rows])
+        insert_rows(session, model.__table__, columns, rows, same={"snapshot_id": snapshot.id})
     session.execute(update(RatingList).where(RatingList.id == job.list_id).values(current_snapshot_id=snapshot.id))
     job.status = SUCCEEDED
     job.progress = 1.0
