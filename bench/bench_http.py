@@ -199,7 +199,12 @@ def _wait_until_up(base: str, server: subprocess.Popen) -> None:
 
 
 def _recompute(base: str) -> dict:
-    """Trigger to job success, seen from the client (polling every 5 ms), with the job's own split."""
+    """Trigger to job success, seen from the client (polling every 25 ms), with the job's own split.
+
+    Not faster: each poll is a request the server's event loop handles while the worker thread
+    computes, and at 5 ms they took about a third of the GIL from it (a SQLite recompute took 1.6 s
+    polled, 1.0 s unpolled on the development VM); at 25 ms the poll costs little and the figure is at most
+    25 ms late."""
     started = time.perf_counter()
     status, _, payload = _request("POST", f"{base}/v1/rating-lists/rif-whr/recompute", headers={"Authorization": f"Bearer {API_KEY}"})
     assert status == 202, (status, payload)
@@ -208,7 +213,7 @@ def _recompute(base: str) -> dict:
         job = json.loads(_request("GET", f"{base}/v1/jobs/{job_id}")[2])
         if job["status"] in ("succeeded", "failed"):
             break
-        time.sleep(0.005)
+        time.sleep(0.025)
     total = time.perf_counter() - started
     assert job["status"] == "succeeded", job
     # The worker records the read/compute/write split just after it marks the job succeeded.

@@ -13,7 +13,9 @@ Prints the import time, then each recompute with the job's own read / compute / 
 to its commit), the medians of the cold runs, and the load average before and after (the machine's
 other work shows in every figure). Each cold run first deletes the list's snapshots, so every run
 writes into the same tables. With --compare, the largest difference to the `whr` package's
-converged ratings on the same games.
+converged ratings on the same games. With --stages, each part of the job timed on its own in this
+process (CPU and wall, best of --repeat): the read, the fit, the replay, building each table's rows,
+and writing each table (rolled back).
 
 PostgreSQL: the database named by the URL is emptied (its `public` schema dropped and recreated)
 before the import; never point it at a database you care about. --reuse DIR keeps the generated
@@ -47,6 +49,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5, help="cold recomputes (default 5; the median is reported)")
     parser.add_argument("--reuse", type=Path, metavar="DIR", help="keep the history and the import in DIR")
     parser.add_argument("--compare", action="store_true", help="also run the whr package (about 13 s on rif)")
+    parser.add_argument(
+        "--stages", action="store_true", help="also time each stage of the job in this process (CPU, best of --repeat)"
+    )
     args = parser.parse_args()
 
     workdir = args.reuse or Path(tempfile.mkdtemp(prefix="bench-recompute-"))
@@ -113,6 +118,9 @@ def main() -> None:
     body = {"id": EXTRA_TOURNAMENT, "name": "One more", "category": "renju", "start": end.isoformat(), "end": end.isoformat(), "games": games}
     assert client.post("/v1/tournaments", json=body, headers=auth).status_code == 201
     recompute("warm")
+    if args.stages:
+        reset()
+        _stages(args.repeat)
     print(f"load average after: {_load()}")
 
     if args.compare:
@@ -172,6 +180,61 @@ def _compare(history, games: list[dict], end: date, client) -> None:  # type: ig
         for point, (_, elo, _) in zip(points, base.ratings_for_player(str(p))):
             worst = max(worst, abs(point["rating"] - (elo + 1900)))
     print(f"whr iterate_until_converge on the same games: {reference_time:.1f} s; largest difference {worst:.2e} Elo")
+
+
+def _stages(repeat: int) -> None:
+    """The job's parts one by one, as the worker runs them, each timed by this process's CPU time
+    (best of ``repeat``; the database server's own work on PostgreSQL is not in it, hence the wall
+    time beside it). The write is rolled back."""
+    import datetime as dt
+    import gc
+
+    from app import db
+    from app.models import RatingEntry, RatingList, RatingPoint, RatingSnapshot, TournamentRatingChange
+    from app.rating import whr
+    from app.rating.registry import get_system
+    from app.rating.system import ReplayInput
+    from app.services import recompute
+
+    best: dict[str, tuple[float, float]] = {}
+
+    def timed(name, work, *args, **kwargs):  # type: ignore[no-untyped-def]
+        wall, cpu = time.perf_counter(), time.process_time()
+        result = work(*args, **kwargs)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        previous = best.get(name, (float("inf"), float("inf")))
+        best[name] = (min(previous[0], cpu), min(previous[1], wall))
+        return result
+
+    gc.disable()  # as the job does (app.services.jobs._cyclic_gc_paused)
+    try:
+        for _ in range(repeat):
+            with db.session_scope() as session:
+                rating_list = session.get(RatingList, LIST_ID)
+                system = get_system(rating_list.system)
+                params = system.params(rating_list.params)
+                tournaments, columns = timed("read: eligible games", recompute.eligible_games, session, rating_list)
+                timed("compute: the fit alone", whr.fit, columns.black, columns.white, columns.black_score, columns.day,
+                      len(columns.player_ids), params.engine())
+                given = ReplayInput(tournaments, [], params, dt.date.today(), None, columns)
+                replayed = timed("compute: replay (fit, entries, points, changes)", system.replay, given)
+                entries = timed("compute: entry rows", recompute.entry_rows, replayed)
+                points = timed("compute: point rows", recompute.point_rows, replayed)
+                changes = timed("compute: change rows", recompute.change_rows, replayed)
+            with db.session_scope() as session:
+                snapshot = RatingSnapshot(list_id=LIST_ID, list_date=dt.date.today())
+                session.add(snapshot)
+                session.flush()
+                for model, names, rows in ((RatingEntry, recompute.ENTRY_COLUMNS, entries), (RatingPoint, recompute.POINT_COLUMNS, points),
+                                           (TournamentRatingChange, recompute.CHANGE_COLUMNS, changes)):
+                    timed(f"write: {len(rows)} {model.__tablename__}", db.insert_rows, session, model.__table__, names, rows,
+                          same={"snapshot_id": snapshot.id})
+                session.rollback()
+    finally:
+        gc.enable()
+    print(f"stages, best of {repeat} (ms):  cpu  wall")
+    for name, (cpu, wall) in best.items():
+        print(f"  {name:<48} {cpu * 1000:6.1f} {wall * 1000:6.1f}")
 
 
 def _load() -> str:

@@ -3,8 +3,8 @@
 A recompute hands a system a ``ReplayInput`` (the list's eligible stored tournaments with their
 games, its seeds, its validated parameters, the list date and the previous snapshot's warm-start
 blob; for a system declared ``columnar``, the games as arrays in ``GameColumns`` instead of one
-object per game) and gets back a ``Replay`` (the list's entries, every player's per-day ``Point`` history, the
-per-tournament ``Change`` rows, notes, an optional new warm-start blob). A list ``as_of`` a date is
+object per game) and gets back a ``Replay`` (the list's entries, every player's per-day ``Point``
+history, the per-tournament ``Change`` rows, notes, an optional new warm-start blob). A list ``as_of`` a date is
 answered from the stored points: the service reads each player's last point on or before the date
 (and his next one after it) with an index and asks the system's ``standing_on`` what he stood at.
 
@@ -240,7 +240,6 @@ class PointColumns:
 
     def __len__(self) -> int:
         return len(self.player_id)
-
 
 
 @dataclass(slots=True, eq=False)

@@ -218,7 +218,9 @@ def _eligible_tournaments(session: Session, rating_list: RatingList) -> dict[str
         .join(Tournament, Tournament.id == TournamentPlayer.tournament_id)
         .where(and_(*conditions))
     ):
-        tournaments[tid].participants[player_id] = dict(zip(declared_names, values, strict=True))
+        tournament = tournaments.get(tid)
+        if tournament is not None:  # else stored after the first query: left for the next recompute
+            tournament.participants[player_id] = dict(zip(declared_names, values, strict=True))
     return tournaments
 
 
