@@ -41,8 +41,8 @@ from app.rating.system import (
     Replay,
     ReplayInput,
     Seed,
-    Standing,
     StoredTournament,
+    last_point_held,
 )
 
 __all__ = ["SYSTEM", "EruListParams", "EruSeed", "EruSeedCounters", "eru_standing_on", "replay_eru"]
@@ -171,10 +171,9 @@ def replay_eru(given: ReplayInput) -> Replay:
     )
 
 
-def eru_standing_on(before: Point, after: Point | None, day: dt.date, params: BaseModel) -> Standing:
-    """A rank and a rating hold from their tournament's end until the next one (ERU 4.9 "The rating will
-    change after every tournament"): the last point held."""
-    return Standing(before.rating, None, before.games, before.last_played, before.status, before.title, before.counters)
+# A rank and a rating hold from their tournament's end until the next one (ERU 4.9 "The rating will
+# change after every tournament"): the last point held.
+eru_standing_on = last_point_held
 
 
 SYSTEM = RatingSystem(

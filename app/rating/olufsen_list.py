@@ -28,8 +28,8 @@ from app.rating.system import (
     Replay,
     ReplayInput,
     Seed,
-    Standing,
     StoredTournament,
+    last_point_held,
 )
 
 __all__ = ["SYSTEM", "OlufsenListParams", "OlufsenSeed", "OlufsenSeedCounters", "olufsen_standing_on", "replay_olufsen"]
@@ -143,9 +143,8 @@ def replay_olufsen(given: ReplayInput) -> Replay:
     return replay.result(len(given.seeds))
 
 
-def olufsen_standing_on(before: Point, after: Point | None, day: dt.date, params: BaseModel) -> Standing:
-    """A rating and grade hold from their point's date until the next table: steps, as published."""
-    return Standing(before.rating, None, before.games, before.last_played, before.status, before.title, before.counters)
+# A rating and grade hold from their point's date until the next table: steps, as published.
+olufsen_standing_on = last_point_held
 
 
 SYSTEM = RatingSystem(

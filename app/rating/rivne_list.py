@@ -27,8 +27,8 @@ from app.rating.system import (
     Replay,
     ReplayInput,
     Seed,
-    Standing,
     StoredTournament,
+    last_point_held,
 )
 
 STATUS = "active"  # 004 has no provisional or inactive players: everyone rated is on the list
@@ -110,9 +110,8 @@ def replay_rivne(given: ReplayInput) -> Replay:
     )
 
 
-def rivne_standing_on(before: Point, after: Point | None, day: dt.date, params: BaseModel) -> Standing:
-    """A rating holds from its tournament's end until the next one: the last point held."""
-    return Standing(before.rating, None, before.games, before.last_played, before.status, before.title, before.counters)
+# A rating holds from its tournament's end until the next one: the last point held.
+rivne_standing_on = last_point_held
 
 
 SYSTEM = RatingSystem(

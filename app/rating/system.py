@@ -285,6 +285,12 @@ class Standing:
     counters: dict[str, Any] | None = None
 
 
+def last_point_held(before: Point, after: Point | None, day: date, params: BaseModel) -> Standing:
+    """The standing of a system whose rating changes only at its tournaments: the last point holds
+    until the next one (Olufsen, ERU 4.9, Rivne)."""
+    return Standing(before.rating, None, before.games, before.last_played, before.status, before.title, before.counters)
+
+
 # --- the system itself -----------------------------------------------------------------------------
 
 
