@@ -1,7 +1,7 @@
 """ORM tables. The schema changes only through Alembic migrations (migrations/); a test checks
 that these models and the migrations agree."""
 
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 
 from sqlalchemy import (
     JSON,
@@ -132,7 +132,11 @@ class RatingSnapshot(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     list_id: Mapped[str] = mapped_column(ForeignKey("rating_lists.id"), index=True)
     list_date: Mapped[date] = mapped_column(Date)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    # Written to the microsecond (SQLite's own clock keeps seconds): with the id it tells a snapshot
+    # from one written under a reused id, which the per-process timelines rely on.
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now(), default=lambda: datetime.now(UTC)
+    )
     job_id: Mapped[int | None] = mapped_column(Integer)
     params: Mapped[dict] = mapped_column(JsonType, default=dict)
     players: Mapped[int] = mapped_column(Integer, default=0)

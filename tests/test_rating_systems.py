@@ -6,12 +6,12 @@ import datetime as dt
 import numpy as np
 import pytest
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import event, insert
+from sqlalchemy import event, insert, update
 
 from app import db
-from app.models import RatingList
+from app.models import Player, RatingList
 from app.rating import registry, rif_elo, whr
-from app.rating.system import Entry, Point, RatingSystem, Replay, ReplayInput, Standing
+from app.rating.system import Entry, Point, RatingSystem, Replay, ReplayInput, last_point_held
 from app.services import recompute
 from tests.conftest import AUTH, tournament_body
 from tests.test_cli_import import _run_import
@@ -50,13 +50,11 @@ def replay_wins(given: ReplayInput) -> Replay:
     return Replay(entries=entries, points=points, notes=["wins counted"])
 
 
-def wins_standing_on(before: Point, after: Point | None, day: dt.date, params: BaseModel) -> Standing:
-    return Standing(before.rating, None, before.games, before.last_played, before.status, before.title, before.counters)
 
 
 @pytest.fixture
 def wins_system():
-    system = RatingSystem(id="test-wins", params_model=WinsParams, seed_model=None, replay=replay_wins, standing_on=wins_standing_on)
+    system = RatingSystem(id="test-wins", params_model=WinsParams, seed_model=None, replay=replay_wins, standings_on=last_point_held)
     registry.register(system)
     yield system
     registry.unregister(system.id)
@@ -123,6 +121,47 @@ def test_whr_as_of_equals_the_rebuilt_fit_for_every_player(client):
             row = stored[ids[p]]
             assert row["rating"] == pytest.approx(r, abs=1e-6) and row["deviation"] == pytest.approx(s, abs=1e-6)
             assert (row["games"], row["last_played"], row["status"]) == (n, dt.date.fromordinal(lp).isoformat(), str(status))
+
+
+def test_as_of_pages_filters_and_ranks_like_the_whole_list_on_that_date(client):
+    _run_import()
+    recompute_now(client)
+    rows = _every_row(client, status="all")
+    assert 100 < len(rows) < 1000 and [r["rank"] for r in rows] == list(range(1, len(rows) + 1))
+    assert [(-r["rating"], r["player_id"]) for r in rows] == sorted((-r["rating"], r["player_id"]) for r in rows)
+    pages = [client.get("/v1/rating-lists/rif-whr/ratings", params={"as_of": "2016-06-01", "status": "all", "limit": 37, "offset": o}).json()
+             for o in range(0, len(rows), 37)]
+    assert [r for page in pages for r in page["items"]] == rows and {page["total"] for page in pages} == {len(rows)}
+    for status in ("active", "provisional", "inactive"):
+        wanted = [r for r in rows if r["status"] == status]
+        got = _every_row(client, status=status)
+        assert [r["player_id"] for r in got] == [r["player_id"] for r in wanted]
+        assert [r["rank"] for r in got] == list(range(1, len(wanted) + 1))
+    marked = {r["player_id"] for r in rows[::7]}  # the Chinese file names no country: give some players one
+    with db.session_scope() as session:
+        session.execute(update(Player).where(Player.id.in_(marked)).values(country="CHN"))
+    got = _every_row(client, status="all", country="CHN")
+    assert [(r["player_id"], r["country"]) for r in got] == [(r["player_id"], "CHN") for r in rows if r["player_id"] in marked]
+
+
+def _every_row(client, **params):  # type: ignore[no-untyped-def]
+    pages = [client.get("/v1/rating-lists/rif-whr/ratings", params={"as_of": "2016-06-01", "limit": 500, "offset": o, **params}).json()
+             for o in (0, 500)]
+    assert pages[0]["total"] == pages[1]["total"] == len(pages[0]["items"]) + len(pages[1]["items"])
+    return pages[0]["items"] + pages[1]["items"]
+
+
+def test_as_of_reads_each_snapshot_of_its_own_even_after_a_new_one(client):
+    client.post("/v1/tournaments", json=tournament_body(), headers=AUTH)
+    first = recompute_now(client)["snapshot_id"]
+    before = client.get("/v1/rating-lists/rif-whr/ratings", params={"as_of": "2021-01-01", "status": "all"}).json()["items"]
+    later = {"black": "p1", "white": "p2", "result": "W"}
+    client.post("/v1/tournaments", json=tournament_body("T2", start="2020-12-01", end="2020-12-01", games=[later]), headers=AUTH)
+    second = recompute_now(client)["snapshot_id"]
+    after = client.get("/v1/rating-lists/rif-whr/ratings", params={"as_of": "2021-01-01", "status": "all"}).json()["items"]
+    assert second != first and {r["player_id"]: r["games"] for r in after}["p1"] == {r["player_id"]: r["games"] for r in before}["p1"] + 1
+    pinned = client.get("/v1/rating-lists/rif-whr/ratings", params={"as_of": "2021-01-01", "status": "all", "snapshot_id": first}).json()
+    assert pinned["items"] == before
 
 
 def test_elo_as_of_equals_the_replay_for_every_player(client):

@@ -20,7 +20,7 @@ from app.rating.system import (
     RatingSystem,
     Replay,
     ReplayInput,
-    Standing,
+    last_point_held,
 )
 from app.services import recompute
 from tests.conftest import AUTH, tournament_body
@@ -114,14 +114,12 @@ def replay_counting(given: ReplayInput) -> Replay:
     return Replay(entries=entries, points=[])
 
 
-def standing(before: Point, after: Point | None, day: dt.date, params: BaseModel) -> Standing:
-    return Standing(before.rating, None, before.games, before.last_played, before.status)
 
 
 @pytest.fixture
 def counting_system():
     system = RatingSystem(
-        id="test-counting", params_model=NoParams, seed_model=None, replay=replay_counting, standing_on=standing, columnar=True
+        id="test-counting", params_model=NoParams, seed_model=None, replay=replay_counting, standings_on=last_point_held, columnar=True
     )
     registry.register(system)
     handed.clear()
@@ -167,7 +165,7 @@ def replay_awkward(given: ReplayInput) -> Replay:
 
 @pytest.fixture
 def awkward_system():
-    system = RatingSystem(id="test-awkward", params_model=NoParams, seed_model=None, replay=replay_awkward, standing_on=standing)
+    system = RatingSystem(id="test-awkward", params_model=NoParams, seed_model=None, replay=replay_awkward, standings_on=last_point_held)
     registry.register(system)
     yield system
     registry.unregister(system.id)

@@ -45,7 +45,7 @@ from app.rating.system import (
     last_point_held,
 )
 
-__all__ = ["SYSTEM", "EruListParams", "EruSeed", "EruSeedCounters", "eru_standing_on", "replay_eru"]
+__all__ = ["SYSTEM", "EruListParams", "EruSeed", "EruSeedCounters", "eru_standings_on", "replay_eru"]
 
 STATUS = "active"  # text 003 has no provisional or inactive players: everyone rated is on the list
 SKIPPED_IDS_SHOWN = 20  # the note on tournaments left out names this many of them
@@ -173,7 +173,7 @@ def replay_eru(given: ReplayInput) -> Replay:
 
 # A rank and a rating hold from their tournament's end until the next one (ERU 4.9 "The rating will
 # change after every tournament"): the last point held.
-eru_standing_on = last_point_held
+eru_standings_on = last_point_held
 
 
 SYSTEM = RatingSystem(
@@ -181,7 +181,7 @@ SYSTEM = RatingSystem(
     params_model=EruListParams,
     seed_model=EruSeed,
     replay=replay_eru,
-    standing_on=eru_standing_on,
+    standings_on=eru_standings_on,
     description="Estonian kyu/dan ranks and rating (text 003)",
 )
 

@@ -32,7 +32,7 @@ from app.rating.system import (
     last_point_held,
 )
 
-__all__ = ["SYSTEM", "OlufsenListParams", "OlufsenSeed", "OlufsenSeedCounters", "olufsen_standing_on", "replay_olufsen"]
+__all__ = ["SYSTEM", "OlufsenListParams", "OlufsenSeed", "OlufsenSeedCounters", "olufsen_standings_on", "replay_olufsen"]
 
 
 class OlufsenListParams(BaseModel):
@@ -144,7 +144,7 @@ def replay_olufsen(given: ReplayInput) -> Replay:
 
 
 # A rating and grade hold from their point's date until the next table: steps, as published.
-olufsen_standing_on = last_point_held
+olufsen_standings_on = last_point_held
 
 
 SYSTEM = RatingSystem(
@@ -152,7 +152,7 @@ SYSTEM = RatingSystem(
     params_model=OlufsenListParams,
     seed_model=OlufsenSeed,
     replay=replay_olufsen,
-    standing_on=olufsen_standing_on,
+    standings_on=olufsen_standings_on,
     description="Olufsen shogi ratings and grades (text 001)",
 )
 

@@ -8,18 +8,21 @@ import datetime as dt
 from bisect import bisect_right
 from typing import Literal
 
+import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.rating import rif_elo
 from app.rating.rif_elo.statuses import inactive_cutoff, list_status
 from app.rating.system import (
+    NO_DAY,
     Change,
     Entry,
+    HeldPoints,
     Point,
     RatingSystem,
     Replay,
     ReplayInput,
-    Standing,
+    Standings,
 )
 
 
@@ -89,14 +92,16 @@ def replay_rif_elo(given: ReplayInput) -> Replay:
     return Replay(entries=entries, points=points, changes=changes, notes=replayed.notes, params={"seeds": len(given.seeds)})
 
 
-def elo_standing_on(before: Point, after: Point | None, day: dt.date, params: BaseModel) -> Standing:
-    """A rating holds from its point's date on; the status is read on ``day``."""
-    rif_status = (before.counters or {}).get("rif_status", "established")
-    last_seen = before.last_played or before.date
-    return Standing(
-        before.rating, None, before.games, before.last_played,
-        list_status(rif_status, last_seen, inactive_cutoff(day)), counters=before.counters,
-    )
+def elo_standings_on(held: HeldPoints, day: dt.date, params: BaseModel) -> Standings:
+    """A rating holds from its point's date on; the status is read on ``day`` (RIF 1995 #9)."""
+    cutoff = inactive_cutoff(day)
+    last_seen = np.where(held.last_played != NO_DAY, held.last_played, held.day)
+    status = np.empty(len(held.day), dtype=object)
+    status[:] = [
+        list_status((counters or {}).get("rif_status", "established"), dt.date.fromordinal(seen), cutoff)
+        for counters, seen in zip(held.counters, last_seen.tolist())
+    ]
+    return Standings(held.rating, held.deviation, held.games, held.last_played, status, held.title, held.counters)
 
 
 SYSTEM = RatingSystem(
@@ -104,7 +109,7 @@ SYSTEM = RatingSystem(
     params_model=EloListParams,
     seed_model=EloSeed,
     replay=replay_rif_elo,
-    standing_on=elo_standing_on,
+    standings_on=elo_standings_on,
     description="Historical RIF Elo (text 000: GA 1995 and GA 1997)",
 )
 

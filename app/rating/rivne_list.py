@@ -111,7 +111,7 @@ def replay_rivne(given: ReplayInput) -> Replay:
 
 
 # A rating holds from its tournament's end until the next one: the last point held.
-rivne_standing_on = last_point_held
+rivne_standings_on = last_point_held
 
 
 SYSTEM = RatingSystem(
@@ -119,7 +119,7 @@ SYSTEM = RatingSystem(
     params_model=RivneListParams,
     seed_model=RivneSeed,
     replay=replay_rivne,
-    standing_on=rivne_standing_on,
+    standings_on=rivne_standings_on,
     description="Rivne Go club rating (text 004)",
 )
 

@@ -4,9 +4,10 @@ A recompute hands a system a ``ReplayInput`` (the list's eligible stored tournam
 games, its seeds, its validated parameters, the list date and the previous snapshot's warm-start
 blob; for a system declared ``columnar``, the games as arrays in ``GameColumns`` instead of one
 object per game) and gets back a ``Replay`` (the list's entries, every player's per-day ``Point``
-history, the per-tournament ``Change`` rows, notes, an optional new warm-start blob). A list ``as_of`` a date is
-answered from the stored points: the service reads each player's last point on or before the date
-(and his next one after it) with an index and asks the system's ``standing_on`` what he stood at.
+history, the per-tournament ``Change`` rows, notes, an optional new warm-start blob). A list ``as_of``
+a date is answered from the stored points: the service finds each player's last point on or before
+the date (and his next one after it) and hands them to the system's ``standings_on`` as columns
+(``HeldPoints``), which answers what every player stood at as columns too (``Standings``).
 
 Adding a system:
 
@@ -15,7 +16,7 @@ Adding a system:
    defaults are the rule text's and whose validators are the engine's own checks: ``PATCH
    …/params`` answers 422 with a pointer for anything the engine would reject), ``seed_model`` (a
    pydantic model of one seed, or None when the system takes no seeds), ``replay`` and
-   ``standing_on``, and ``columnar=True`` if its replay reads the games as arrays (``GameColumns``:
+   ``standings_on``, and ``columnar=True`` if its replay reads the games as arrays (``GameColumns``:
    player indices, scores, days, tournament indices) rather than ``StoredGame`` objects;
 2. one entry in ``app/rating/registry.py``;
 3. its calculator schemas and route (``app/schemas/calc.py``, ``app/api/calc.py``), if it has any;
@@ -31,7 +32,7 @@ What a system promises:
 - ``Entry.status`` is one of "active", "inactive", "provisional" (the list's filter); the rules' own
   status, grade or rank goes to ``title`` / ``counters``.
 - ``points``: at most one per player and date, each carrying the standing that holds from that date
-  on, ``games`` cumulative; ``standing_on`` must read the list on a date from these alone.
+  on, ``games`` cumulative; ``standings_on`` must read the list on a date from these alone.
 - ``changes``: one per (tournament, player) the system rated; ``details`` holds its own figures.
 - ``points`` and ``changes`` may come as ``PointColumns`` / ``ChangeColumns`` (one list per field)
   from a system that computes them as arrays: the recompute then builds no object per row.
@@ -46,6 +47,7 @@ numpy for the columnar games.
 from __future__ import annotations
 
 import datetime
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -59,13 +61,16 @@ __all__ = [
     "ChangeColumns",
     "Entry",
     "GameColumns",
+    "HeldPoints",
     "Point",
     "PointColumns",
     "RatingSystem",
     "Replay",
     "ReplayInput",
+    "object_column",
     "Seed",
     "Standing",
+    "Standings",
     "StoredGame",
     "StoredTournament",
 ]
@@ -272,9 +277,81 @@ class Replay:
     params: dict[str, Any] = field(default_factory=dict)  # what the snapshot records beside the list's params
 
 
+# --- what a list as of a date is read from --------------------------------------------------------
+
+NO_DAY = 0  # in a day column: no date (``date.toordinal()`` is never 0)
+
+
+@dataclass(frozen=True)
+class HeldPoints:
+    """Each player's last stored point on or before a day, as columns (one element per player), with
+    the date, rating and deviation of his next point for a system that interpolates (``next_day`` is
+    ``NO_DAY`` after his last point). Days are ``date.toordinal()`` numbers; a missing deviation is
+    NaN, a missing ``last_played`` is ``NO_DAY``; ``status``, ``title`` and ``counters`` hold objects."""
+
+    day: np.ndarray
+    rating: np.ndarray
+    deviation: np.ndarray
+    games: np.ndarray
+    last_played: np.ndarray
+    status: np.ndarray
+    title: np.ndarray
+    counters: np.ndarray
+    next_day: np.ndarray
+    next_rating: np.ndarray
+    next_deviation: np.ndarray
+
+    @classmethod
+    def of(cls, points: Sequence[Point], following: Sequence[Point | None]) -> HeldPoints:
+        """The columns of ``points`` (each player's point), ``following[i]`` the next point of
+        ``points[i]``'s player or None."""
+        return cls(
+            day=np.array([p.date.toordinal() for p in points], dtype=np.int64),
+            rating=np.array([p.rating for p in points], dtype=np.float64),
+            deviation=_floats([p.deviation for p in points]),
+            games=np.array([p.games for p in points], dtype=np.int64),
+            last_played=np.array([p.last_played.toordinal() if p.last_played else NO_DAY for p in points], dtype=np.int64),
+            status=object_column([p.status for p in points]),
+            title=object_column([p.title for p in points]),
+            counters=object_column([p.counters for p in points]),
+            next_day=np.array([f.date.toordinal() if f else NO_DAY for f in following], dtype=np.int64),
+            next_rating=_floats([f.rating if f else None for f in following]),
+            next_deviation=_floats([f.deviation if f else None for f in following]),
+        )
+
+
+@dataclass(frozen=True)
+class Standings:
+    """The players' lines of a list as of a date, as columns in the order of the ``HeldPoints`` they
+    were read from (same conventions: NaN, ``NO_DAY``, objects)."""
+
+    rating: np.ndarray
+    deviation: np.ndarray
+    games: np.ndarray
+    last_played: np.ndarray
+    status: np.ndarray
+    title: np.ndarray
+    counters: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.rating)
+
+    def at(self, i: int) -> Standing:
+        deviation, last_played = float(self.deviation[i]), int(self.last_played[i])
+        return Standing(
+            rating=float(self.rating[i]),
+            deviation=None if math.isnan(deviation) else deviation,
+            games=int(self.games[i]),
+            last_played=None if last_played == NO_DAY else date.fromordinal(last_played),
+            status=str(self.status[i]),
+            title=self.title[i],
+            counters=self.counters[i],
+        )
+
+
 @dataclass(slots=True)
 class Standing:
-    """A player's line of a list as of a date, from his stored points."""
+    """One player's line of a list as of a date (``Standings.at``)."""
 
     rating: float
     deviation: float | None
@@ -285,10 +362,21 @@ class Standing:
     counters: dict[str, Any] | None = None
 
 
-def last_point_held(before: Point, after: Point | None, day: date, params: BaseModel) -> Standing:
-    """The standing of a system whose rating changes only at its tournaments: the last point holds
-    until the next one (Olufsen, ERU 4.9, Rivne)."""
-    return Standing(before.rating, None, before.games, before.last_played, before.status, before.title, before.counters)
+def last_point_held(held: HeldPoints, day: date, params: BaseModel) -> Standings:
+    """The standings of a system whose rating changes only at its tournaments: each player's last
+    point holds until his next one (Olufsen, ERU 4.9, Rivne)."""
+    return Standings(held.rating, held.deviation, held.games, held.last_played, held.status, held.title, held.counters)
+
+
+def _floats(values: Sequence[float | None]) -> np.ndarray:
+    return np.array([math.nan if v is None else v for v in values], dtype=np.float64)
+
+
+def object_column(values: Sequence[Any]) -> np.ndarray:
+    """A column of Python objects (strings, dicts, None): ``np.array`` would make strings fixed-width."""
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    return out
 
 
 # --- the system itself -----------------------------------------------------------------------------
@@ -301,10 +389,10 @@ class RatingSystem:
     seed_model: type[BaseModel] | None
     # replay(input) -> Replay. Raises ValueError for input the rules cannot rate.
     replay: Callable[[ReplayInput], Replay]
-    # standing_on(before, after, day, params) -> Standing: ``before`` is the player's last point on
-    # or before ``day``, ``after`` his first point after it (None after his last; read with only
-    # date, rating and deviation filled, for an interpolation).
-    standing_on: Callable[[Point, Point | None, date, BaseModel], Standing]
+    # standings_on(held, day, params) -> Standings: the list on ``day`` from each player's last point
+    # on or before it (and the next one's date, rating and deviation), computed as columns: a list
+    # as of a date is thousands of players, read per request.
+    standings_on: Callable[[HeldPoints, date, BaseModel], Standings]
     description: str = ""
     # True: the recompute reads the games straight into ``ReplayInput.columns`` (no object per game)
     # and hands ``tournaments`` without their games.

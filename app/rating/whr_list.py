@@ -4,7 +4,6 @@ stored games fitted by ``app.rating.whr``, read on the list date, and each tourn
 from __future__ import annotations
 
 import io
-import math
 from datetime import date
 
 import numpy as np
@@ -12,15 +11,16 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.rating import whr
 from app.rating.system import (
+    NO_DAY,
     ChangeColumns,
     Entry,
     GameColumns,
-    Point,
+    HeldPoints,
     PointColumns,
     RatingSystem,
     Replay,
     ReplayInput,
-    Standing,
+    Standings,
 )
 
 _EPOCH = date(1970, 1, 1).toordinal()
@@ -83,22 +83,22 @@ def replay_whr(given: ReplayInput) -> Replay:
     )
 
 
-def whr_standing_on(before: Point, after: Point | None, day: date, params: BaseModel) -> Standing:
+def whr_standings_on(held: HeldPoints, day: date, params: BaseModel) -> Standings:
     """INTERPRETATIONS 3.6 on stored points: the rating interpolated between the two playing days
     around ``day`` (a Brownian bridge for the deviation), held after the last one with its variance
-    growing by w2 a day; the status of # RIF 2021 #10 on ``day``."""
+    growing by w2 a day; the status of # RIF 2021 #10 on ``day``; the last game the point's day."""
     w2 = params.w2  # type: ignore[attr-defined]
     t = day.toordinal()
-    t1, r1, s1 = before.date.toordinal(), before.rating, before.deviation or 0.0
-    if after is not None and t1 != t:
-        t2, r2, s2 = after.date.toordinal(), after.rating, after.deviation or 0.0
-        a = (t2 - t) / (t2 - t1)
-        b = 1.0 - a
-        rating, variance = a * r1 + b * r2, w2 * (t - t1) * (t2 - t) / (t2 - t1) + (a * s1 + b * s2) ** 2
-    else:
-        rating, variance = r1, s1 * s1 + w2 * (t - t1)
-    status = whr.status_on(before.games, before.date, day)
-    return Standing(rating, math.sqrt(variance), before.games, before.date, str(status))
+    t1, r1, s1 = held.day, held.rating, np.nan_to_num(held.deviation)
+    between = (held.next_day != NO_DAY) & (t1 != t)
+    t2 = np.where(between, held.next_day, t1 + 1)  # (t1 + 1: any day but t1, where nothing is between)
+    r2, s2 = np.nan_to_num(held.next_rating), np.nan_to_num(held.next_deviation)
+    a = (t2 - t) / (t2 - t1)
+    b = 1.0 - a
+    rating = np.where(between, a * r1 + b * r2, r1)
+    variance = np.where(between, w2 * (t - t1) * (t2 - t) / (t2 - t1) + (a * s1 + b * s2) ** 2, s1 * s1 + w2 * (t - t1))
+    status = whr.statuses_on(held.games, held.day, day)
+    return Standings(rating, np.sqrt(variance), held.games, held.day, status, held.title, held.counters)
 
 
 SYSTEM = RatingSystem(
@@ -106,7 +106,7 @@ SYSTEM = RatingSystem(
     params_model=WhrListParams,
     seed_model=None,
     replay=replay_whr,
-    standing_on=whr_standing_on,
+    standings_on=whr_standings_on,
     description="RIF Whole-History Rating (text 002)",
     columnar=True,
 )

@@ -6,8 +6,9 @@ import datetime as dt
 import hashlib
 import json
 
+import numpy as np
 from pydantic import ValidationError
-from sqlalchemy import and_, delete, func, insert, select
+from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session
 
 from app.models import (
@@ -20,8 +21,9 @@ from app.models import (
 )
 from app.problems import Conflict, FieldError, InvalidInput, NotFound
 from app.rating.registry import UnknownSystem, get_system
-from app.rating.system import Point, RatingSystem
+from app.rating.system import RatingSystem
 from app.schemas.rating_lists import RatingRowRead
+from app.services import timelines
 
 STATUSES = ("active", "inactive", "provisional")
 
@@ -103,12 +105,7 @@ def ratings(
         return [], 0
     if as_of is None:
         return _stored_ratings(session, snapshot.id, country=country, status=status, limit=limit, offset=offset)
-    rows = _ratings_as_of(session, snapshot, system=system, as_of=as_of, country=country)
-    if status != "all":
-        rows = [row for row in rows if row.status == status]
-    rows.sort(key=lambda row: (-row.rating, row.player_id))
-    page = rows[offset : offset + limit]
-    return [row.model_copy(update={"rank": offset + i + 1}) for i, row in enumerate(page)], len(rows)
+    return _ratings_as_of(session, snapshot, system=system, as_of=as_of, country=country, status=status, limit=limit, offset=offset)
 
 
 def player_history(session: Session, player_id: str, snapshot: RatingSnapshot | None) -> list[dict]:
@@ -213,30 +210,42 @@ def _stored_ratings(
     ], total
 
 
-_POINT_COLUMNS = (
-    RatingPoint.player_id, RatingPoint.date, RatingPoint.rating, RatingPoint.deviation, RatingPoint.games,
-    RatingPoint.status, RatingPoint.last_played, RatingPoint.title, RatingPoint.counters,
-)
-
-
 def _ratings_as_of(
-    session: Session, snapshot: RatingSnapshot, *, system: RatingSystem, as_of: dt.date, country: str | None
-) -> list[RatingRowRead]:
-    """Each player's last stored point on or before ``as_of`` and his first one after it, both
-    found through the (snapshot, player, date) key; the system reads his standing from them."""
-    before = _points_around(session, snapshot.id, as_of, country, after=False)
-    after = _points_around(session, snapshot.id, as_of, country, after=True)
-    params = system.params(snapshot.params)
-    out = []
-    for player_id, (point, name, surname, player_country) in before.items():
-        following = after.get(player_id)
-        standing = system.standing_on(point, following[0] if following else None, as_of, params)
-        out.append(
+    session: Session,
+    snapshot: RatingSnapshot,
+    *,
+    system: RatingSystem,
+    as_of: dt.date,
+    country: str | None,
+    status: str,
+    limit: int,
+    offset: int,
+) -> tuple[list[RatingRowRead], int]:
+    """A page of the list as it stood on ``as_of``: each player's last stored point on or before the
+    date (and the next one) from the snapshot's timeline, read by the system's ``standings_on``;
+    ranked as the stored list is (rating, then player id), rows built for the page alone."""
+    timeline = timelines.timeline_of(session, snapshot)
+    players, held = timeline.held_on(as_of)
+    standings = system.standings_on(held, as_of, system.params(snapshot.params))
+    selected = np.ones(len(players), dtype=bool)
+    if status != "all":
+        selected &= standings.status == status
+    if country:
+        selected &= np.isin(players, timeline.numbers_of(set(session.scalars(select(Player.id).where(Player.country == country)))))
+    chosen = np.flatnonzero(selected)
+    best_first = chosen[np.lexsort((players[chosen], -standings.rating[chosen]))]
+    page = best_first[offset : offset + limit].tolist()
+    ids = [timeline.player_ids[players[i]] for i in page]
+    names = {row.id: row for row in session.execute(select(Player.id, Player.name, Player.surname, Player.country).where(Player.id.in_(ids)))}
+    rows = []
+    for rank, (i, player_id) in enumerate(zip(page, ids), start=offset + 1):
+        standing, player = standings.at(i), names[player_id]
+        rows.append(
             RatingRowRead(
-                rank=0,
+                rank=rank,
                 player_id=player_id,
-                name=_display_name(name, surname),
-                country=player_country,
+                name=_display_name(player.name, player.surname),
+                country=player.country,
                 rating=standing.rating,
                 deviation=standing.deviation,
                 games=standing.games,
@@ -246,43 +255,7 @@ def _ratings_as_of(
                 counters=standing.counters,
             )
         )
-    return out
-
-
-def _points_around(
-    session: Session, snapshot_id: int, day: dt.date, country: str | None, *, after: bool
-) -> dict[str, tuple[Point, str | None, str | None, str | None]]:
-    """Per player: his last point on or before ``day`` with his name, or (``after``) his first point
-    after it, only what an interpolation needs. Core rows on the connection: no ORM loading."""
-    bound = (RatingPoint.date > day) if after else (RatingPoint.date <= day)
-    pick = func.min(RatingPoint.date) if after else func.max(RatingPoint.date)
-    chosen = (
-        select(RatingPoint.player_id, pick.label("date"))
-        .where(RatingPoint.snapshot_id == snapshot_id, bound)
-        .group_by(RatingPoint.player_id)
-        .subquery()
-    )
-    columns = (RatingPoint.player_id, RatingPoint.date, RatingPoint.rating, RatingPoint.deviation)
-    if not after:
-        columns += (RatingPoint.games, RatingPoint.status, RatingPoint.last_played, RatingPoint.title, RatingPoint.counters,
-                    Player.name, Player.surname, Player.country)
-    query = (
-        select(*columns)
-        .join(chosen, and_(RatingPoint.player_id == chosen.c.player_id, RatingPoint.date == chosen.c.date))
-        .where(RatingPoint.snapshot_id == snapshot_id)
-    )
-    if not after:
-        query = query.join(Player, Player.id == RatingPoint.player_id)
-        if country:
-            query = query.where(Player.country == country)
-    found = {}
-    for row in session.connection().execute(query):
-        if after:
-            found[row[0]] = (Point(row[0], row[1], row[2], row[3], 0, ""), None, None, None)
-        else:
-            point = Point(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], row[8])
-            found[row[0]] = (point, row[9], row[10], row[11])
-    return found
+    return rows, len(chosen)
 
 
 def _display_name(name: str | None, surname: str | None) -> str | None:

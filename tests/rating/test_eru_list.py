@@ -10,8 +10,8 @@ import pytest
 from pydantic import ValidationError
 
 from app.rating import eru
-from app.rating.eru_list import EruListParams, EruSeed, eru_standing_on, replay_eru
-from app.rating.system import Replay, ReplayInput, Seed, StoredGame, StoredTournament
+from app.rating.eru_list import EruListParams, EruSeed, eru_standings_on, replay_eru
+from app.rating.system import HeldPoints, Replay, ReplayInput, Seed, StoredGame, StoredTournament
 
 START = dt.date(2024, 1, 1)
 # An ERU-calendar tournament meeting every band's conditions up to 4 dan (ERU 4.5).
@@ -213,7 +213,8 @@ def test_a_seed_on_a_tournaments_last_day_comes_after_it_and_the_list_stands_on_
     assert a_points[1] == (day, "1d", 2000.0, ["spring"])  # the seed replaced spring's 3k and 1712
     assert _changes(replayed, "autumn")["a"].details["rank_before"] == "1d"
     assert {e.player_id: e.title for e in replayed.entries}["a"] == "1d"  # the list on 30 June: autumn not yet
-    standing = eru_standing_on(next(p for p in replayed.points if p.player_id == "h" and p.date == day), None, dt.date(2024, 9, 1), EruListParams())
+    held = HeldPoints.of([next(p for p in replayed.points if p.player_id == "h" and p.date == day)], [None])
+    standing = eru_standings_on(held, dt.date(2024, 9, 1), EruListParams()).at(0)
     assert (standing.title, standing.rating, standing.status) == ("6k", 1488.0, "active")
 
 
