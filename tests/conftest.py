@@ -19,7 +19,10 @@ from fastapi.testclient import TestClient  # noqa: E402
 from sqlalchemy import delete, insert, text  # noqa: E402
 
 from app import db  # noqa: E402
+from app.api import response_cache  # noqa: E402
 from app.models import Base, RatingList  # noqa: E402
+from app.services import timelines  # noqa: E402
+from app.services.current_snapshots import current_snapshots  # noqa: E402
 from app.settings import get_settings  # noqa: E402
 
 # Test data ships inside the repository, each set with its source and licence (tests/data/*/README.md).
@@ -79,6 +82,11 @@ def _clean_tables() -> Iterator[None]:
         for table in reversed(Base.metadata.sorted_tables):
             connection.execute(delete(table))
         connection.execute(insert(RatingList), _default_lists())
+    # What this process remembers of the database it just emptied (the deletes above bypass the
+    # session hooks that forget it after a write).
+    current_snapshots.forget()
+    response_cache.responses.clear()
+    timelines.forget_all()
 
 
 @pytest.fixture(scope="session")

@@ -6,13 +6,13 @@ from fastapi import (
     BackgroundTasks,
     Body,
     Query,
-    Request,
     Response,
     status,
 )
-from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
 
-from app.api import examples
+from app import db
+from app.api import examples, response_cache
 from app.api.deps import IfNoneMatch, Limit, ListIdPath, Offset, PlayerIdPath, SessionDep, SnapshotIdPath, Writer
 from app.api.examples import responses
 from app.schemas.common import EARLIEST_DATE, LATEST_DATE, MAX_DATABASE_ID, CountryCode, Identifier, Page
@@ -30,6 +30,7 @@ from app.schemas.rating_lists import (
 )
 from app.services import jobs, worker
 from app.services import rating_lists as service
+from app.services.current_snapshots import Current, current_snapshots
 
 router = APIRouter(tags=["rating lists"])
 
@@ -131,10 +132,8 @@ PINNED_CACHE = "public, max-age=31536000, immutable"
     operation_id="get_ratings",
     responses={**responses(examples.GET_RATINGS), 304: {"description": "Not modified (If-None-Match)"}},
 )
-def get_ratings(
+async def get_ratings(
     list_id: ListIdPath,
-    session: SessionDep,
-    request: Request,
     as_of: dt.date | None = Query(
         None,
         ge=EARLIEST_DATE,
@@ -164,35 +163,61 @@ def get_ratings(
     players, or all of them; the status rules are the list's system's (see `status` below).
 
     The answer carries an `ETag` and `Cache-Control`: sent back in `If-None-Match`, an unchanged page
-    is a 304 without a body, answered without reading any rating."""
-    rating_list = service.get_rating_list(session, list_id)
-    wanted = snapshot_id if snapshot_id is not None else rating_list.current_snapshot_id
+    is a 304 without a body, answered without reading any rating. A page is fixed by its snapshot:
+    a player's changed name or country shows from the list's next snapshot."""
     query = {"as_of": as_of, "country": country, "status": status, "limit": limit, "offset": offset}
-    headers = {"ETag": service.list_etag(wanted, query), "Cache-Control": PINNED_CACHE if snapshot_id is not None else CURRENT_CACHE}
-    if _matches(if_none_match, headers["ETag"]):
-        return Response(status_code=304, headers=headers)  # type: ignore[return-value]
-    snapshot = service.get_snapshot(session, list_id, snapshot_id)
-    rows, total = service.ratings(
-        session,
-        snapshot,
-        system=service.system_of(rating_list),
-        as_of=as_of,
-        country=country,
-        status=status,
-        limit=limit,
-        offset=offset,
-    )
-    page = RatingsPage(
-        list_id=list_id,
-        snapshot_id=snapshot.id if snapshot else None,
-        list_date=snapshot.list_date if snapshot else None,
-        as_of=as_of,
-        items=rows,
-        total=total,
-        limit=limit,
-        offset=offset,
-    )
-    return JSONResponse(page.model_dump(mode="json"), headers=headers)  # type: ignore[return-value]
+    cache_control = PINNED_CACHE if snapshot_id is not None else CURRENT_CACHE
+    current = await _current_snapshot(list_id)
+    if current is not None:
+        etag = service.list_etag(snapshot_id if snapshot_id is not None else current.snapshot_id, query)
+        if _matches(if_none_match, etag):
+            return _not_modified(etag, cache_control)  # type: ignore[return-value]
+        body = response_cache.responses.get(("ratings", *current, *query.values())) if snapshot_id is None else None
+        if body is not None:
+            return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": cache_control})  # type: ignore[return-value]
+    return await run_in_threadpool(_ratings_answer, list_id, snapshot_id, query, if_none_match, cache_control)  # type: ignore[return-value]
+
+
+def _ratings_answer(list_id: str, snapshot_id: int | None, query: dict, if_none_match: str | None, cache_control: str) -> Response:
+    with db.session_scope() as session:
+        rating_list = service.get_rating_list(session, list_id)
+        etag = service.list_etag(snapshot_id if snapshot_id is not None else rating_list.current_snapshot_id, query)
+        if _matches(if_none_match, etag):
+            return _not_modified(etag, cache_control)
+        snapshot = service.get_snapshot(session, list_id, snapshot_id)
+        key = ("ratings", snapshot.id, snapshot.created_at, *query.values()) if snapshot else None  # (as in get_ratings)
+        body = response_cache.responses.get(key) if key else None
+        if body is None:
+            rows, total = service.ratings(session, snapshot, system=service.system_of(rating_list), **query)
+            page = RatingsPage(
+                list_id=list_id,
+                snapshot_id=snapshot.id if snapshot else None,
+                list_date=snapshot.list_date if snapshot else None,
+                as_of=query["as_of"],
+                items=rows,
+                total=total,
+                limit=query["limit"],
+                offset=query["offset"],
+            )
+            body = page.model_dump_json().encode()
+            if key:
+                response_cache.responses.put(key, body)
+    return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": cache_control})
+
+
+async def _current_snapshot(list_id: str) -> Current | None:
+    """The list's current snapshot as this process last read it (None for no such list: the full
+    answer then says so)."""
+    engine = db.get_engine()
+    known, current = current_snapshots.known(engine, list_id)
+    if not known:
+        await run_in_threadpool(current_snapshots.read, engine)
+        known, current = current_snapshots.known(engine, list_id)
+    return current if known else None
+
+
+def _not_modified(etag: str, cache_control: str) -> Response:
+    return Response(status_code=304, headers={"ETag": etag, "Cache-Control": cache_control})
 
 
 def _matches(if_none_match: str | None, etag: str) -> bool:
@@ -262,9 +287,8 @@ def replace_seeds(
     tags=["players"],
     responses={**responses(examples.GET_PLAYER_HISTORY), 304: {"description": "Not modified (If-None-Match)"}},
 )
-def get_player_history(
+async def get_player_history(
     player_id: PlayerIdPath,
-    session: SessionDep,
     list_id: Annotated[
         Identifier, Query(alias="list", description="The rating list whose history is read (default `rif-whr`)")
     ] = "rif-whr",
@@ -277,14 +301,31 @@ def get_player_history(
     day he played; under the historical Elo list the seeds, the ends of the 1995 rating periods and
     the 1997 events (INTERPRETATIONS 6.21). Empty while the list has no snapshot. Cached like the
     list's ratings: `ETag`, and a 304 for `If-None-Match`."""
-    rating_list = service.get_rating_list(session, list_id)
-    headers = {
-        "ETag": service.list_etag(rating_list.current_snapshot_id, {"history": player_id}),
-        "Cache-Control": CURRENT_CACHE,
-    }
-    if _matches(if_none_match, headers["ETag"]):
-        return Response(status_code=304, headers=headers)  # type: ignore[return-value]
-    snapshot = service.get_snapshot(session, list_id, None)
-    points = service.player_history(session, player_id, snapshot)
-    history = PlayerHistory(player_id=player_id, list_id=list_id, snapshot_id=snapshot.id if snapshot else None, points=points)  # type: ignore[arg-type]
-    return JSONResponse(history.model_dump(mode="json"), headers=headers)  # type: ignore[return-value]
+    query = {"history": player_id}
+    current = await _current_snapshot(list_id)
+    if current is not None:
+        etag = service.list_etag(current.snapshot_id, query)
+        if _matches(if_none_match, etag):
+            return _not_modified(etag, CURRENT_CACHE)  # type: ignore[return-value]
+        body = response_cache.responses.get(("history", *current, player_id))
+        if body is not None:
+            return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": CURRENT_CACHE})  # type: ignore[return-value]
+    return await run_in_threadpool(_history_answer, player_id, list_id, if_none_match)  # type: ignore[return-value]
+
+
+def _history_answer(player_id: str, list_id: str, if_none_match: str | None) -> Response:
+    with db.session_scope() as session:
+        rating_list = service.get_rating_list(session, list_id)
+        etag = service.list_etag(rating_list.current_snapshot_id, {"history": player_id})
+        if _matches(if_none_match, etag):
+            return _not_modified(etag, CURRENT_CACHE)
+        snapshot = service.get_snapshot(session, list_id, None)
+        key = ("history", snapshot.id, snapshot.created_at, player_id) if snapshot else None  # (as in get_player_history)
+        body = response_cache.responses.get(key) if key else None
+        if body is None:
+            points = service.player_history(session, player_id, snapshot)
+            history = PlayerHistory(player_id=player_id, list_id=list_id, snapshot_id=snapshot.id if snapshot else None, points=points)  # type: ignore[arg-type]
+            body = history.model_dump_json().encode()
+            if key:
+                response_cache.responses.put(key, body)
+    return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": CURRENT_CACHE})

@@ -1,0 +1,103 @@
+"""The read path's memory (issue 10): pages kept as bytes per snapshot and query, the lists' current
+snapshots read at most once a second, and what a client sees when a new snapshot arrives, from this
+process, from another one, and from a live server's own worker."""
+
+import time
+
+import httpx
+from sqlalchemy import update
+
+from app import db
+from app.models import RatingList
+from app.services import current_snapshots as current_module
+from app.services import rating_lists as service
+from tests.conftest import AUTH, tournament_body
+from tests.live_server import running_server
+from tests.test_whr_list_api import recompute_now
+
+LATER = {"black": "p1", "white": "p2", "result": "W"}
+
+
+def test_a_page_and_a_history_are_built_once_per_snapshot_and_query(client, monkeypatch):
+    client.post("/v1/tournaments", json=tournament_body(), headers=AUTH)
+    recompute_now(client)
+    built = {"ratings": 0, "history": 0}
+    ratings, history = service.ratings, service.player_history
+
+    def counting_ratings(*args, **kwargs):  # type: ignore[no-untyped-def]
+        built["ratings"] += 1
+        return ratings(*args, **kwargs)
+
+    def counting_history(*args, **kwargs):  # type: ignore[no-untyped-def]
+        built["history"] += 1
+        return history(*args, **kwargs)
+
+    monkeypatch.setattr(service, "ratings", counting_ratings)
+    monkeypatch.setattr(service, "player_history", counting_history)
+    first = client.get("/v1/rating-lists/rif-whr/ratings", params={"status": "all"})
+    again = client.get("/v1/rating-lists/rif-whr/ratings", params={"status": "all"})
+    assert first.status_code == again.status_code == 200 and again.content == first.content
+    assert again.headers["etag"] == first.headers["etag"] and again.headers["content-type"] == "application/json"
+    assert built["ratings"] == 1
+    on_a_day = client.get("/v1/rating-lists/rif-whr/ratings", params={"status": "all", "as_of": "2020-05-02"})
+    assert on_a_day.json()["as_of"] == "2020-05-02" and built["ratings"] == 2  # another query, another page
+    assert client.get("/v1/players/p1/history").content == client.get("/v1/players/p1/history").content
+    assert built["history"] == 1
+    assert client.get("/v1/players/nobody/history").status_code == 404
+
+
+def test_a_recompute_in_this_process_shows_at_once(client, monkeypatch):
+    monkeypatch.setattr(current_module, "REFRESH_SECONDS", 600.0)  # only this process's own commit can tell
+    client.post("/v1/tournaments", json=tournament_body(), headers=AUTH)
+    first = recompute_now(client)["snapshot_id"]
+    before = client.get("/v1/rating-lists/rif-whr/ratings", params={"status": "all"})
+    history = client.get("/v1/players/p1/history")
+    assert before.json()["snapshot_id"] == first
+    client.post("/v1/tournaments", json=tournament_body("T2", start="2020-06-01", end="2020-06-01", games=[LATER]), headers=AUTH)
+    second = recompute_now(client)["snapshot_id"]
+    after = client.get("/v1/rating-lists/rif-whr/ratings", params={"status": "all"}, headers={"If-None-Match": before.headers["etag"]})
+    assert after.status_code == 200 and after.json()["snapshot_id"] == second != first
+    newer = client.get("/v1/players/p1/history", headers={"If-None-Match": history.headers["etag"]})
+    assert newer.status_code == 200 and len(newer.json()["points"]) == len(history.json()["points"]) + 1
+
+
+def test_another_processs_change_shows_within_the_refresh_interval(client, monkeypatch):
+    client.post("/v1/tournaments", json=tournament_body(), headers=AUTH)
+    first = recompute_now(client)["snapshot_id"]
+    client.post("/v1/tournaments", json=tournament_body("T2", start="2020-06-01", end="2020-06-01", games=[LATER]), headers=AUTH)
+    second = recompute_now(client)["snapshot_id"]
+    monkeypatch.setattr(current_module, "REFRESH_SECONDS", 0.3)
+    shown = client.get("/v1/rating-lists/rif-whr/ratings")
+    assert shown.json()["snapshot_id"] == second
+    # Another process points the list back at its first snapshot: a plain connection, which no
+    # session hook of this process sees.
+    with db.get_engine().begin() as connection:
+        connection.execute(update(RatingList).where(RatingList.id == "rif-whr").values(current_snapshot_id=first))
+    time.sleep(0.35)
+    again = client.get("/v1/rating-lists/rif-whr/ratings", headers={"If-None-Match": shown.headers["etag"]})
+    assert again.status_code == 200 and again.json()["snapshot_id"] == first
+
+
+def test_a_live_server_shows_its_workers_new_snapshot_to_a_conditional_read():
+    with running_server(RUN_WORKER="true", WORKER_POLL_SECONDS="30") as server:
+        first = _submit_and_wait(server.url, tournament_body())
+        page = httpx.get(f"{server.url}/v1/rating-lists/rif-whr/ratings", params={"status": "all"})
+        etag = page.headers["etag"]
+        assert page.json()["snapshot_id"] == first
+        assert httpx.get(f"{server.url}/v1/rating-lists/rif-whr/ratings", params={"status": "all"}, headers={"If-None-Match": etag}).status_code == 304
+        second = _submit_and_wait(server.url, tournament_body("T2", start="2020-06-01", end="2020-06-01", games=[LATER]))
+        changed = httpx.get(f"{server.url}/v1/rating-lists/rif-whr/ratings", params={"status": "all"}, headers={"If-None-Match": etag})
+        assert changed.status_code == 200 and changed.json()["snapshot_id"] == second != first
+        assert changed.headers["etag"] != etag
+
+
+def _submit_and_wait(url: str, body: dict) -> int:
+    created = httpx.post(f"{url}/v1/tournaments", json=body, headers=AUTH, timeout=30)
+    assert created.status_code == 201, created.text
+    job_id = next(item["job_id"] for item in created.json()["lists"] if item["id"] == "rif-whr")
+    deadline = time.monotonic() + 20
+    while (job := httpx.get(f"{url}/v1/jobs/{job_id}").json())["status"] in ("queued", "running"):
+        assert time.monotonic() < deadline, job
+        time.sleep(0.05)
+    assert job["status"] == "succeeded", job
+    return job["snapshot_id"]
