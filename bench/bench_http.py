@@ -15,6 +15,7 @@ missing (Debian's package `wrk`). Stops by itself: 3-5 minutes on rif (import 0.
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
 import os
 import re
@@ -51,6 +52,9 @@ class Load:
     body: dict | None = None
     headers: tuple[tuple[str, str], ...] = ()
     expect_status: int = 200
+    # Requests cycle through these paths instead of asking ``path`` again and again: answers the
+    # server cannot have kept (a new page, date or player each time), the cost of building one.
+    cycle: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -231,6 +235,11 @@ def _run_loads(wrk: str, base: str, server_pid: int, workdir: Path, duration: in
     etag = headers["etag"]
     top_player = json.loads(payload)["items"][0]["player_id"]
     history = f"/v1/players/{top_player}/history?list=rif-whr"
+    every_player = [row["player_id"] for offset in range(0, 5000, 500)
+                    for row in json.loads(_request("GET", f"{base}{ratings}&offset={offset}")[2])["items"]]
+    new_pages = tuple(f"{ratings}&offset={offset}" for offset in range(len(every_player) - 500))
+    new_dates = tuple(f"{ratings}&as_of={dt.date(2000, 1, 1) + dt.timedelta(days=day)}" for day in range(6000))
+    new_players = tuple(f"/v1/players/{player}/history?list=rif-whr" for player in every_player)
     loads = [
         Load("GET …/rif-whr/ratings?status=all&limit=500, alone", ratings, 1, median_ms_below=10),
         Load("  the same at 4 connections", ratings, 4, median_ms_below=10, rate_at_least=300),
@@ -238,6 +247,10 @@ def _run_loads(wrk: str, base: str, server_pid: int, workdir: Path, duration: in
              headers=(("If-None-Match", etag),), expect_status=304),
         Load("  ?as_of=2010-01-01", ratings + "&as_of=2010-01-01", 4, median_ms_below=15),
         Load("GET /v1/players/{id}/history?list=rif-whr", history, 4, median_ms_below=3, rate_at_least=1500),
+        # The same reads, each request one the server has not answered before.
+        Load("ratings limit=500, a new offset each request", ratings, 1, cycle=new_pages),
+        Load("  ?as_of=, a new date each request", ratings + "&as_of=2010-01-01", 4, median_ms_below=15, cycle=new_dates),
+        Load("history, a new player each request", history, 4, cycle=new_players),
         Load("POST /v1/calc/rif-elo/game, 1 connection", "/v1/calc/rif-elo/game", 1, rate_at_least=2500,
              method="POST", body=CALC_BODY),
         Load("  the same at 16 connections", "/v1/calc/rif-elo/game", 16, p99_ms_below=15, rate_at_least=2500,
@@ -273,6 +286,9 @@ def _wrk(wrk: str, base: str, server_pid: int, load: Load, workdir: Path, durati
     if load.body is not None:
         lines += [f"wrk.body = '{json.dumps(load.body)}'", 'wrk.headers["Content-Type"] = "application/json"']
     lines += [f'wrk.headers["{name}"] = \'{value}\'' for name, value in load.headers]
+    if load.cycle:
+        lines += ["paths = {" + ", ".join(f'"{path}"' for path in load.cycle) + "}", "n = 0",
+                  "request = function()", "  n = n % #paths + 1", "  return wrk.format(nil, paths[n])", "end"]
     script.write_text("\n".join(lines) + "\n")
     command = [wrk, "-t1", f"-c{load.connections}", f"-d{duration}s", "--timeout", "10s", "--latency", "-s", str(script), base + load.path]
     cpu_before = _cpu_seconds(server_pid)

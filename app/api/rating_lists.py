@@ -163,8 +163,8 @@ async def get_ratings(
     players, or all of them; the status rules are the list's system's (see `status` below).
 
     The answer carries an `ETag` and `Cache-Control`: sent back in `If-None-Match`, an unchanged page
-    is a 304 without a body, answered without reading any rating. A page is fixed by its snapshot:
-    a player's changed name or country shows from the list's next snapshot."""
+    is a 304 without a body, answered without reading any rating. A page belongs to its snapshot: a
+    player's changed name or country may show only from the list's next snapshot on."""
     query = {"as_of": as_of, "country": country, "status": status, "limit": limit, "offset": offset}
     cache_control = PINNED_CACHE if snapshot_id is not None else CURRENT_CACHE
     current = await _current_snapshot(list_id)
