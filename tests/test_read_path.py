@@ -101,3 +101,26 @@ def _submit_and_wait(url: str, body: dict) -> int:
         time.sleep(0.05)
     assert job["status"] == "succeeded", job
     return job["snapshot_id"]
+
+
+def test_the_current_lists_web_page_is_rendered_once_per_snapshot_and_query(client, monkeypatch):
+    from app.web import pages
+
+    client.post("/v1/tournaments", json=tournament_body(), headers=AUTH)
+    recompute_now(client)
+    rendered = []
+    build = pages.rating_list_page
+
+    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
+        rendered.append(args[-1])
+        return build(*args, **kwargs)
+
+    monkeypatch.setattr(pages, "rating_list_page", counting)
+    first = client.get("/lists/rif-whr?status=all")
+    assert first.status_code == 200 and "p1" in first.text
+    assert client.get("/lists/rif-whr?status=all").content == first.content and len(rendered) == 1
+    client.get("/lists/rif-whr?status=provisional")
+    assert len(rendered) == 2
+    client.post("/v1/tournaments", json=tournament_body("T2", start="2020-06-01", end="2020-06-01", games=[LATER]), headers=AUTH)
+    recompute_now(client)
+    assert client.get("/lists/rif-whr?status=all").content != first.content and len(rendered) == 3

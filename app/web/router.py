@@ -12,7 +12,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,7 @@ from fastapi.responses import HTMLResponse, Response
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from sqlalchemy.orm import Session
 
+from app.api import response_cache
 from app.api.deps import SessionDep
 from app.api.rating_lists import CURRENT_CACHE, PINNED_CACHE
 from app.problems import Problem
@@ -71,9 +72,13 @@ def rating_list(list_id: str, request: Request, session: SessionDep) -> Response
     try:
         query = pages.parse_list_query(request.query_params)
         etag, cache = _list_validators(session, list_id, query, "list")
+        snapshot = lists_service.get_snapshot(session, list_id, query.snapshot)
     except Problem as problem:
         return _error(problem)
-    return _page(request, "list.html", lambda: pages.rating_list_page(session, list_id, query), etag=etag, cache=cache)
+    # The current list's page belongs to its snapshot, as its ETag says: rendered once per snapshot
+    # and query. (A pinned snapshot's page says whether it is still current: rendered every time.)
+    keep = ("list page", etag, snapshot.id, snapshot.created_at) if snapshot and query.snapshot is None else None
+    return _page(request, "list.html", lambda: pages.rating_list_page(session, list_id, query), etag=etag, cache=cache, keep=keep)
 
 
 @router.get("/lists/{list_id}/ratings.csv")
@@ -161,16 +166,28 @@ def _list_validators(session: Session, list_id: str, query: pages.ListQuery, kin
 
 
 def _page(
-    request: Request, template: str, build: Callable[[], dict[str, Any]], *, etag: str | None = None, cache: str = CURRENT_CACHE
+    request: Request,
+    template: str,
+    build: Callable[[], dict[str, Any]],
+    *,
+    etag: str | None = None,
+    cache: str = CURRENT_CACHE,
+    keep: Hashable | None = None,
 ) -> Response:
-    """Answer 304 to a current copy; else build and render (an ETag from the body when none is given)."""
+    """Answer 304 to a current copy; else build and render (an ETag from the body when none is given).
+    A page with a ``keep`` key is rendered once and then sent from the response cache."""
     if etag is not None and _matches(request.headers.get("if-none-match"), etag):
         return Response(status_code=304, headers={"ETag": etag, "Cache-Control": cache})
+    body = response_cache.responses.get(keep) if keep is not None else None
+    if body is not None:
+        return HTMLResponse(body, headers={"ETag": etag, "Cache-Control": cache})  # type: ignore[dict-item]
     try:
         context = build()
     except Problem as problem:
         return _error(problem)
     body = templates.get_template(template).render(**context, request_path=request.url.path).encode()
+    if keep is not None:
+        response_cache.responses.put(keep, body)
     if etag is None:
         etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
         if _matches(request.headers.get("if-none-match"), etag):
