@@ -82,3 +82,7 @@ def upsert_players(session: Session, players: Sequence[PlayerCreate]) -> None:
     # The ORM's identity map may hold players loaded before the upsert: read them afresh.
     session.expire_all()
 
+
+def full_name(name: str | None, surname: str | None) -> str | None:
+    """First name and surname as a list shows them; None when the record has neither."""
+    return " ".join(part for part in (name, surname) if part) or None

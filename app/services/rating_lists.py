@@ -5,9 +5,10 @@ differs between rating systems is asked of the list's system (``app.rating.regis
 import datetime as dt
 import hashlib
 import json
+import math
 
 import numpy as np
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session
 
@@ -21,9 +22,10 @@ from app.models import (
 )
 from app.problems import Conflict, FieldError, InvalidInput, NotFound
 from app.rating.registry import UnknownSystem, get_system
-from app.rating.system import RatingSystem
+from app.rating.system import NO_DAY, RatingSystem
 from app.schemas.rating_lists import RatingRowRead
 from app.services import timelines
+from app.services.players import full_name
 
 STATUSES = ("active", "inactive", "provisional")
 
@@ -181,33 +183,21 @@ def _stored_ratings(
     if country:
         counted = counted.join(Player, Player.id == RatingEntry.player_id)
     total = session.scalar(counted.where(*conditions)) or 0
-    rows = session.execute(
+    rows = session.connection().execute(
         select(
-            RatingEntry.player_id, RatingEntry.rating, RatingEntry.deviation, RatingEntry.games, RatingEntry.last_played,
-            RatingEntry.status, RatingEntry.title, RatingEntry.counters, Player.name, Player.surname, Player.country,
+            RatingEntry.player_id, Player.name, Player.surname, Player.country, RatingEntry.rating, RatingEntry.deviation,
+            RatingEntry.games, RatingEntry.last_played, RatingEntry.status, RatingEntry.title, RatingEntry.counters,
         )
         .join(Player, Player.id == RatingEntry.player_id)
         .where(*conditions)
         .order_by(RatingEntry.rating.desc(), RatingEntry.player_id)
         .limit(limit)
         .offset(offset)
-    ).all()
-    return [
-        RatingRowRead(
-            rank=offset + i + 1,
-            player_id=row.player_id,
-            name=_display_name(row.name, row.surname),
-            country=row.country,
-            rating=row.rating,
-            deviation=row.deviation,
-            games=row.games,
-            last_played=row.last_played,
-            status=row.status,
-            title=row.title,
-            counters=row.counters,
-        )
-        for i, row in enumerate(rows)
-    ], total
+    )
+    return _ROWS.validate_python([
+        dict(zip(_ROW_FIELDS, (rank, player_id, full_name(name, surname), *rest)))
+        for rank, (player_id, name, surname, *rest) in enumerate(rows, start=offset + 1)
+    ]), total
 
 
 def _ratings_as_of(
@@ -231,33 +221,26 @@ def _ratings_as_of(
     if status != "all":
         selected &= standings.status == status
     if country:
-        selected &= np.isin(players, timeline.numbers_of(set(session.scalars(select(Player.id).where(Player.country == country)))))
+        selected &= timeline.country[players] == country
     chosen = np.flatnonzero(selected)
     best_first = chosen[np.lexsort((players[chosen], -standings.rating[chosen]))]
-    page = best_first[offset : offset + limit].tolist()
-    ids = [timeline.player_ids[players[i]] for i in page]
-    names = {row.id: row for row in session.execute(select(Player.id, Player.name, Player.surname, Player.country).where(Player.id.in_(ids)))}
-    rows = []
-    for rank, (i, player_id) in enumerate(zip(page, ids), start=offset + 1):
-        standing, player = standings.at(i), names[player_id]
-        rows.append(
-            RatingRowRead(
-                rank=rank,
-                player_id=player_id,
-                name=_display_name(player.name, player.surname),
-                country=player.country,
-                rating=standing.rating,
-                deviation=standing.deviation,
-                games=standing.games,
-                last_played=standing.last_played,
-                status=standing.status,
-                title=standing.title,
-                counters=standing.counters,
-            )
-        )
-    return rows, len(chosen)
+    page = best_first[offset : offset + limit]
+    who = players[page].tolist()
+    columns = zip(
+        range(offset + 1, offset + 1 + len(page)),
+        [timeline.player_ids[p] for p in who],
+        timeline.name[who].tolist(),
+        timeline.country[who].tolist(),
+        standings.rating[page].tolist(),
+        [None if math.isnan(d) else d for d in standings.deviation[page].tolist()],
+        standings.games[page].tolist(),
+        [None if day == NO_DAY else dt.date.fromordinal(day) for day in standings.last_played[page].tolist()],
+        [str(s) for s in standings.status[page].tolist()],
+        standings.title[page].tolist(),
+        standings.counters[page].tolist(),
+    )
+    return _ROWS.validate_python([dict(zip(_ROW_FIELDS, row)) for row in columns]), len(chosen)
 
 
-def _display_name(name: str | None, surname: str | None) -> str | None:
-    full = " ".join(part for part in (name, surname) if part)
-    return full or None
+_ROW_FIELDS = ("rank", "player_id", "name", "country", "rating", "deviation", "games", "last_played", "status", "title", "counters")
+_ROWS = TypeAdapter(list[RatingRowRead])  # one validation of the page's rows, in pydantic-core

@@ -7,7 +7,9 @@ once its recompute is committed, so each process reads them once into sorted col
 range read of the snapshot's points) and answers any date from them with numpy: the last point on or
 before the day is a binary search per player, the standings are the system's own column formulas.
 
-The columns are kept for the few most recently read snapshots (``CACHED_SNAPSHOTS``), keyed by the
+The players' names and countries are read with the points: a page of the list as of a date shows
+them as they were when its snapshot was first read here (docs/decisions.md 7.9). The columns are
+kept for the few most recently read snapshots (``CACHED_SNAPSHOTS``), keyed by the
 snapshot's id and creation time, so that a snapshot id reused after a deletion can never be served
 another snapshot's points."""
 
@@ -22,8 +24,9 @@ import numpy as np
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.models import RatingPoint, RatingSnapshot
+from app.models import Player, RatingPoint, RatingSnapshot
 from app.rating.system import NO_DAY, HeldPoints, object_column
+from app.services.players import full_name
 
 CACHED_SNAPSHOTS = 8
 
@@ -35,6 +38,8 @@ class Timeline:
     """A snapshot's points sorted by player, then date; players numbered in the order of their ids."""
 
     player_ids: list[str]  # sorted as Python sorts strings: the list's tie-break on equal ratings
+    name: np.ndarray  # per player, as a list shows it (objects: str or None), read with the points
+    country: np.ndarray
     player_of_row: np.ndarray
     first_row: np.ndarray  # per player: his first row; his rows end where the next player's begin
     key: np.ndarray  # per row: player << _DAY_BITS | day, ascending
@@ -72,9 +77,6 @@ class Timeline:
         )
         return players, held
 
-    def numbers_of(self, player_ids: set[str]) -> np.ndarray:
-        return np.array(sorted(i for i, player_id in enumerate(self.player_ids) if player_id in player_ids), dtype=np.int64)
-
 
 def timeline_of(session: Session, snapshot: RatingSnapshot) -> Timeline:
     """The snapshot's points as columns: read once per process, then from memory."""
@@ -111,6 +113,12 @@ def _read(session: Session, snapshot_id: int) -> Timeline:
     ).all()
     player_ids = sorted({row[0] for row in rows})
     number = {player_id: i for i, player_id in enumerate(player_ids)}
+    name, country = np.full(len(player_ids), None, dtype=object), np.full(len(player_ids), None, dtype=object)
+    listed = select(Player.id, Player.name, Player.surname, Player.country).where(
+        Player.id.in_(select(RatingPoint.player_id).where(RatingPoint.snapshot_id == snapshot_id))
+    )
+    for player_id, first_name, surname, player_country in session.connection().execute(listed):
+        name[number[player_id]], country[number[player_id]] = full_name(first_name, surname), player_country
     player_of_row = np.fromiter((number[row[0]] for row in rows), dtype=np.int64, count=len(rows))
     day = np.fromiter((row[1].toordinal() for row in rows), dtype=np.int64, count=len(rows))
     key = (player_of_row << _DAY_BITS) | day
@@ -119,6 +127,8 @@ def _read(session: Session, snapshot_id: int) -> Timeline:
     key, player_of_row, day = key[order], player_of_row[order], day[order]
     return Timeline(
         player_ids=player_ids,
+        name=name,
+        country=country,
         player_of_row=player_of_row,
         first_row=np.searchsorted(player_of_row, np.arange(len(player_ids)), side="left"),
         key=key,

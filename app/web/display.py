@@ -8,6 +8,7 @@ import datetime as dt
 from urllib.parse import quote, urlencode
 
 from app.rating.rounding import round_half_away_from_zero
+from app.services.players import full_name as full_name  # (the templates and pages name it here)
 
 MINUS = "\u2212"
 
@@ -39,10 +40,6 @@ def score(value: float) -> str:
 
 def day(value: dt.date | None) -> str:
     return "" if value is None else value.isoformat()
-
-
-def full_name(name: str | None, surname: str | None) -> str | None:
-    return " ".join(part for part in (name, surname) if part) or None
 
 
 def path_part(value: str) -> str:
