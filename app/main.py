@@ -9,6 +9,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from app import contract, problems
 from app import logging as app_logging
 from app.api import calc, calc_eru, calc_olufsen, calc_rivne, health, jobs, players, rating_lists, tournaments
+from app.api.conditional import ConditionalReads
 from app.middleware import BodySizeLimitMiddleware, RequestContextMiddleware
 from app.settings import Settings, get_settings
 from app.web import router as website
@@ -63,6 +64,7 @@ def create_app(settings: Settings | None = None, *, start_worker: bool | None = 
     ):
         app.include_router(router)
     contract.install(app)
+    app.add_middleware(ConditionalReads)  # innermost: a 304 still gets its CORS headers and its log line
     app.add_middleware(
         BodySizeLimitMiddleware,
         max_bytes=settings.max_body_bytes,

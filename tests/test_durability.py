@@ -153,8 +153,11 @@ def test_database_down_is_503_with_retry_after(tmp_path, database_url):
             ("GET", "/v1/rating-lists", None),
             ("POST", "/v1/tournaments", tournament_body()),
             ("GET", "/v1/health", None),
+            ("GET", "/v1/rating-lists/rif-whr/ratings", None),  # a conditional read meets the database first
+            ("GET", "/v1/players/p1/history", None),
         ):
-            response = httpx.request(method, f"{server.url}{path}", json=body, headers=AUTH, timeout=30)
+            headers = {**AUTH, "If-None-Match": 'W/"0"'}
+            response = httpx.request(method, f"{server.url}{path}", json=body, headers=headers, timeout=30)
             assert response.status_code == 503, (path, response.text[:300])
             assert response.headers["content-type"].startswith("application/problem+json")
             assert int(response.headers["retry-after"]) > 0

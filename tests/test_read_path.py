@@ -124,3 +124,26 @@ def test_the_current_lists_web_page_is_rendered_once_per_snapshot_and_query(clie
     client.post("/v1/tournaments", json=tournament_body("T2", start="2020-06-01", end="2020-06-01", games=[LATER]), headers=AUTH)
     recompute_now(client)
     assert client.get("/lists/rif-whr?status=all").content != first.content and len(rendered) == 3
+
+
+def test_conditional_reads_match_the_query_as_sent_and_the_snapshot_read(client):
+    client.post("/v1/tournaments", json=tournament_body(), headers=AUTH)
+    snapshot = recompute_now(client)["snapshot_id"]
+    url = "/v1/rating-lists/rif-whr/ratings"
+    page = client.get(f"{url}?status=all&limit=3")
+    etag = page.headers["etag"]
+    same = client.get(f"{url}?status=all&limit=3", headers={"If-None-Match": f'W/"other", {etag}'})
+    assert same.status_code == 304 and same.headers["etag"] == etag and same.content == b""
+    assert same.headers["cache-control"] == page.headers["cache-control"]
+    # The same query written another way has an ETag of its own: a full answer, never a wrong 304.
+    reordered = client.get(f"{url}?limit=3&status=all", headers={"If-None-Match": etag})
+    assert reordered.status_code == 200 and reordered.json()["items"] == page.json()["items"]
+    pinned = client.get(f"{url}?status=all&snapshot_id={snapshot}")
+    again = client.get(f"{url}?status=all&snapshot_id={snapshot}", headers={"If-None-Match": pinned.headers["etag"]})
+    assert again.status_code == 304 and "immutable" in again.headers["cache-control"]
+    for history in ("/v1/players/p1/history", "/v1/players/p1/history?list=rif-whr", "/v1/players/p1/history?list=rif-elo"):
+        first = client.get(history)
+        assert first.status_code == 200
+        assert client.get(history, headers={"If-None-Match": first.headers["etag"]}).status_code == 304
+    assert client.get("/v1/players/p1/history?list=rif-elo").headers["etag"] != client.get("/v1/players/p1/history").headers["etag"]
+    assert client.get("/v1/rating-lists/nope/ratings", headers={"If-None-Match": etag}).status_code == 404

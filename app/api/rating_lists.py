@@ -6,13 +6,16 @@ from fastapi import (
     BackgroundTasks,
     Body,
     Query,
+    Request,
     Response,
     status,
 )
 from starlette.concurrency import run_in_threadpool
+from starlette.types import Scope
 
 from app import db
 from app.api import examples, response_cache
+from app.api.conditional import CURRENT_CACHE, PINNED_CACHE, current_snapshot, matches, reads_etag
 from app.api.deps import IfNoneMatch, Limit, ListIdPath, Offset, PlayerIdPath, SessionDep, SnapshotIdPath, Writer
 from app.api.examples import responses
 from app.schemas.common import EARLIEST_DATE, LATEST_DATE, MAX_DATABASE_ID, CountryCode, Identifier, Page
@@ -30,7 +33,6 @@ from app.schemas.rating_lists import (
 )
 from app.services import jobs, worker
 from app.services import rating_lists as service
-from app.services.current_snapshots import Current, current_snapshots
 
 router = APIRouter(tags=["rating lists"])
 
@@ -121,10 +123,6 @@ def recompute_rating_list(
     return JobAccepted(job_id=job.id, status=job.status, list_id=list_id)  # type: ignore[arg-type]
 
 
-# A website behind a CDN: the current list may be cached briefly and served stale while the CDN
-# revalidates it (ETag, cheap 304); a pinned snapshot never changes.
-CURRENT_CACHE = "public, max-age=60, stale-while-revalidate=600"
-PINNED_CACHE = "public, max-age=31536000, immutable"
 
 
 @router.get(
@@ -134,6 +132,7 @@ PINNED_CACHE = "public, max-age=31536000, immutable"
 )
 async def get_ratings(
     list_id: ListIdPath,
+    request: Request,
     as_of: dt.date | None = Query(
         None,
         ge=EARLIEST_DATE,
@@ -167,22 +166,24 @@ async def get_ratings(
     player's changed name or country may show only from the list's next snapshot on."""
     query = {"as_of": as_of, "country": country, "status": status, "limit": limit, "offset": offset}
     cache_control = PINNED_CACHE if snapshot_id is not None else CURRENT_CACHE
-    current = await _current_snapshot(list_id)
+    current = await current_snapshot(list_id)
     if current is not None:
-        etag = service.list_etag(snapshot_id if snapshot_id is not None else current.snapshot_id, query)
-        if _matches(if_none_match, etag):
+        etag = reads_etag(snapshot_id if snapshot_id is not None else current.snapshot_id, request.scope)
+        if matches(if_none_match, etag):
             return _not_modified(etag, cache_control)  # type: ignore[return-value]
         body = response_cache.responses.get(("ratings", *current, *query.values())) if snapshot_id is None else None
         if body is not None:
             return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": cache_control})  # type: ignore[return-value]
-    return await run_in_threadpool(_ratings_answer, list_id, snapshot_id, query, if_none_match, cache_control)  # type: ignore[return-value]
+    return await run_in_threadpool(_ratings_answer, list_id, snapshot_id, query, request.scope, if_none_match, cache_control)  # type: ignore[return-value]
 
 
-def _ratings_answer(list_id: str, snapshot_id: int | None, query: dict, if_none_match: str | None, cache_control: str) -> Response:
+def _ratings_answer(
+    list_id: str, snapshot_id: int | None, query: dict, scope: Scope, if_none_match: str | None, cache_control: str
+) -> Response:
     with db.session_scope() as session:
         rating_list = service.get_rating_list(session, list_id)
-        etag = service.list_etag(snapshot_id if snapshot_id is not None else rating_list.current_snapshot_id, query)
-        if _matches(if_none_match, etag):
+        etag = reads_etag(snapshot_id if snapshot_id is not None else rating_list.current_snapshot_id, scope)
+        if matches(if_none_match, etag):
             return _not_modified(etag, cache_control)
         snapshot = service.get_snapshot(session, list_id, snapshot_id)
         key = ("ratings", snapshot.id, snapshot.created_at, *query.values()) if snapshot else None  # (as in get_ratings)
@@ -205,23 +206,8 @@ def _ratings_answer(list_id: str, snapshot_id: int | None, query: dict, if_none_
     return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": cache_control})
 
 
-async def _current_snapshot(list_id: str) -> Current | None:
-    """The list's current snapshot as this process last read it (None for no such list: the full
-    answer then says so)."""
-    engine = db.get_engine()
-    known, current = current_snapshots.known(engine, list_id)
-    if not known:
-        await run_in_threadpool(current_snapshots.read, engine)
-        known, current = current_snapshots.known(engine, list_id)
-    return current if known else None
-
-
 def _not_modified(etag: str, cache_control: str) -> Response:
     return Response(status_code=304, headers={"ETag": etag, "Cache-Control": cache_control})
-
-
-def _matches(if_none_match: str | None, etag: str) -> bool:
-    return bool(if_none_match) and (if_none_match.strip() == "*" or etag in [tag.strip() for tag in if_none_match.split(",")])
 
 
 @router.get("/v1/rating-lists/{list_id}/snapshots", operation_id="list_snapshots", responses=responses(examples.LIST_SNAPSHOTS))
@@ -289,6 +275,7 @@ def replace_seeds(
 )
 async def get_player_history(
     player_id: PlayerIdPath,
+    request: Request,
     list_id: Annotated[
         Identifier, Query(alias="list", description="The rating list whose history is read (default `rif-whr`)")
     ] = "rif-whr",
@@ -301,23 +288,22 @@ async def get_player_history(
     day he played; under the historical Elo list the seeds, the ends of the 1995 rating periods and
     the 1997 events (INTERPRETATIONS 6.21). Empty while the list has no snapshot. Cached like the
     list's ratings: `ETag`, and a 304 for `If-None-Match`."""
-    query = {"history": player_id}
-    current = await _current_snapshot(list_id)
+    current = await current_snapshot(list_id)
     if current is not None:
-        etag = service.list_etag(current.snapshot_id, query)
-        if _matches(if_none_match, etag):
+        etag = reads_etag(current.snapshot_id, request.scope)
+        if matches(if_none_match, etag):
             return _not_modified(etag, CURRENT_CACHE)  # type: ignore[return-value]
         body = response_cache.responses.get(("history", *current, player_id))
         if body is not None:
             return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": CURRENT_CACHE})  # type: ignore[return-value]
-    return await run_in_threadpool(_history_answer, player_id, list_id, if_none_match)  # type: ignore[return-value]
+    return await run_in_threadpool(_history_answer, player_id, list_id, request.scope, if_none_match)  # type: ignore[return-value]
 
 
-def _history_answer(player_id: str, list_id: str, if_none_match: str | None) -> Response:
+def _history_answer(player_id: str, list_id: str, scope: Scope, if_none_match: str | None) -> Response:
     with db.session_scope() as session:
         rating_list = service.get_rating_list(session, list_id)
-        etag = service.list_etag(rating_list.current_snapshot_id, {"history": player_id})
-        if _matches(if_none_match, etag):
+        etag = reads_etag(rating_list.current_snapshot_id, scope)
+        if matches(if_none_match, etag):
             return _not_modified(etag, CURRENT_CACHE)
         snapshot = service.get_snapshot(session, list_id, None)
         key = ("history", snapshot.id, snapshot.created_at, player_id) if snapshot else None  # (as in get_player_history)
