@@ -249,7 +249,7 @@ def _run_loads(wrk: str, base: str, server_pid: int, workdir: Path, duration: in
         Load("GET /v1/players/{id}/history?list=rif-whr", history, 4, median_ms_below=3, rate_at_least=1500),
         # The same reads, each request one the server has not answered before.
         Load("ratings limit=500, a new offset each request", ratings, 1, cycle=new_pages),
-        Load("  ?as_of=, a new date each request", ratings + "&as_of=2010-01-01", 4, median_ms_below=15, cycle=new_dates),
+        Load("  ?as_of=, a new date each request", ratings + "&as_of=2010-01-01", 1, median_ms_below=15, cycle=new_dates),
         Load("history, a new player each request", history, 4, cycle=new_players),
         Load("POST /v1/calc/rif-elo/game, 1 connection", "/v1/calc/rif-elo/game", 1, rate_at_least=2500,
              method="POST", body=CALC_BODY),
