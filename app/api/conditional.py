@@ -39,7 +39,13 @@ def reads_etag(snapshot_id: int | None, scope: Scope) -> str:
 
 
 def matches(if_none_match: str | None, etag: str) -> bool:
-    return bool(if_none_match) and (if_none_match.strip() == "*" or etag in [tag.strip() for tag in if_none_match.split(",")])
+    """RFC 9110 13.1.2: If-None-Match compares weakly, so W/"x" matches "x"."""
+    if not if_none_match:
+        return False
+    if if_none_match.strip() == "*":
+        return True
+    bare = etag.removeprefix("W/")
+    return any(tag.strip().removeprefix("W/") == bare for tag in if_none_match.split(","))
 
 
 async def current_snapshot(list_id: str) -> Current | None:

@@ -187,10 +187,10 @@ def _ratings_answer(
             return _not_modified(etag, cache_control)
         snapshot = service.get_snapshot(session, list_id, snapshot_id)
         key = ("ratings", snapshot.id, snapshot.created_at, *query.values()) if snapshot else None  # (as in get_ratings)
-        body = response_cache.responses.get(key) if key else None
-        if body is None:
+
+        def page() -> bytes:
             rows, total = service.ratings(session, snapshot, system=service.system_of(rating_list), **query)
-            page = RatingsPage(
+            return RatingsPage(
                 list_id=list_id,
                 snapshot_id=snapshot.id if snapshot else None,
                 list_date=snapshot.list_date if snapshot else None,
@@ -199,10 +199,9 @@ def _ratings_answer(
                 total=total,
                 limit=query["limit"],
                 offset=query["offset"],
-            )
-            body = page.model_dump_json().encode()
-            if key:
-                response_cache.responses.put(key, body)
+            ).model_dump_json().encode()
+
+        body = response_cache.responses.kept_or_built(key, page)
     return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": cache_control})
 
 
@@ -307,11 +306,11 @@ def _history_answer(player_id: str, list_id: str, scope: Scope, if_none_match: s
             return _not_modified(etag, CURRENT_CACHE)
         snapshot = service.get_snapshot(session, list_id, None)
         key = ("history", snapshot.id, snapshot.created_at, player_id) if snapshot else None  # (as in get_player_history)
-        body = response_cache.responses.get(key) if key else None
-        if body is None:
+
+        def history() -> bytes:
             points = service.player_history(session, player_id, snapshot)
-            history = PlayerHistory(player_id=player_id, list_id=list_id, snapshot_id=snapshot.id if snapshot else None, points=points)  # type: ignore[arg-type]
-            body = history.model_dump_json().encode()
-            if key:
-                response_cache.responses.put(key, body)
+            snapshot_id = snapshot.id if snapshot else None
+            return PlayerHistory(player_id=player_id, list_id=list_id, snapshot_id=snapshot_id, points=points).model_dump_json().encode()  # type: ignore[arg-type]
+
+        body = response_cache.responses.kept_or_built(key, history)
     return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": CURRENT_CACHE})

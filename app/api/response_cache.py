@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 
 MAX_BYTES = 64 * 1024 * 1024
 
@@ -22,6 +22,15 @@ class ResponseCache:
         self._lock = threading.Lock()
         self._bodies: OrderedDict[Hashable, bytes] = OrderedDict()
         self._size = 0
+
+    def kept_or_built(self, key: Hashable | None, build: Callable[[], bytes]) -> bytes:
+        """The bytes kept under ``key``, else ``build()``'s, kept (nothing is kept for a None key)."""
+        body = self.get(key) if key is not None else None
+        if body is None:
+            body = build()
+            if key is not None:
+                self.put(key, body)
+        return body
 
     def get(self, key: Hashable) -> bytes | None:
         with self._lock:

@@ -49,7 +49,7 @@ from __future__ import annotations
 import datetime
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import date
 from typing import Any
 
@@ -62,6 +62,7 @@ __all__ = [
     "Entry",
     "GameColumns",
     "HeldPoints",
+    "PointArrays",
     "Point",
     "PointColumns",
     "RatingSystem",
@@ -283,11 +284,10 @@ NO_DAY = 0  # in a day column: no date (``date.toordinal()`` is never 0)
 
 
 @dataclass(frozen=True)
-class HeldPoints:
-    """Each player's last stored point on or before a day, as columns (one element per player), with
-    the date, rating and deviation of his next point for a system that interpolates (``next_day`` is
-    ``NO_DAY`` after his last point). Days are ``date.toordinal()`` numbers; a missing deviation is
-    NaN, a missing ``last_played`` is ``NO_DAY``; ``status``, ``title`` and ``counters`` hold objects."""
+class PointArrays:
+    """Stored points as columns, one element per point. Days are ``date.toordinal()`` numbers; a
+    missing deviation is NaN, a missing ``last_played`` is ``NO_DAY``; ``status``, ``title`` and
+    ``counters`` hold objects."""
 
     day: np.ndarray
     rating: np.ndarray
@@ -297,14 +297,9 @@ class HeldPoints:
     status: np.ndarray
     title: np.ndarray
     counters: np.ndarray
-    next_day: np.ndarray
-    next_rating: np.ndarray
-    next_deviation: np.ndarray
 
     @classmethod
-    def of(cls, points: Sequence[Point], following: Sequence[Point | None]) -> HeldPoints:
-        """The columns of ``points`` (each player's point), ``following[i]`` the next point of
-        ``points[i]``'s player or None."""
+    def of(cls, points: Sequence[Point]) -> PointArrays:
         return cls(
             day=np.array([p.date.toordinal() for p in points], dtype=np.int64),
             rating=np.array([p.rating for p in points], dtype=np.float64),
@@ -314,6 +309,29 @@ class HeldPoints:
             status=object_column([p.status for p in points]),
             title=object_column([p.title for p in points]),
             counters=object_column([p.counters for p in points]),
+        )
+
+    def columns(self, rows: np.ndarray | slice = slice(None)) -> dict[str, np.ndarray]:
+        """Each column by its field's name, only the given rows."""
+        return {name: getattr(self, name)[rows] for name in _POINT_ARRAY_FIELDS}
+
+
+@dataclass(frozen=True)
+class HeldPoints(PointArrays):
+    """Each player's last stored point on or before a day (one element per player), with the date,
+    rating and deviation of his next point for a system that interpolates (``next_day`` is ``NO_DAY``
+    after his last point, the other two NaN)."""
+
+    next_day: np.ndarray
+    next_rating: np.ndarray
+    next_deviation: np.ndarray
+
+    @classmethod
+    def around(cls, points: Sequence[Point], following: Sequence[Point | None]) -> HeldPoints:
+        """``points`` (each player's point) and ``following[i]``, the next point of ``points[i]``'s
+        player or None."""
+        return cls(
+            **PointArrays.of(points).columns(),
             next_day=np.array([f.date.toordinal() if f else NO_DAY for f in following], dtype=np.int64),
             next_rating=_floats([f.rating if f else None for f in following]),
             next_deviation=_floats([f.deviation if f else None for f in following]),
@@ -366,6 +384,9 @@ def last_point_held(held: HeldPoints, day: date, params: BaseModel) -> Standings
     """The standings of a system whose rating changes only at its tournaments: each player's last
     point holds until his next one (Olufsen, ERU 4.9, Rivne)."""
     return Standings(held.rating, held.deviation, held.games, held.last_played, held.status, held.title, held.counters)
+
+
+_POINT_ARRAY_FIELDS = tuple(f.name for f in fields(PointArrays))
 
 
 def _floats(values: Sequence[float | None]) -> np.ndarray:

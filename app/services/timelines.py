@@ -25,7 +25,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.models import Player, RatingPoint, RatingSnapshot
-from app.rating.system import NO_DAY, HeldPoints, object_column
+from app.rating.system import NO_DAY, HeldPoints, Point, PointArrays
 from app.services.players import full_name
 
 CACHED_SNAPSHOTS = 8
@@ -43,14 +43,7 @@ class Timeline:
     player_of_row: np.ndarray
     first_row: np.ndarray  # per player: his first row; his rows end where the next player's begin
     key: np.ndarray  # per row: player << _DAY_BITS | day, ascending
-    day: np.ndarray
-    rating: np.ndarray
-    deviation: np.ndarray
-    games: np.ndarray
-    last_played: np.ndarray
-    status: np.ndarray
-    title: np.ndarray
-    counters: np.ndarray
+    points: PointArrays  # per row
 
     def held_on(self, day: dt.date) -> tuple[np.ndarray, HeldPoints]:
         """The players who have a point on or before ``day`` (their numbers, ascending) and, for
@@ -63,17 +56,10 @@ class Timeline:
         has_next = following < np.append(self.first_row[1:], len(self.key))[players]
         following = np.where(has_next, following, row)
         held = HeldPoints(
-            day=self.day[row],
-            rating=self.rating[row],
-            deviation=self.deviation[row],
-            games=self.games[row],
-            last_played=self.last_played[row],
-            status=self.status[row],
-            title=self.title[row],
-            counters=self.counters[row],
-            next_day=np.where(has_next, self.day[following], NO_DAY),
-            next_rating=np.where(has_next, self.rating[following], np.nan),
-            next_deviation=np.where(has_next, self.deviation[following], np.nan),
+            **self.points.columns(row),
+            next_day=np.where(has_next, self.points.day[following], NO_DAY),
+            next_rating=np.where(has_next, self.points.rating[following], np.nan),
+            next_deviation=np.where(has_next, self.points.deviation[following], np.nan),
         )
         return players, held
 
@@ -107,8 +93,9 @@ _cache: OrderedDict[tuple[int, dt.datetime | None], Timeline] = OrderedDict()
 def _read(session: Session, snapshot_id: int) -> Timeline:
     rows = session.connection().execute(
         select(
+            # Point's own field order
             RatingPoint.player_id, RatingPoint.date, RatingPoint.rating, RatingPoint.deviation, RatingPoint.games,
-            RatingPoint.last_played, RatingPoint.status, RatingPoint.title, RatingPoint.counters,
+            RatingPoint.status, RatingPoint.last_played, RatingPoint.title, RatingPoint.counters,
         ).where(RatingPoint.snapshot_id == snapshot_id)
     ).all()
     player_ids = sorted({row[0] for row in rows})
@@ -119,26 +106,18 @@ def _read(session: Session, snapshot_id: int) -> Timeline:
     )
     for player_id, first_name, surname, player_country in session.connection().execute(listed):
         name[number[player_id]], country[number[player_id]] = full_name(first_name, surname), player_country
-    player_of_row = np.fromiter((number[row[0]] for row in rows), dtype=np.int64, count=len(rows))
-    day = np.fromiter((row[1].toordinal() for row in rows), dtype=np.int64, count=len(rows))
+    points = [Point(*row) for row in rows]
+    player_of_row = np.fromiter((number[point.player_id] for point in points), dtype=np.int64, count=len(points))
+    day = np.fromiter((point.date.toordinal() for point in points), dtype=np.int64, count=len(points))
     key = (player_of_row << _DAY_BITS) | day
     order = np.argsort(key, kind="stable")
-    rows = [rows[i] for i in order.tolist()]
-    key, player_of_row, day = key[order], player_of_row[order], day[order]
+    player_of_row = player_of_row[order]
     return Timeline(
         player_ids=player_ids,
         name=name,
         country=country,
         player_of_row=player_of_row,
         first_row=np.searchsorted(player_of_row, np.arange(len(player_ids)), side="left"),
-        key=key,
-        day=day,
-        rating=np.fromiter((row[2] for row in rows), dtype=np.float64, count=len(rows)),
-        deviation=np.array([np.nan if row[3] is None else row[3] for row in rows], dtype=np.float64),
-        games=np.fromiter((row[4] for row in rows), dtype=np.int64, count=len(rows)),
-        last_played=np.fromiter((row[5].toordinal() if row[5] else NO_DAY for row in rows), dtype=np.int64, count=len(rows)),
-        status=object_column([row[6] for row in rows]),
-        title=object_column([row[7] for row in rows]),
-        counters=object_column([row[8] for row in rows]),
+        key=key[order],
+        points=PointArrays.of([points[i] for i in order.tolist()]),
     )
-

@@ -22,8 +22,8 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from sqlalchemy.orm import Session
 
 from app.api import response_cache
+from app.api.conditional import CURRENT_CACHE, PINNED_CACHE, matches
 from app.api.deps import SessionDep
-from app.api.rating_lists import CURRENT_CACHE, PINNED_CACHE
 from app.problems import Problem
 from app.services import rating_lists as lists_service
 from app.web import display, pages
@@ -88,7 +88,7 @@ def rating_list_csv(list_id: str, request: Request, session: SessionDep) -> Resp
         query = pages.parse_list_query(request.query_params)
         etag, cache = _list_validators(session, list_id, query, "csv")
         headers = {"ETag": etag, "Cache-Control": cache}
-        if _matches(request.headers.get("if-none-match"), etag):
+        if matches(request.headers.get("if-none-match"), etag):
             return Response(status_code=304, headers=headers)
         context = pages.rating_list_page(session, list_id, query)
     except Problem as problem:
@@ -149,7 +149,7 @@ def static(name: str, request: Request) -> Response:
     cache = STATIC_CACHE if request.query_params.get("v") else CURRENT_CACHE
     etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
     headers = {"ETag": etag, "Cache-Control": cache}
-    if _matches(request.headers.get("if-none-match"), etag):
+    if matches(request.headers.get("if-none-match"), etag):
         return Response(status_code=304, headers=headers)
     return Response(body, media_type=STATIC[name], headers=headers)
 
@@ -176,21 +176,17 @@ def _page(
 ) -> Response:
     """Answer 304 to a current copy; else build and render (an ETag from the body when none is given).
     A page with a ``keep`` key is rendered once and then sent from the response cache."""
-    if etag is not None and _matches(request.headers.get("if-none-match"), etag):
+    if etag is not None and matches(request.headers.get("if-none-match"), etag):
         return Response(status_code=304, headers={"ETag": etag, "Cache-Control": cache})
-    body = response_cache.responses.get(keep) if keep is not None else None
-    if body is not None:
-        return HTMLResponse(body, headers={"ETag": etag, "Cache-Control": cache})  # type: ignore[dict-item]
     try:
-        context = build()
+        body = response_cache.responses.kept_or_built(
+            keep, lambda: templates.get_template(template).render(**build(), request_path=request.url.path).encode()
+        )
     except Problem as problem:
         return _error(problem)
-    body = templates.get_template(template).render(**context, request_path=request.url.path).encode()
-    if keep is not None:
-        response_cache.responses.put(keep, body)
     if etag is None:
         etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
-        if _matches(request.headers.get("if-none-match"), etag):
+        if matches(request.headers.get("if-none-match"), etag):
             return Response(status_code=304, headers={"ETag": etag, "Cache-Control": cache})
     return HTMLResponse(body, headers={"ETag": etag, "Cache-Control": cache})
 
@@ -201,13 +197,3 @@ def _error(problem: Problem, *, status: int | None = None, title: str | None = N
         status=status or problem.status, title=title or problem.title, detail=problem.detail, request_path=""
     )
     return HTMLResponse(body, status_code=status or problem.status, headers={"Cache-Control": "no-store"})
-
-
-def _matches(if_none_match: str | None, etag: str) -> bool:
-    """RFC 9110 13.1.2: If-None-Match compares weakly, so W/"x" matches "x"."""
-    if not if_none_match:
-        return False
-    if if_none_match.strip() == "*":
-        return True
-    bare = etag.removeprefix("W/")
-    return any(tag.strip().removeprefix("W/") == bare for tag in if_none_match.split(","))

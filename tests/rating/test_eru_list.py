@@ -213,7 +213,7 @@ def test_a_seed_on_a_tournaments_last_day_comes_after_it_and_the_list_stands_on_
     assert a_points[1] == (day, "1d", 2000.0, ["spring"])  # the seed replaced spring's 3k and 1712
     assert _changes(replayed, "autumn")["a"].details["rank_before"] == "1d"
     assert {e.player_id: e.title for e in replayed.entries}["a"] == "1d"  # the list on 30 June: autumn not yet
-    held = HeldPoints.of([next(p for p in replayed.points if p.player_id == "h" and p.date == day)], [None])
+    held = HeldPoints.around([next(p for p in replayed.points if p.player_id == "h" and p.date == day)], [None])
     standing = eru_standings_on(held, dt.date(2024, 9, 1), EruListParams()).at(0)
     assert (standing.title, standing.rating, standing.status) == ("6k", 1488.0, "active")
 

@@ -53,7 +53,7 @@ def test_statuses_and_standing_between_points():
     statuses = {e.player_id: (e.status, e.counters["category"]) for e in replayed.entries}
     assert statuses == {"a": ("active", "established"), "p": ("provisional", "provisional"), "q": ("provisional", "unrated")}
     point = next(p for p in replayed.points if p.player_id == "p" and p.tournament_ids == ["t"])
-    standing = olufsen_standings_on(HeldPoints.of([point], [None]), DAY + dt.timedelta(days=400), OlufsenListParams()).at(0)
+    standing = olufsen_standings_on(HeldPoints.around([point], [None]), DAY + dt.timedelta(days=400), OlufsenListParams()).at(0)
     # p (provisional, 3k) beat a and reached 2 kyu's UB 1560: the next grade up (001 (12)), held on.
     assert (standing.rating, standing.title, standing.status) == (1560.0, "2k", "provisional")
     assert standing.games == point.games == 11
