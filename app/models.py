@@ -146,6 +146,11 @@ class RatingSnapshot(Base):
     # The fitted player-days in compact binary form (numpy .npz), so the next recompute can
     # warm-start without decoding every entry's JSON history.
     warm_start: Mapped[bytes | None] = mapped_column(LargeBinary, deferred=True)
+    # Each player's standing from each day on (one point per player and day), for his chart and for
+    # the list as of any date: one archive of columns (app.services.stored_columns; its fields are
+    # recompute.point_archive's), because a reader needs them all at once and tens of thousands of
+    # rows cost more to write than the fit that produced them.
+    point_columns: Mapped[bytes | None] = mapped_column(LargeBinary, deferred=True)
 
 
 class RatingEntry(Base):
@@ -165,29 +170,6 @@ class RatingEntry(Base):
     status: Mapped[str] = mapped_column(String(20))
     title: Mapped[str | None] = mapped_column(String(50))
     counters: Mapped[dict | None] = mapped_column(JsonType)
-
-
-class RatingPoint(Base):
-    """A player's standing from ``date`` on under one snapshot (one row per player and day), so a
-    chart, and the list as of any date, are indexed reads of the snapshot alone."""
-
-    __tablename__ = "rating_points"
-    __table_args__ = (Index(None, "snapshot_id", "date"),)
-
-    snapshot_id: Mapped[int] = mapped_column(
-        ForeignKey("rating_snapshots.id", ondelete="CASCADE"), primary_key=True
-    )
-    player_id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
-    # Declared before ``date``, whose name hides the type in the rest of the class body.
-    last_played: Mapped[date | None] = mapped_column(Date)
-    date: Mapped[date] = mapped_column(Date, primary_key=True)
-    rating: Mapped[float] = mapped_column(Float)
-    deviation: Mapped[float | None] = mapped_column(Float)
-    games: Mapped[int] = mapped_column(Integer)
-    status: Mapped[str] = mapped_column(String(20))
-    title: Mapped[str | None] = mapped_column(String(50))
-    counters: Mapped[dict | None] = mapped_column(JsonType)
-    tournament_ids: Mapped[list] = mapped_column(JsonType)
 
 
 class TournamentRatingChange(Base):

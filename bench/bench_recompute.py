@@ -190,7 +190,7 @@ def _stages(repeat: int) -> None:
     import gc
 
     from app import db
-    from app.models import RatingEntry, RatingList, RatingPoint, RatingSnapshot, TournamentRatingChange
+    from app.models import RatingEntry, RatingList, RatingSnapshot, TournamentRatingChange
     from app.rating import whr
     from app.rating.registry import get_system
     from app.rating.system import ReplayInput
@@ -219,13 +219,13 @@ def _stages(repeat: int) -> None:
                 given = ReplayInput(tournaments, [], params, dt.date.today(), None, columns)
                 replayed = timed("compute: replay (fit, entries, points, changes)", system.replay, given)
                 entries = timed("compute: entry rows", recompute.entry_rows, replayed)
-                points = timed("compute: point rows", recompute.point_rows, replayed)
+                points = timed("compute: point archive", recompute.point_archive, replayed)
                 changes = timed("compute: change rows", recompute.change_rows, replayed)
             with db.session_scope() as session:
-                snapshot = RatingSnapshot(list_id=LIST_ID, list_date=dt.date.today())
+                snapshot = RatingSnapshot(list_id=LIST_ID, list_date=dt.date.today(), point_columns=points)
                 session.add(snapshot)
-                session.flush()
-                for model, names, rows in ((RatingEntry, recompute.ENTRY_COLUMNS, entries), (RatingPoint, recompute.POINT_COLUMNS, points),
+                timed(f"write: snapshot with its {len(replayed.points)} points ({len(points) / 1e6:.1f} MB)", session.flush)
+                for model, names, rows in ((RatingEntry, recompute.ENTRY_COLUMNS, entries),
                                            (TournamentRatingChange, recompute.CHANGE_COLUMNS, changes)):
                     timed(f"write: {len(rows)} {model.__tablename__}", db.insert_rows, session, model.__table__, names, rows,
                           same={"snapshot_id": snapshot.id})

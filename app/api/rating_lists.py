@@ -137,7 +137,7 @@ async def get_ratings(
         None,
         ge=EARLIEST_DATE,
         le=LATEST_DATE,
-        description="The list as it stood on this date, from the snapshot's stored per-day rows. The default list "
+        description="The list as it stood on this date, from the snapshot's stored per-day points. The default list "
         "(status=active, on the snapshot's list date, the day of its recompute) is empty for a history whose last games are more than five years old: "
         "every player is then inactive; ask for status=all, or as_of the data's last date.",
     ),

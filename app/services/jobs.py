@@ -20,7 +20,6 @@ from app.models import (
     Job,
     RatingEntry,
     RatingList,
-    RatingPoint,
     RatingSnapshot,
     TournamentRatingChange,
 )
@@ -154,6 +153,7 @@ def write_snapshot(session: Session, job_id: int, data: recompute.SnapshotData, 
         tournaments=data.tournaments,
         notes=data.notes,
         warm_start=data.warm_start,
+        point_columns=data.points,
     )
     session.add(snapshot)
     session.flush()
@@ -161,7 +161,6 @@ def write_snapshot(session: Session, job_id: int, data: recompute.SnapshotData, 
     # executemany of tuples on SQLite (app.db.insert_rows).
     for model, columns, rows in (
         (RatingEntry, recompute.ENTRY_COLUMNS, data.entries),
-        (RatingPoint, recompute.POINT_COLUMNS, data.points),
         (TournamentRatingChange, recompute.CHANGE_COLUMNS, data.changes),
     ):
         insert_rows(session, model.__table__, columns, rows, same={"snapshot_id": snapshot.id})

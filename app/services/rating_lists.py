@@ -1,5 +1,5 @@
 """Reading rating lists: their configuration, snapshots, ratings (also as of any date, answered
-from the snapshot's stored per-day rows) and players' chart series; and the lists' seeds. What
+from the snapshot's stored per-day points) and players' chart series; and the lists' seeds. What
 differs between rating systems is asked of the list's system (``app.rating.registry``)."""
 
 import datetime as dt
@@ -16,7 +16,6 @@ from app.models import (
     Player,
     RatingEntry,
     RatingList,
-    RatingPoint,
     RatingSeed,
     RatingSnapshot,
 )
@@ -111,20 +110,13 @@ def ratings(
 
 
 def player_history(session: Session, player_id: str, snapshot: RatingSnapshot | None) -> list[dict]:
-    """The player's stored points under the snapshot, oldest first (one indexed range read)."""
+    """The player's stored points under the snapshot, oldest first (from its timeline, read once per
+    process)."""
     if session.get(Player, player_id) is None:
         raise NotFound(f"Player {player_id!r} does not exist.")
     if snapshot is None:
         return []
-    rows = session.execute(
-        select(
-            RatingPoint.date, RatingPoint.rating, RatingPoint.deviation, RatingPoint.games, RatingPoint.status,
-            RatingPoint.title, RatingPoint.counters, RatingPoint.tournament_ids,
-        )
-        .where(RatingPoint.snapshot_id == snapshot.id, RatingPoint.player_id == player_id)
-        .order_by(RatingPoint.date)
-    ).all()
-    return [row._asdict() for row in rows]
+    return timelines.timeline_of(session, snapshot).history(player_id)
 
 
 def replace_seeds(session: Session, list_id: str, seeds: list[dict]) -> list[RatingSeed]:

@@ -6,16 +6,16 @@ A system declared ``columnar`` (the WHR list) gets its games read straight into 
 (``eligible_games``): one query whose rows are transposed column by column, with no Python object per
 game. The others get ``StoredTournament`` objects with ``StoredGame`` objects (``stored_tournaments``).
 Either way every eligible tournament comes with its other fields and what its participants declared.
-The snapshot's rows come back as tuples in the tables' column order (``ENTRY_COLUMNS`` etc.), their
-values in storage form (dates as ISO text, JSON as text), ready for the driver's bulk paths."""
+The snapshot's entries and changes come back as tuples in their tables' column order
+(``ENTRY_COLUMNS``, ``CHANGE_COLUMNS``), their values in storage form (dates as ISO text, JSON as
+text), ready for the driver's bulk paths; its points as one archive of columns (``point_archive``)."""
 
 import datetime as dt
-import json
+import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, repeat
-from json.encoder import c_make_encoder, encode_basestring_ascii  # type: ignore[attr-defined]
 from operator import attrgetter, itemgetter
 from typing import Any
 
@@ -26,6 +26,7 @@ from sqlalchemy.orm import Session
 from app.models import Game, RatingList, RatingSeed, RatingSnapshot, Tournament, TournamentPlayer
 from app.rating.registry import get_system
 from app.rating.system import (
+    NO_DAY,
     ChangeColumns,
     GameColumns,
     PointColumns,
@@ -34,13 +35,16 @@ from app.rating.system import (
     Seed,
     StoredGame,
     StoredTournament,
+    object_column,
 )
+from app.services import stored_columns
 from app.services.eligibility import eligibility_conditions, tournament_conditions
 
 Progress = Callable[[float], None]
 SCORE_OF_RESULT = {"B": 1.0, "W": 0.0, "D": 0.5}
 
-# The snapshot tables' columns (snapshot_id first, then these), in the order the row tuples hold them.
+# The snapshot tables' columns (snapshot_id first, then these), in the order the row tuples hold them;
+# POINT_COLUMNS: a point's fields, as ``Point`` and ``PointColumns`` name them.
 ENTRY_COLUMNS = ("player_id", "rating", "deviation", "games", "last_played", "status", "title", "counters")
 POINT_COLUMNS = (
     "player_id", "date", "rating", "deviation", "games", "status", "last_played", "title", "counters", "tournament_ids",
@@ -57,7 +61,7 @@ class SnapshotData:
 
     params: dict
     entries: list[tuple]  # ENTRY_COLUMNS
-    points: list[tuple] = field(default_factory=list)  # POINT_COLUMNS
+    points: bytes = b""  # point_archive
     changes: list[tuple] = field(default_factory=list)  # CHANGE_COLUMNS
     games: int = 0
     tournaments: int = 0
@@ -92,7 +96,7 @@ def compute_snapshot(session: Session, rating_list: RatingList, list_date: dt.da
     return SnapshotData(
         params={**(rating_list.params or {}), **replayed.params},
         entries=entry_rows(replayed),
-        points=point_rows(replayed),
+        points=point_archive(replayed),
         changes=change_rows(replayed),
         games=games,
         tournaments=len(tournaments),
@@ -236,27 +240,28 @@ def entry_rows(replayed: Replay) -> list[tuple]:
     return rows
 
 
-def point_rows(replayed: Replay) -> list[tuple]:
-    """The per-day points as POINT_COLUMNS tuples in primary-key order, from ``Point`` objects or
-    from a columnar system's ``PointColumns`` alike; the tournament lists (a few hundred distinct
-    ones among tens of thousands of points) are encoded once each."""
-    iso = _IsoDates()
-    encoded: dict[tuple[str, ...], str] = {}
-
-    def tournament_ids(ids: list[str]) -> str:
-        key = tuple(ids)
-        text = encoded.get(key)
-        if text is None:
-            text = encoded[key] = _json(ids)
-        return text
-
+def point_archive(replayed: Replay) -> bytes:
+    """The per-day points as one archive of columns (``app.services.stored_columns``), sorted by
+    player id, then date: from ``Point`` objects or from a columnar system's ``PointColumns`` alike.
+    Dates are ``date.toordinal()`` numbers (``NO_DAY`` for none), a missing deviation NaN."""
     player_id, day, rating, deviation, games, status, last_played, title, counters, ids = _columns(replayed.points, POINT_COLUMNS)
-    rows = list(zip(
-        player_id, map(iso.__getitem__, day), rating, deviation, games, status, map(iso.__getitem__, last_played), title,
-        map(_json_value, counters), map(tournament_ids, ids), strict=True,
-    ))
-    rows.sort(key=itemgetter(0, 1))  # ISO dates sort as the dates
-    return rows
+    ordinals = _Ordinals()
+    players = object_column(player_id)
+    days = np.fromiter(map(ordinals.__getitem__, day), np.int32, len(day))
+    number = {pid: i for i, pid in enumerate(sorted(set(player_id)))}
+    order = np.lexsort((days, np.fromiter(map(number.__getitem__, player_id), np.int64, len(player_id))))
+    return stored_columns.pack({
+        "player_id": players[order],
+        "day": days[order],
+        "rating": np.asarray(rating, dtype=np.float64)[order],
+        "deviation": np.array([math.nan if d is None else d for d in deviation], dtype=np.float64)[order],
+        "games": np.asarray(games, dtype=np.int64)[order],
+        "status": object_column(status)[order],
+        "last_played": np.fromiter(map(ordinals.__getitem__, last_played), np.int32, len(last_played))[order],
+        "title": object_column(title)[order],
+        "counters": object_column(counters)[order],
+        "tournament_ids": object_column(ids)[order],
+    })
 
 
 def change_rows(replayed: Replay) -> list[tuple]:
@@ -288,23 +293,16 @@ class _IsoDates(dict[dt.date | None, str | None]):
         return text
 
 
+class _Ordinals(dict[dt.date | None, int]):
+    """``date.toordinal()`` of dates (``NO_DAY`` for none), each computed once."""
+
+    def __missing__(self, day: dt.date | None) -> int:
+        ordinal = self[day] = NO_DAY if day is None else day.toordinal()
+        return ordinal
+
+
 def _json_value(value: Any) -> str:
     return "null" if value is None else _json(value)
 
 
-def _json_encoder() -> Callable[[Any], str]:
-    """JSON text exactly as ``json.dumps`` with its defaults writes it - what SQLAlchemy's JSON type
-    stores, so rows written in bulk read back as before. The C encoder is built once rather than per
-    value as ``json.dumps`` does (half the cost over tens of thousands of small values)."""
-    default = json.JSONEncoder()
-    if c_make_encoder is None:  # a Python without the json accelerator
-        return default.encode
-    make = c_make_encoder(None, default.default, encode_basestring_ascii, None, ": ", ", ", False, False, True)
-
-    def encode(value: Any) -> str:
-        return "".join(make(value, 0))
-
-    return encode
-
-
-_json = _json_encoder()
+_json = stored_columns.json_text

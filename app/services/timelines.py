@@ -1,11 +1,13 @@
-"""A snapshot's stored per-day points as columns, for reading its list as of any date.
+"""A snapshot's stored per-day points as columns, for reading its list as of any date and a
+player's history.
 
 A list ``as_of`` a date needs every player's last point on or before it (and his next one): thousands
 of players, each read by an index seek, then a standing computed per player; done in SQL and Python
 per request that costs a tenth of a second on a RIF-sized history. A snapshot's points never change
-once its recompute is committed, so each process reads them once into sorted columns (one indexed
-range read of the snapshot's points) and answers any date from them with numpy: the last point on or
-before the day is a binary search per player, the standings are the system's own column formulas.
+once its recompute is committed, so each process reads them once into sorted columns (the snapshot's
+one archive of columns, ``RatingSnapshot.point_columns``) and answers any date from them with numpy:
+the last point on or before the day is a binary search per player, the standings are the system's own
+column formulas. A player's history is his slice of the same columns.
 
 The players' names and countries are read with the points: a page of the list as of a date shows
 them as they were when its snapshot was first read here (docs/decisions.md 7.9). The columns are
@@ -16,7 +18,9 @@ another snapshot's points."""
 from __future__ import annotations
 
 import datetime as dt
+import math
 import threading
+from bisect import bisect_left
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -24,8 +28,9 @@ import numpy as np
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.models import Player, RatingPoint, RatingSnapshot
-from app.rating.system import NO_DAY, HeldPoints, Point, PointArrays
+from app.models import Player, RatingSnapshot
+from app.rating.system import NO_DAY, HeldPoints, PointArrays
+from app.services import stored_columns
 from app.services.players import full_name
 
 CACHED_SNAPSHOTS = 8
@@ -44,6 +49,27 @@ class Timeline:
     first_row: np.ndarray  # per player: his first row; his rows end where the next player's begin
     key: np.ndarray  # per row: player << _DAY_BITS | day, ascending
     points: PointArrays  # per row
+    tournament_ids: np.ndarray  # per row (objects: lists of ids)
+
+    def history(self, player_id: str) -> list[dict]:
+        """The player's points, oldest first, as the history endpoint shows them (none when the
+        snapshot has no point of his)."""
+        player = bisect_left(self.player_ids, player_id)
+        if player == len(self.player_ids) or self.player_ids[player] != player_id:
+            return []
+        rows = slice(self.first_row[player], self.first_row[player + 1] if player + 1 < len(self.player_ids) else len(self.key))
+        points = self.points
+        return [
+            {
+                "date": dt.date.fromordinal(day), "rating": rating, "deviation": None if math.isnan(deviation) else deviation,
+                "games": games, "status": status, "title": title, "counters": counters, "tournament_ids": tournament_ids,
+            }
+            for day, rating, deviation, games, status, title, counters, tournament_ids in zip(
+                points.day[rows].tolist(), points.rating[rows].tolist(), points.deviation[rows].tolist(),
+                points.games[rows].tolist(), points.status[rows].tolist(), points.title[rows].tolist(),
+                points.counters[rows].tolist(), self.tournament_ids[rows].tolist(), strict=True,
+            )
+        ]
 
     def held_on(self, day: dt.date) -> tuple[np.ndarray, HeldPoints]:
         """The players who have a point on or before ``day`` (their numbers, ascending) and, for
@@ -91,26 +117,22 @@ _cache: OrderedDict[tuple[int, dt.datetime | None], Timeline] = OrderedDict()
 
 
 def _read(session: Session, snapshot_id: int) -> Timeline:
-    rows = session.connection().execute(
-        select(
-            # Point's own field order
-            RatingPoint.player_id, RatingPoint.date, RatingPoint.rating, RatingPoint.deviation, RatingPoint.games,
-            RatingPoint.status, RatingPoint.last_played, RatingPoint.title, RatingPoint.counters,
-        ).where(RatingPoint.snapshot_id == snapshot_id)
-    ).all()
-    player_ids = sorted({row[0] for row in rows})
+    archive = session.scalar(select(RatingSnapshot.point_columns).where(RatingSnapshot.id == snapshot_id))
+    columns = stored_columns.unpack(archive) if archive else _NO_POINTS
+    row_player_ids = columns["player_id"].tolist()
+    player_ids = sorted(set(row_player_ids))
     number = {player_id: i for i, player_id in enumerate(player_ids)}
     name, country = np.full(len(player_ids), None, dtype=object), np.full(len(player_ids), None, dtype=object)
-    listed = select(Player.id, Player.name, Player.surname, Player.country).where(
-        Player.id.in_(select(RatingPoint.player_id).where(RatingPoint.snapshot_id == snapshot_id))
-    )
-    for player_id, first_name, surname, player_country in session.connection().execute(listed):
-        name[number[player_id]], country[number[player_id]] = full_name(first_name, surname), player_country
-    points = [Point(*row) for row in rows]
-    player_of_row = np.fromiter((number[point.player_id] for point in points), dtype=np.int64, count=len(points))
-    day = np.fromiter((point.date.toordinal() for point in points), dtype=np.int64, count=len(points))
-    key = (player_of_row << _DAY_BITS) | day
-    order = np.argsort(key, kind="stable")
+    # Every player, not an IN list of thousands of ids (the drivers' limits on parameters).
+    for player_id, first_name, surname, player_country in session.connection().execute(
+        select(Player.id, Player.name, Player.surname, Player.country)
+    ):
+        i = number.get(player_id)
+        if i is not None:
+            name[i], country[i] = full_name(first_name, surname), player_country
+    player_of_row = np.fromiter(map(number.__getitem__, row_player_ids), dtype=np.int64, count=len(row_player_ids))
+    key = (player_of_row << _DAY_BITS) | columns["day"].astype(np.int64)
+    order = np.argsort(key, kind="stable")  # stored in this order already; not relied on
     player_of_row = player_of_row[order]
     return Timeline(
         player_ids=player_ids,
@@ -119,5 +141,22 @@ def _read(session: Session, snapshot_id: int) -> Timeline:
         player_of_row=player_of_row,
         first_row=np.searchsorted(player_of_row, np.arange(len(player_ids)), side="left"),
         key=key[order],
-        points=PointArrays.of([points[i] for i in order.tolist()]),
+        points=PointArrays(
+            day=columns["day"][order].astype(np.int64),
+            rating=columns["rating"][order],
+            deviation=columns["deviation"][order],
+            games=columns["games"][order].astype(np.int64),
+            last_played=columns["last_played"][order].astype(np.int64),
+            status=columns["status"][order],
+            title=columns["title"][order],
+            counters=columns["counters"][order],
+        ),
+        tournament_ids=columns["tournament_ids"][order],
     )
+
+
+_NO_POINTS = {
+    **{name: np.empty(0, dtype=object) for name in ("player_id", "status", "title", "counters", "tournament_ids")},
+    **{name: np.empty(0, dtype=np.int64) for name in ("day", "games", "last_played")},
+    **{name: np.empty(0, dtype=np.float64) for name in ("rating", "deviation")},
+}
