@@ -151,6 +151,9 @@ class RatingSnapshot(Base):
     # recompute.point_archive's), because a reader needs them all at once and tens of thousands of
     # rows cost more to write than the fit that produced them.
     point_columns: Mapped[bytes | None] = mapped_column(LargeBinary, deferred=True)
+    # What each tournament did to each player's rating (recompute.change_archive's fields), read a
+    # tournament or a player at a time from columns kept per process (app.services.snapshot_changes).
+    change_columns: Mapped[bytes | None] = mapped_column(LargeBinary, deferred=True)
 
 
 class RatingEntry(Base):
@@ -170,29 +173,6 @@ class RatingEntry(Base):
     status: Mapped[str] = mapped_column(String(20))
     title: Mapped[str | None] = mapped_column(String(50))
     counters: Mapped[dict | None] = mapped_column(JsonType)
-
-
-class TournamentRatingChange(Base):
-    """What one tournament did to one player's rating under one snapshot of a list."""
-
-    __tablename__ = "tournament_rating_changes"
-
-    snapshot_id: Mapped[int] = mapped_column(
-        ForeignKey("rating_snapshots.id", ondelete="CASCADE"), primary_key=True
-    )
-    tournament_id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
-    player_id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
-    system: Mapped[str] = mapped_column(String(20))
-    rating_before: Mapped[float | None] = mapped_column(Float)
-    rating_after: Mapped[float | None] = mapped_column(Float)
-    change: Mapped[float | None] = mapped_column(Float)
-    change_unrounded: Mapped[float | None] = mapped_column(Float)
-    games_counted: Mapped[int] = mapped_column(Integer)
-    status_after: Mapped[str | None] = mapped_column(String(20))
-    title_after: Mapped[str | None] = mapped_column(String(50))
-    details: Mapped[dict | None] = mapped_column(JsonType)
-
-    __table_args__ = (Index(None, "tournament_id", "snapshot_id"),)
 
 
 class RatingSeed(Base):

@@ -190,7 +190,7 @@ def _stages(repeat: int) -> None:
     import gc
 
     from app import db
-    from app.models import RatingEntry, RatingList, RatingSnapshot, TournamentRatingChange
+    from app.models import RatingEntry, RatingList, RatingSnapshot
     from app.rating import whr
     from app.rating.registry import get_system
     from app.rating.system import ReplayInput
@@ -220,15 +220,14 @@ def _stages(repeat: int) -> None:
                 replayed = timed("compute: replay (fit, entries, points, changes)", system.replay, given)
                 entries = timed("compute: entry rows", recompute.entry_rows, replayed)
                 points = timed("compute: point archive", recompute.point_archive, replayed)
-                changes = timed("compute: change rows", recompute.change_rows, replayed)
+                changes = timed("compute: change archive", recompute.change_archive, replayed)
             with db.session_scope() as session:
-                snapshot = RatingSnapshot(list_id=LIST_ID, list_date=dt.date.today(), point_columns=points)
+                snapshot = RatingSnapshot(list_id=LIST_ID, list_date=dt.date.today(), point_columns=points, change_columns=changes)
                 session.add(snapshot)
-                timed(f"write: snapshot with its {len(replayed.points)} points ({len(points) / 1e6:.1f} MB)", session.flush)
-                for model, names, rows in ((RatingEntry, recompute.ENTRY_COLUMNS, entries),
-                                           (TournamentRatingChange, recompute.CHANGE_COLUMNS, changes)):
-                    timed(f"write: {len(rows)} {model.__tablename__}", db.insert_rows, session, model.__table__, names, rows,
-                          same={"snapshot_id": snapshot.id})
+                timed(f"write: snapshot, {len(replayed.points)} points, {len(replayed.changes)} changes "
+                      f"({(len(points) + len(changes)) / 1e6:.1f} MB)", session.flush)
+                timed(f"write: {len(entries)} rating_entries", db.insert_rows, session, RatingEntry.__table__, recompute.ENTRY_COLUMNS,
+                      entries, same={"snapshot_id": snapshot.id})
                 session.rollback()
     finally:
         gc.enable()

@@ -21,7 +21,7 @@ from sqlalchemy import delete, insert, text  # noqa: E402
 from app import db  # noqa: E402
 from app.api import response_cache  # noqa: E402
 from app.models import Base, RatingList  # noqa: E402
-from app.services import timelines  # noqa: E402
+from app.services import snapshot_changes, timelines  # noqa: E402
 from app.services.current_snapshots import current_snapshots  # noqa: E402
 from app.settings import get_settings  # noqa: E402
 
@@ -87,6 +87,7 @@ def _clean_tables() -> Iterator[None]:
     current_snapshots.forget()
     response_cache.responses.clear()
     timelines.forget_all()
+    snapshot_changes.forget_all()
 
 
 @pytest.fixture(scope="session")

@@ -1,15 +1,21 @@
-"""Migration 0015 turns each snapshot's rating_points rows into its archive of columns, which the
-application reads (app.services.stored_columns), and its downgrade restores the rows; on a database
-of its own (SQLite file), never the suite's."""
+"""Migration 0015 turns each snapshot's rating_points and tournament_rating_changes rows into its
+archives of columns, which the application reads (app.services.stored_columns), and its downgrade
+restores the rows. On a database of its own, never the suite's: a SQLite file, or on PostgreSQL (the
+suite's second pass) a scratch database on the same server, where JSONB and bytea are what is read."""
 
 import datetime as dt
 import json
 import math
 
-from sqlalchemy import text
+import pytest
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import inspect, text
+from sqlalchemy.engine import make_url
 
+from app.db import make_engine
 from app.services import stored_columns
-from tests.test_migration_0004 import migrate_to  # noqa: F401  (the fixture)
+from tests.test_contract import ROOT
 
 ROWS = [  # (snapshot_id, player_id, date, rating, deviation, games, status, last_played, title, counters, tournament_ids)
     (1, "p2", "2020-01-21", 1990.25, 100.0, 11, "active", "2020-01-21", None, None, ["t2", "t3"]),
@@ -18,8 +24,40 @@ ROWS = [  # (snapshot_id, player_id, date, rating, deviation, games, status, las
     (2, "Žofia", "1995-04-30", 2310, None, 3, "active", None, None, {"rif_status": "official"}, ["t1"]),
 ]
 
+CHANGES = [  # (snapshot_id, tournament_id, player_id, system, before, after, change, unrounded, games, status, title, details)
+    (1, "t2", "p2", "eru", 1950.0, 1990.25, 40.25, 40.25, 5, "active", None, None),
+    (1, "t2", "p1", "eru", None, 1810.5, None, None, 4, "provisional", "5d", {"norm": "4d"}),
+    (2, "t1", "Žofia", "rif-1997", 2300, 2310, 10, 9.6, 3, "established", None, None),
+]
 
-def test_rows_become_one_archive_per_snapshot_and_come_back(migrate_to):  # type: ignore[no-untyped-def]  # noqa: F811
+
+@pytest.fixture
+def migrate_to(tmp_path, database_url):  # type: ignore[no-untyped-def]
+    url = make_url(database_url)
+    scratch = None
+    if url.get_backend_name() == "postgresql":
+        scratch = f"{url.database}_migration_0015"
+        with make_engine(database_url).execution_options(isolation_level="AUTOCOMMIT").connect() as server:
+            server.execute(text(f'DROP DATABASE IF EXISTS "{scratch}"'))
+            server.execute(text(f'CREATE DATABASE "{scratch}"'))
+        engine = make_engine(url.set(database=scratch).render_as_string(hide_password=False))
+    else:
+        engine = make_engine(f"sqlite:///{tmp_path / 'migrations.sqlite3'}")
+
+    def run(direction: str, revision: str) -> None:
+        config = Config(str(ROOT / "alembic.ini"))
+        with engine.begin() as connection:
+            config.attributes["connection"] = connection
+            getattr(command, direction)(config, revision)
+
+    yield engine, run
+    engine.dispose()
+    if scratch is not None:
+        with make_engine(database_url).execution_options(isolation_level="AUTOCOMMIT").connect() as server:
+            server.execute(text(f'DROP DATABASE IF EXISTS "{scratch}"'))
+
+
+def test_rows_become_one_archive_per_snapshot_and_come_back(migrate_to):  # type: ignore[no-untyped-def]
     engine, run = migrate_to
     run("upgrade", "0014")
     with engine.begin() as connection:
@@ -33,12 +71,21 @@ def test_rows_become_one_archive_per_snapshot_and_come_back(migrate_to):  # type
             [dict(zip(("s", "p", "d", "r", "dev", "g", "st", "lp", "t"), row[:9], strict=True),
                   c=None if row[9] is None else json.dumps(row[9]), ids=json.dumps(row[10])) for row in ROWS],
         )
+        connection.execute(
+            text("INSERT INTO tournament_rating_changes (snapshot_id, tournament_id, player_id, system, rating_before, rating_after, "
+                 "change, change_unrounded, games_counted, status_after, title_after, details) "
+                 "VALUES (:s, :t, :p, :sys, :b, :a, :c, :u, :g, :st, :ti, :d)"),
+            [dict(zip(("s", "t", "p", "sys", "b", "a", "c", "u", "g", "st", "ti"), row[:11], strict=True),
+                  d=None if row[11] is None else json.dumps(row[11])) for row in CHANGES],
+        )
     run("upgrade", "0015")
     with engine.connect() as connection:
         archives = dict(connection.execute(text("SELECT id, point_columns FROM rating_snapshots")).all())
-        assert "rating_points" not in {r[0] for r in connection.execute(text("SELECT name FROM sqlite_master"))}
+        change_archives = dict(connection.execute(text("SELECT id, change_columns FROM rating_snapshots")).all())
+        tables = set(inspect(connection).get_table_names())
+    assert "rating_points" not in tables and "tournament_rating_changes" not in tables
     assert archives[3] is None  # no points: no archive
-    first = stored_columns.unpack(archives[1])
+    first = stored_columns.unpack(bytes(archives[1]))
     assert first["player_id"].tolist() == ["p1", "p1", "p2"]  # by player, then date
     assert [dt.date.fromordinal(d) for d in first["day"].tolist()] == [dt.date(2020, 1, 1), dt.date(2020, 1, 21), dt.date(2020, 1, 21)]
     assert first["rating"].tolist() == [1800.0, 1810.5, 1990.25]
@@ -48,8 +95,13 @@ def test_rows_become_one_archive_per_snapshot_and_come_back(migrate_to):  # type
     assert first["title"].tolist() == [None, "5d", None]
     assert first["counters"].tolist() == [{"norms": [1, 2]}, {"norms": [1, 2]}, None]
     assert first["tournament_ids"].tolist() == [[], ["t2"], ["t2", "t3"]]
-    second = stored_columns.unpack(archives[2])
+    second = stored_columns.unpack(bytes(archives[2]))
     assert second["player_id"].tolist() == ["Žofia"] and second["counters"].tolist() == [{"rif_status": "official"}]
+    changes = stored_columns.unpack(bytes(change_archives[1]))
+    assert changes["player_id"].tolist() == ["p1", "p2"] and changes["tournament_id"].tolist() == ["t2", "t2"]
+    assert math.isnan(changes["rating_before"][0]) and changes["rating_after"].tolist() == [1810.5, 1990.25]
+    assert changes["games_counted"].tolist() == [4, 5] and changes["details"].tolist() == [{"norm": "4d"}, None]
+    assert changes["title_after"].tolist() == ["5d", None] and change_archives[3] is None
 
     run("downgrade", "0014")
     with engine.connect() as connection:
@@ -57,7 +109,24 @@ def test_rows_become_one_archive_per_snapshot_and_come_back(migrate_to):  # type
             "SELECT snapshot_id, player_id, date, rating, deviation, games, status, last_played, title, counters, tournament_ids "
             "FROM rating_points ORDER BY snapshot_id, player_id, date"
         )).all()
+        restored_changes = connection.execute(text(
+            "SELECT snapshot_id, tournament_id, player_id, system, rating_before, rating_after, change, change_unrounded, "
+            "games_counted, status_after, title_after, details FROM tournament_rating_changes ORDER BY snapshot_id, player_id"
+        )).all()
         entries = connection.execute(text("SELECT count(*) FROM rating_entries")).scalar()
     assert entries == 1  # the snapshots' other rows survive both ways (no copy of rating_snapshots cascading)
     expected = sorted(ROWS, key=lambda row: (row[0], row[1], row[2]))
-    assert [(*r[:9], None if r[9] is None else json.loads(r[9]), json.loads(r[10])) for r in restored] == expected
+    assert [tuple(map(_plain, r)) for r in restored] == expected
+    assert [tuple(map(_plain, r)) for r in restored_changes] == sorted(
+        CHANGES, key=lambda row: (row[0], row[2])
+    )
+
+
+def _plain(value):  # type: ignore[no-untyped-def]
+    """A value read back as the rows were written: SQLite gives dates and JSON as text, PostgreSQL as
+    dates and Python values."""
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, str) and (value[:1] in ("[", "{") or value == "null"):
+        return json.loads(value)
+    return value

@@ -256,7 +256,7 @@ def test_cache_headers_and_a_304_for_list_and_history(client):
     try:
         current_snapshots.forget()  # as after another process's write: the lists' current snapshots are read again
         assert client.get("/v1/rating-lists/rif-whr/ratings", headers={"If-None-Match": page.headers["etag"]}).status_code == 304
-        assert len(statements) == 1 and "rating_entries" not in statements[0] and "rating_points" not in statements[0]
+        assert len(statements) == 1 and "rating_entries" not in statements[0] and "point_columns" not in statements[0]
         assert client.get("/v1/rating-lists/rif-whr/ratings", headers={"If-None-Match": page.headers["etag"]}).status_code == 304
         assert client.get("/v1/players/p1/history", headers={"If-None-Match": history.headers["etag"]}).status_code == 304
         assert len(statements) == 1  # within the second, neither reads the database again

@@ -187,7 +187,7 @@ def _read(session, tournament_id: str) -> TournamentRead:  # type: ignore[no-unt
         rating_changes=[
             RatingChangeRead(
                 list_id=list_id,
-                snapshot_id=c.snapshot_id,
+                snapshot_id=snapshot_id,
                 player_id=c.player_id,
                 system=c.system,
                 rating_before=c.rating_before,
@@ -199,6 +199,6 @@ def _read(session, tournament_id: str) -> TournamentRead:  # type: ignore[no-unt
                 title_after=c.title_after,
                 details=c.details,
             )
-            for list_id, c in changes
+            for list_id, snapshot_id, c in changes
         ],
     )

@@ -21,7 +21,6 @@ from app.models import (
     RatingEntry,
     RatingList,
     RatingSnapshot,
-    TournamentRatingChange,
 )
 from app.problems import NotFound
 from app.services import recompute
@@ -154,16 +153,13 @@ def write_snapshot(session: Session, job_id: int, data: recompute.SnapshotData, 
         notes=data.notes,
         warm_start=data.warm_start,
         point_columns=data.points,
+        change_columns=data.changes,
     )
     session.add(snapshot)
     session.flush()
-    # The rows in bulk on the session's connection, inside this transaction: COPY on PostgreSQL,
+    # The entries in bulk on the session's connection, inside this transaction: COPY on PostgreSQL,
     # executemany of tuples on SQLite (app.db.insert_rows).
-    for model, columns, rows in (
-        (RatingEntry, recompute.ENTRY_COLUMNS, data.entries),
-        (TournamentRatingChange, recompute.CHANGE_COLUMNS, data.changes),
-    ):
-        insert_rows(session, model.__table__, columns, rows, same={"snapshot_id": snapshot.id})
+    insert_rows(session, RatingEntry.__table__, recompute.ENTRY_COLUMNS, data.entries, same={"snapshot_id": snapshot.id})
     session.execute(update(RatingList).where(RatingList.id == job.list_id).values(current_snapshot_id=snapshot.id))
     job.status = SUCCEEDED
     job.progress = 1.0

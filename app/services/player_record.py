@@ -8,7 +8,9 @@ from dataclasses import dataclass
 from sqlalchemy import and_, func, or_, select
 from sqlalchemy.orm import Session
 
-from app.models import Game, Player, RatingEntry, RatingList, Tournament, TournamentRatingChange
+from app.models import Game, Player, RatingEntry, Tournament
+from app.rating.system import Change
+from app.services import snapshot_changes
 
 
 @dataclass(frozen=True)
@@ -28,7 +30,7 @@ class TournamentChange:
     tournament_name: str
     start: dt.date
     end: dt.date
-    change: TournamentRatingChange
+    change: Change
 
 
 @dataclass(frozen=True)
@@ -64,14 +66,22 @@ def standing(session: Session, snapshot_id: int, player_id: str) -> ListStanding
 
 def tournament_changes(session: Session, player_id: str) -> list[TournamentChange]:
     """Every list's changes for the player under its current snapshot, by list, oldest tournament first."""
-    rows = session.execute(
-        select(RatingList.id, Tournament.id, Tournament.name, Tournament.start, Tournament.end, TournamentRatingChange)
-        .join(TournamentRatingChange, TournamentRatingChange.snapshot_id == RatingList.current_snapshot_id)
-        .join(Tournament, Tournament.id == TournamentRatingChange.tournament_id)
-        .where(TournamentRatingChange.player_id == player_id)
-        .order_by(RatingList.id, Tournament.end, Tournament.start, Tournament.id)
-    ).all()
-    return [TournamentChange(list_id, tid, name, start, end, change) for list_id, tid, name, start, end, change in rows]
+    found = [
+        (list_id, change)
+        for list_id, _, changes in snapshot_changes.current_changes(session)
+        for change in changes.of_player(player_id)
+    ]
+    ids = {change.tournament_id for _, change in found}
+    tournaments = {
+        t.id: t for t in session.execute(select(Tournament.id, Tournament.name, Tournament.start, Tournament.end).where(Tournament.id.in_(ids)))
+    } if ids else {}
+    listed = [
+        TournamentChange(list_id, t.id, t.name, t.start, t.end, change)
+        for list_id, change in found
+        if (t := tournaments.get(change.tournament_id)) is not None  # deleted since the snapshot: not shown, as before
+    ]
+    listed.sort(key=lambda c: (c.list_id, c.end, c.start, c.tournament_id))
+    return listed
 
 
 def games(session: Session, player_id: str) -> list[PlayedGame]:

@@ -6,9 +6,9 @@ A system declared ``columnar`` (the WHR list) gets its games read straight into 
 (``eligible_games``): one query whose rows are transposed column by column, with no Python object per
 game. The others get ``StoredTournament`` objects with ``StoredGame`` objects (``stored_tournaments``).
 Either way every eligible tournament comes with its other fields and what its participants declared.
-The snapshot's entries and changes come back as tuples in their tables' column order
-(``ENTRY_COLUMNS``, ``CHANGE_COLUMNS``), their values in storage form (dates as ISO text, JSON as
-text), ready for the driver's bulk paths; its points as one archive of columns (``point_archive``)."""
+The snapshot's entries come back as tuples in their table's column order (``ENTRY_COLUMNS``), their
+values in storage form (dates as ISO text, JSON as text), ready for the driver's bulk paths; its
+points and changes as archives of columns (``point_archive``, ``change_archive``)."""
 
 import datetime as dt
 import math
@@ -43,8 +43,8 @@ from app.services.eligibility import eligibility_conditions, tournament_conditio
 Progress = Callable[[float], None]
 SCORE_OF_RESULT = {"B": 1.0, "W": 0.0, "D": 0.5}
 
-# The snapshot tables' columns (snapshot_id first, then these), in the order the row tuples hold them;
-# POINT_COLUMNS: a point's fields, as ``Point`` and ``PointColumns`` name them.
+# The entries table's columns (snapshot_id first, then these), in the order the row tuples hold them;
+# a point's and a change's fields, as ``Point``/``PointColumns`` and ``Change``/``ChangeColumns`` name them.
 ENTRY_COLUMNS = ("player_id", "rating", "deviation", "games", "last_played", "status", "title", "counters")
 POINT_COLUMNS = (
     "player_id", "date", "rating", "deviation", "games", "status", "last_played", "title", "counters", "tournament_ids",
@@ -62,7 +62,7 @@ class SnapshotData:
     params: dict
     entries: list[tuple]  # ENTRY_COLUMNS
     points: bytes = b""  # point_archive
-    changes: list[tuple] = field(default_factory=list)  # CHANGE_COLUMNS
+    changes: bytes = b""  # change_archive
     games: int = 0
     tournaments: int = 0
     notes: list[str] = field(default_factory=list)
@@ -97,7 +97,7 @@ def compute_snapshot(session: Session, rating_list: RatingList, list_date: dt.da
         params={**(rating_list.params or {}), **replayed.params},
         entries=entry_rows(replayed),
         points=point_archive(replayed),
-        changes=change_rows(replayed),
+        changes=change_archive(replayed),
         games=games,
         tournaments=len(tournaments),
         notes=replayed.notes,
@@ -254,7 +254,7 @@ def point_archive(replayed: Replay) -> bytes:
         "player_id": players[order],
         "day": days[order],
         "rating": np.asarray(rating, dtype=np.float64)[order],
-        "deviation": np.array([math.nan if d is None else d for d in deviation], dtype=np.float64)[order],
+        "deviation": _floats(deviation)[order],
         "games": np.asarray(games, dtype=np.int64)[order],
         "status": object_column(status)[order],
         "last_played": np.fromiter(map(ordinals.__getitem__, last_played), np.int32, len(last_played))[order],
@@ -264,13 +264,20 @@ def point_archive(replayed: Replay) -> bytes:
     })
 
 
-def change_rows(replayed: Replay) -> list[tuple]:
-    """The per-tournament changes as CHANGE_COLUMNS tuples in primary-key order, from ``Change``
-    objects or ``ChangeColumns``."""
-    *fields, details = _columns(replayed.changes, CHANGE_COLUMNS)
-    rows = list(zip(*fields, map(_json_value, details), strict=True))
-    rows.sort(key=itemgetter(0, 1))
-    return rows
+def change_archive(replayed: Replay) -> bytes:
+    """The per-tournament changes as one archive of columns, sorted by tournament id, then player id,
+    from ``Change`` objects or ``ChangeColumns``; a missing rating or change is NaN."""
+    fields = dict(zip(CHANGE_COLUMNS, _columns(replayed.changes, CHANGE_COLUMNS), strict=True))
+    order = sorted(range(len(fields["player_id"])), key=list(zip(fields["tournament_id"], fields["player_id"], strict=True)).__getitem__)
+    return stored_columns.pack({
+        name: _floats(values)[order] if name in _CHANGE_NUMBERS
+        else np.asarray(values, dtype=np.int64)[order] if name == "games_counted"
+        else object_column(values)[order]
+        for name, values in fields.items()
+    })
+
+
+_CHANGE_NUMBERS = ("rating_before", "rating_after", "change", "change_unrounded")
 
 
 def _columns(records: Sequence[Any] | PointColumns | ChangeColumns, names: tuple[str, ...]) -> list[Sequence[Any]]:
@@ -291,6 +298,10 @@ class _IsoDates(dict[dt.date | None, str | None]):
     def __missing__(self, day: dt.date | None) -> str | None:
         text = self[day] = None if day is None else day.isoformat()
         return text
+
+
+def _floats(values: Sequence[float | None]) -> np.ndarray:
+    return np.array([math.nan if v is None else v for v in values], dtype=np.float64)
 
 
 class _Ordinals(dict[dt.date | None, int]):

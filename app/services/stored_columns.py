@@ -3,25 +3,40 @@
 A RIF-sized snapshot has tens of thousands of points. Written as rows they cost more than the fit
 that produced them (a database's per-row work: 0.2 s on SQLite, 0.4 s on PostgreSQL), and every
 reader needs all of them at once anyway (``app.services.timelines``). So they are written as one
-NumPy ``.npz`` archive: a numeric column as its array; a column of objects (strings, ``None``,
-dicts, lists) dictionary-encoded, as ``int32`` codes into the JSON texts of its distinct values
-(``<name>.values``, one UTF-8 JSON array). Nothing is pickled: ``unpack`` loads with
+NumPy ``.npz`` archive: a numeric column as its array; a column of strings (or ``None``), or of
+lists of strings, dictionary-encoded, as ``int32`` codes into its distinct values (``<name>.values``:
+the UTF-8 bytes of one JSON array); any other column of objects (dicts, say) as the UTF-8 bytes of
+one JSON array of all its values (``<name>.json``). Nothing is pickled: ``unpack`` loads with
 ``allow_pickle=False``, so a stored value can never run code.
 
 Decoded object columns share their distinct values: rows with equal counters hold the same dict.
-Readers never change them."""
+Readers never change them.
 
+A committed snapshot never changes, so what a reader builds from its columns is kept per process
+(``PerSnapshot``) for the few most recently read snapshots, keyed by the snapshot's id and creation
+time: a snapshot id reused after a deletion is never served another snapshot's columns."""
+
+import datetime as dt
 import io
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
+from itertools import chain
 from json.encoder import c_make_encoder, encode_basestring_ascii  # type: ignore[attr-defined]
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import numpy as np
+from sqlalchemy.orm import Session
 
+from app.models import RatingSnapshot
 from app.rating.system import object_column
 
+CACHED_SNAPSHOTS = 8
+
 _VALUES = ".values"
+_PLAIN = ".json"
+_Read = TypeVar("_Read")
 
 
 def pack(columns: Mapping[str, np.ndarray]) -> bytes:
@@ -29,7 +44,7 @@ def pack(columns: Mapping[str, np.ndarray]) -> bytes:
     arrays: dict[str, np.ndarray] = {}
     for name, column in columns.items():
         if column.dtype == object:
-            arrays[name], arrays[name + _VALUES] = _dictionary_encoded(column)
+            arrays.update({name + suffix: array for suffix, array in _encoded(column).items()})
         else:
             arrays[name] = column
     buffer = io.BytesIO()
@@ -43,11 +58,45 @@ def unpack(data: bytes) -> dict[str, np.ndarray]:
         stored = {name: archive[name] for name in archive.files}
     columns: dict[str, np.ndarray] = {}
     for name, array in stored.items():
-        if name.endswith(_VALUES):
-            continue
-        values = stored.get(name + _VALUES)
-        columns[name] = array if values is None else object_column(json.loads(values.tobytes().decode()))[array]
+        if name.endswith(_PLAIN):
+            columns[name.removesuffix(_PLAIN)] = object_column(_loaded(array))
+        elif not name.endswith(_VALUES):
+            values = stored.get(name + _VALUES)
+            columns[name] = array if values is None else object_column(_loaded(values))[array]
     return columns
+
+
+def _loaded(utf8: np.ndarray) -> Any:
+    return json.loads(utf8.tobytes().decode())
+
+
+class PerSnapshot(Generic[_Read]):
+    """What ``read`` (session, snapshot id) builds from a snapshot's stored columns: built once per
+    process for each of the ``CACHED_SNAPSHOTS`` most recently read snapshots, then from memory."""
+
+    def __init__(self, read: Callable[[Session, int], _Read]) -> None:
+        self._read = read
+        self._lock = threading.Lock()
+        self._kept: OrderedDict[tuple[int, dt.datetime | None], _Read] = OrderedDict()
+
+    def of(self, session: Session, snapshot: RatingSnapshot) -> _Read:
+        key = (snapshot.id, snapshot.created_at)
+        with self._lock:
+            found = self._kept.get(key)
+            if found is not None:
+                self._kept.move_to_end(key)
+                return found
+        built = self._read(session, snapshot.id)
+        with self._lock:
+            self._kept[key] = built
+            while len(self._kept) > CACHED_SNAPSHOTS:
+                self._kept.popitem(last=False)
+        return built
+
+    def forget_all(self) -> None:
+        """Drop everything kept (tests that rebuild the database between cases)."""
+        with self._lock:
+            self._kept.clear()
 
 
 def json_text(value: Any) -> str:
@@ -56,28 +105,30 @@ def json_text(value: Any) -> str:
     return _json(value)
 
 
-def _dictionary_encoded(column: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Codes into the distinct values, and those values as the bytes of one JSON array. Values are
-    told apart by equality where they are hashable (a list by its items), else by their JSON text."""
-    code_of: dict[Any, int] = {}
-    code_of_text: dict[str, int] = {}
-    texts: list[str] = []
-    codes = np.empty(len(column), dtype=np.int32)
-    for i, value in enumerate(column.tolist()):
-        try:
-            key = (type(value), tuple(value)) if type(value) is list else (type(value), value)
-            code = code_of.get(key)
-            if code is None:
-                code = code_of[key] = len(texts)
-                texts.append(_json(value))
-        except TypeError:  # unhashable: a dict, or a list holding one
-            text = _json(value)
-            code = code_of_text.get(text)
-            if code is None:
-                code = code_of_text[text] = len(texts)
-                texts.append(text)
-        codes[i] = code
-    return codes, np.frombuffer(("[" + ",".join(texts) + "]").encode(), dtype=np.uint8)
+def _encoded(column: np.ndarray) -> dict[str, np.ndarray]:
+    """A column of objects as stored arrays under the suffixes ``unpack`` reads. Strings (or None), and
+    lists of strings, repeat a lot (statuses, ids, a day's tournaments): codes into the distinct
+    values. Anything else (a counters or details dict, usually one of a kind) is one JSON array of
+    all the values, encoded in one call."""
+    values = column.tolist()
+    kinds = set(map(type, values)) - {type(None)}  # (C loops: a few milliseconds for tens of thousands)
+    keys: list[Any] | None = None
+    if kinds <= {str}:
+        keys = values
+    elif kinds == {list} and set(map(type, chain.from_iterable(v for v in values if v is not None))) <= {str}:
+        keys = [None if v is None else tuple(v) for v in values]
+    if keys is None:
+        return {_PLAIN: _utf8(_json(values))}
+    distinct = dict.fromkeys(keys)
+    code_of = {key: i for i, key in enumerate(distinct)}
+    return {
+        "": np.fromiter(map(code_of.__getitem__, keys), dtype=np.int32, count=len(keys)),
+        _VALUES: _utf8(_json([list(key) if type(key) is tuple else key for key in distinct])),
+    }
+
+
+def _utf8(text: str) -> np.ndarray:
+    return np.frombuffer(text.encode(), dtype=np.uint8)
 
 
 def _json_encoder() -> Callable[[Any], str]:

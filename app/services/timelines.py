@@ -11,17 +11,13 @@ column formulas. A player's history is his slice of the same columns.
 
 The players' names and countries are read with the points: a page of the list as of a date shows
 them as they were when its snapshot was first read here (docs/decisions.md 7.9). The columns are
-kept for the few most recently read snapshots (``CACHED_SNAPSHOTS``), keyed by the
-snapshot's id and creation time, so that a snapshot id reused after a deletion can never be served
-another snapshot's points."""
+kept for the few most recently read snapshots (``stored_columns.PerSnapshot``)."""
 
 from __future__ import annotations
 
 import datetime as dt
 import math
-import threading
 from bisect import bisect_left
-from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,8 +28,6 @@ from app.models import Player, RatingSnapshot
 from app.rating.system import NO_DAY, HeldPoints, PointArrays
 from app.services import stored_columns
 from app.services.players import full_name
-
-CACHED_SNAPSHOTS = 8
 
 _DAY_BITS = 22  # date(9999, 12, 31).toordinal() < 2 ** 22: a (player, day) pair fits one int64 key
 
@@ -92,28 +86,12 @@ class Timeline:
 
 def timeline_of(session: Session, snapshot: RatingSnapshot) -> Timeline:
     """The snapshot's points as columns: read once per process, then from memory."""
-    key = (snapshot.id, snapshot.created_at)
-    with _lock:
-        found = _cache.get(key)
-        if found is not None:
-            _cache.move_to_end(key)
-            return found
-    timeline = _read(session, snapshot.id)
-    with _lock:
-        _cache[key] = timeline
-        while len(_cache) > CACHED_SNAPSHOTS:
-            _cache.popitem(last=False)
-    return timeline
+    return _timelines.of(session, snapshot)
 
 
 def forget_all() -> None:
     """Drop every cached timeline (tests that rebuild the database between cases)."""
-    with _lock:
-        _cache.clear()
-
-
-_lock = threading.Lock()
-_cache: OrderedDict[tuple[int, dt.datetime | None], Timeline] = OrderedDict()
+    _timelines.forget_all()
 
 
 def _read(session: Session, snapshot_id: int) -> Timeline:
@@ -160,3 +138,6 @@ _NO_POINTS = {
     **{name: np.empty(0, dtype=np.int64) for name in ("day", "games", "last_played")},
     **{name: np.empty(0, dtype=np.float64) for name in ("rating", "deviation")},
 }
+
+
+_timelines = stored_columns.PerSnapshot(_read)

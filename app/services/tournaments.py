@@ -10,10 +10,12 @@ from datetime import date
 from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session
 
-from app.models import Game, Player, RatingList, Tournament, TournamentPlayer, TournamentRatingChange
+from app.models import Game, Player, RatingList, Tournament, TournamentPlayer
 from app.problems import Conflict, FieldError, InvalidInput, NotFound, PayloadTooLarge
+from app.rating.system import Change
 from app.schemas.players import PlayerCreate
 from app.schemas.tournaments import TOURNAMENT_PLAYER_FIELDS, TournamentIn, TournamentPlayerIn
+from app.services import snapshot_changes
 from app.services.eligibility import reasons_not_rated
 from app.services.jobs import trigger_recompute
 from app.services.players import upsert_players
@@ -113,9 +115,10 @@ def lists_rating(session: Session, tournament_id: str) -> frozenset[str]:
 
 def get_tournament(
     session: Session, tournament_id: str
-) -> tuple[Tournament, list[Game], list[tuple[Player, TournamentPlayer | None]], list[tuple[str, TournamentRatingChange]]]:
+) -> tuple[Tournament, list[Game], list[tuple[Player, TournamentPlayer | None]], list[tuple[str, int, Change]]]:
     """The tournament, its games, its players (each with what was declared for him there, if
-    anything) and every list's rating changes under its current snapshot."""
+    anything) and every list's rating changes under its current snapshot (list id, snapshot id,
+    change; by list, then player)."""
     tournament = session.get(Tournament, tournament_id)
     if tournament is None:
         raise NotFound(f"Tournament {tournament_id!r} does not exist.")
@@ -126,17 +129,15 @@ def get_tournament(
     }
     player_ids = {g.black_id for g in games} | {g.white_id for g in games} | set(declared)
     players = list(session.scalars(select(Player).where(Player.id.in_(player_ids)).order_by(Player.id))) if player_ids else []
-    changes = session.execute(
-        select(RatingList.id, TournamentRatingChange)
-        .join(TournamentRatingChange, TournamentRatingChange.snapshot_id == RatingList.current_snapshot_id)
-        .where(TournamentRatingChange.tournament_id == tournament_id)
-        .order_by(RatingList.id, TournamentRatingChange.player_id)
-    ).all()
     return (
         tournament,
         games,
         [(player, declared.get(player.id)) for player in players],
-        [(list_id, change) for list_id, change in changes],
+        [
+            (list_id, snapshot.id, change)
+            for list_id, snapshot, changes in snapshot_changes.current_changes(session)
+            for change in changes.of_tournament(tournament_id)
+        ],
     )
 
 

@@ -366,7 +366,7 @@ def tournament_page(session: Session, tournament_id: str) -> dict[str, Any]:
     number = {row.player_id: row.number for row in table.rows}
     lists = {rl.id: rl for rl in lists_service.list_rating_lists(session)}
     by_list: dict[str, list[Any]] = defaultdict(list)
-    for list_id, change in changes:
+    for list_id, _, change in changes:
         by_list[list_id].append(change)
     list_changes = [
         ListChanges(lists[list_id], sorted(rows, key=lambda c: number.get(c.player_id, 0)), any(c.title_after for c in rows))

@@ -1,0 +1,59 @@
+"""A snapshot's columns stored as one archive (app.services.stored_columns) read back exactly: every
+kind of column a rating system may fill, including the awkward values."""
+
+import io
+import math
+
+import numpy as np
+import pytest
+
+from app.rating.system import object_column
+from app.services import stored_columns
+
+AWKWARD = 'tab\there, "quotes", back\\slash, ünïcödé ✓ 𝄞, \x00 nul'
+
+
+def test_every_kind_of_column_reads_back_exactly():
+    columns = {
+        "day": np.array([738000, 0, 738001], dtype=np.int32),
+        "rating": np.array([1e-300, -0.0, 5e300]),
+        "deviation": np.array([math.nan, 12.345678901234567, 1 / 3]),
+        "games": np.array([0, 2**40, -1], dtype=np.int64),
+        "status": object_column(["active", None, "active"]),
+        "title": object_column([None, None, None]),
+        "ids": object_column([["t1", "t2"], [], ["t1", "t2"]]),
+        "mixed": object_column([1, True, 1.0]),  # equal as Python keys, different as JSON
+        "lists_of_other": object_column([[1], [True], None]),
+        "counters": object_column([{"norms": [1, 2.5, None, True]}, None, {"note": AWKWARD, "nested": {}}]),
+        "text": object_column([AWKWARD, "", AWKWARD]),
+    }
+    back = stored_columns.unpack(stored_columns.pack(columns))
+    assert set(back) == set(columns)
+    for name, column in columns.items():
+        assert back[name].dtype == column.dtype, name
+        if column.dtype == object:
+            assert back[name].tolist() == column.tolist(), name
+            assert [type(v) for v in back[name].tolist()] == [type(v) for v in column.tolist()], name
+        else:
+            np.testing.assert_array_equal(back[name], column)
+    assert math.copysign(1.0, back["rating"][1]) == -1.0
+
+
+def test_repeated_strings_are_stored_once():
+    statuses = object_column(["provisional", "active"] * 10_000)
+    ids = object_column([["t1"], ["t1", "t2"]] * 10_000)
+    stored = np.load(io.BytesIO(stored_columns.pack({"status": statuses, "ids": ids})), allow_pickle=False)
+    assert stored["status.values"].nbytes < 50 and stored["status"].dtype == np.int32
+    assert stored["ids.values"].nbytes < 50
+
+
+def test_empty_columns_read_back_empty():
+    back = stored_columns.unpack(stored_columns.pack({"rating": np.empty(0), "status": object_column([]), "counters": object_column([])}))
+    assert [len(column) for column in back.values()] == [0, 0, 0]
+
+
+def test_nothing_pickled_is_ever_loaded():
+    buffer = io.BytesIO()
+    np.savez(buffer, status=np.array([object()], dtype=object))  # a pickled object array
+    with pytest.raises(ValueError, match="pickle"):
+        stored_columns.unpack(buffer.getvalue())
