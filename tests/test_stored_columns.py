@@ -26,6 +26,11 @@ def test_every_kind_of_column_reads_back_exactly():
         "lists_of_other": object_column([[1], [True], None]),
         "counters": object_column([{"norms": [1, 2.5, None, True]}, None, {"note": AWKWARD, "nested": {}}]),
         "text": object_column([AWKWARD, "", AWKWARD]),
+        "details": object_column([{"deviation_after": 51.25, "day_after": "2019-05-01"}, None,
+                                  {"deviation_after": -0.0, "day_after": None}]),
+        "empty_dicts": object_column([{}, None, {}]),
+        "ints_in_dicts": object_column([{"n": 1}, {"n": 2.5}, {"n": True}]),
+        "two_shapes": object_column([{"a": 1.5, "b": "x"}, {"b": "x", "a": 1.5}, None]),
     }
     back = stored_columns.unpack(stored_columns.pack(columns))
     assert set(back) == set(columns)
@@ -45,6 +50,15 @@ def test_repeated_strings_are_stored_once():
     stored = np.load(io.BytesIO(stored_columns.pack({"status": statuses, "ids": ids})), allow_pickle=False)
     assert stored["status.values"].nbytes < 50 and stored["status"].dtype == np.int32
     assert stored["ids.values"].nbytes < 50
+
+
+def test_dicts_of_one_shape_are_stored_a_column_per_key():
+    details = object_column([{"deviation_after": 40.0 + i / 7, "day_after": f"2019-05-{i % 28 + 1:02d}"} for i in range(10_000)])
+    archive = stored_columns.pack({"details": details})
+    stored = np.load(io.BytesIO(archive), allow_pickle=False)
+    assert stored["details.0"].dtype == np.float64 and stored["details.1"].dtype == np.int32
+    assert "details.json" not in stored.files and len(archive) < 150_000
+    assert stored_columns.unpack(archive)["details"].tolist() == details.tolist()
 
 
 def test_empty_columns_read_back_empty():

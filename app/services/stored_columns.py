@@ -5,8 +5,10 @@ that produced them (a database's per-row work: 0.2 s on SQLite, 0.4 s on Postgre
 reader needs all of them at once anyway (``app.services.timelines``). So they are written as one
 NumPy ``.npz`` archive: a numeric column as its array; a column of strings (or ``None``), or of
 lists of strings, dictionary-encoded, as ``int32`` codes into its distinct values (``<name>.values``:
-the UTF-8 bytes of one JSON array); any other column of objects (dicts, say) as the UTF-8 bytes of
-one JSON array of all its values (``<name>.json``). Nothing is pickled: ``unpack`` loads with
+the UTF-8 bytes of one JSON array); a column of dicts of one shape, whose every key holds floats or
+strings, as one such column per key (``<name>.<i>``, the keys in ``<name>.fields``, which rows are
+None in ``<name>.absent``); any other column of objects as the UTF-8 bytes of one JSON array of all
+its values (``<name>.json``). Nothing is pickled: ``unpack`` loads with
 ``allow_pickle=False``, so a stored value can never run code.
 
 Decoded object columns share their distinct values: rows with equal counters hold the same dict.
@@ -36,6 +38,8 @@ CACHED_SNAPSHOTS = 8
 
 _VALUES = ".values"
 _PLAIN = ".json"
+_FIELDS = ".fields"
+_ABSENT = ".absent"
 _Read = TypeVar("_Read")
 
 
@@ -56,14 +60,22 @@ def unpack(data: bytes) -> dict[str, np.ndarray]:
     """The columns ``pack`` stored, object columns as object arrays again."""
     with np.load(io.BytesIO(data), allow_pickle=False) as archive:
         stored = {name: archive[name] for name in archive.files}
-    columns: dict[str, np.ndarray] = {}
-    for name, array in stored.items():
-        if name.endswith(_PLAIN):
-            columns[name.removesuffix(_PLAIN)] = object_column(_loaded(array))
-        elif not name.endswith(_VALUES):
-            values = stored.get(name + _VALUES)
-            columns[name] = array if values is None else object_column(_loaded(values))[array]
-    return columns
+    return {name: _decoded(stored, name) for name in dict.fromkeys(stored_name.split(".", 1)[0] for stored_name in stored)}
+
+
+def _decoded(stored: dict[str, np.ndarray], name: str) -> np.ndarray:
+    if name + _PLAIN in stored:
+        return object_column(_loaded(stored[name + _PLAIN]))
+    if name + _FIELDS in stored:
+        fields = _loaded(stored[name + _FIELDS])
+        absent = stored[name + _ABSENT]
+        per_field = [_decoded(stored, f"{name}.{i}").tolist() for i in range(len(fields))]
+        records = np.full(len(absent), None, dtype=object)
+        records[~absent] = object_column([dict(zip(fields, row, strict=True)) for row in zip(*per_field, strict=True)] if fields
+                                         else [{} for _ in range(int((~absent).sum()))])
+        return records
+    values = stored.get(name + _VALUES)
+    return stored[name] if values is None else object_column(_loaded(values))[stored[name]]
 
 
 def _loaded(utf8: np.ndarray) -> Any:
@@ -108,23 +120,47 @@ def json_text(value: Any) -> str:
 def _encoded(column: np.ndarray) -> dict[str, np.ndarray]:
     """A column of objects as stored arrays under the suffixes ``unpack`` reads. Strings (or None), and
     lists of strings, repeat a lot (statuses, ids, a day's tournaments): codes into the distinct
-    values. Anything else (a counters or details dict, usually one of a kind) is one JSON array of
-    all the values, encoded in one call."""
+    values. Dicts of one shape (a system's details) are a column per key (``_records``). Anything else
+    is one JSON array of all the values, encoded in one call."""
     values = column.tolist()
     kinds = set(map(type, values)) - {type(None)}  # (C loops: a few milliseconds for tens of thousands)
-    keys: list[Any] | None = None
     if kinds <= {str}:
-        keys = values
-    elif kinds == {list} and set(map(type, chain.from_iterable(v for v in values if v is not None))) <= {str}:
-        keys = [None if v is None else tuple(v) for v in values]
-    if keys is None:
-        return {_PLAIN: _utf8(_json(values))}
+        return _dictionary(values)
+    if kinds == {list} and set(map(type, chain.from_iterable(v for v in values if v is not None))) <= {str}:
+        return _dictionary([None if v is None else tuple(v) for v in values])
+    records = _records(values) if kinds == {dict} else None
+    return records if records is not None else {_PLAIN: _utf8(_json(values))}
+
+
+def _dictionary(keys: list[Any]) -> dict[str, np.ndarray]:
     distinct = dict.fromkeys(keys)
     code_of = {key: i for i, key in enumerate(distinct)}
     return {
         "": np.fromiter(map(code_of.__getitem__, keys), dtype=np.int32, count=len(keys)),
         _VALUES: _utf8(_json([list(key) if type(key) is tuple else key for key in distinct])),
     }
+
+
+def _records(values: list[Any]) -> dict[str, np.ndarray] | None:
+    """Dicts (or None) that all have the same keys, each key's values all floats or all strings (or
+    None): which rows are None, the keys, and per key a float64 array or dictionary-encoded strings.
+    None when the dicts are not of that one shape."""
+    present = [v for v in values if v is not None]
+    shapes = set(map(tuple, present))
+    if len(shapes) != 1:
+        return None
+    (fields,) = shapes
+    arrays = {_ABSENT: np.array([v is None for v in values], dtype=bool), _FIELDS: _utf8(_json(list(fields)))}
+    for i, field in enumerate(fields):
+        field_values = [record[field] for record in present]
+        kinds = set(map(type, field_values))
+        if kinds == {float}:
+            arrays[f".{i}"] = np.array(field_values, dtype=np.float64)
+        elif kinds - {type(None)} <= {str}:
+            arrays.update({f".{i}{suffix}": array for suffix, array in _dictionary(field_values).items()})
+        else:
+            return None
+    return arrays
 
 
 def _utf8(text: str) -> np.ndarray:
