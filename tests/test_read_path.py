@@ -61,6 +61,22 @@ def test_a_recompute_in_this_process_shows_at_once(client, monkeypatch):
     assert newer.status_code == 200 and len(newer.json()["points"]) == len(history.json()["points"]) + 1
 
 
+def test_a_tournaments_and_a_players_changes_follow_the_current_snapshot(client):
+    """The changes are decoded once per snapshot and kept: a new snapshot's are read, not the kept ones."""
+    client.post("/v1/tournaments", json=tournament_body(), headers=AUTH)
+    first = recompute_now(client)["snapshot_id"]
+    before = [c for c in client.get("/v1/tournaments/T1").json()["rating_changes"] if c["list_id"] == "rif-whr"]
+    assert {c["snapshot_id"] for c in before} == {first} and {c["player_id"] for c in before} == {"p1", "p2", "p3", "p4"}
+    client.post("/v1/tournaments", json=tournament_body("T2", start="2020-06-01", end="2020-06-01", games=[LATER]), headers=AUTH)
+    second = recompute_now(client)["snapshot_id"]
+    after = {c["player_id"]: c for c in client.get("/v1/tournaments/T1").json()["rating_changes"] if c["list_id"] == "rif-whr"}
+    assert {c["snapshot_id"] for c in after.values()} == {second} != {first}
+    # The whole history is refitted: T1's result reads differently once p2 has beaten p1 later.
+    assert after["p1"]["rating_after"] != next(c for c in before if c["player_id"] == "p1")["rating_after"]
+    page = client.get("/players/p1?list=rif-whr")
+    assert page.status_code == 200 and "T2" in page.text
+
+
 def test_another_processs_change_shows_within_the_refresh_interval(client, monkeypatch):
     client.post("/v1/tournaments", json=tournament_body(), headers=AUTH)
     first = recompute_now(client)["snapshot_id"]

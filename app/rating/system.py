@@ -230,8 +230,8 @@ class Change:
 @dataclass(slots=True, eq=False)
 class PointColumns:
     """Points as one sequence per ``Point`` field, all of one length: what a system that computes its
-    points as arrays may return instead of ``Point`` objects (the recompute turns the sequences straight
-    into rows: no object per point). Same meaning, field by field, as ``Point``."""
+    points as arrays may return instead of ``Point`` objects (the recompute stores the sequences as
+    columns: no object per point). Same meaning, field by field, as ``Point``."""
 
     player_id: Sequence[str]
     date: Sequence[datetime.date]

@@ -46,8 +46,8 @@ def replay_whr(given: ReplayInput) -> Replay:
 
     The games come as arrays (the system is columnar) and everything after the fit is array work too:
     the points and changes go back as columns, one list per field, with no object per row. Entries,
-    points and changes come in the order of their tables' keys (player id, date; tournament id,
-    player id), which the database writes fastest."""
+    points and changes come in the order they are stored in (player id, date; tournament id, player
+    id), so the recompute's sorts find them sorted."""
     params: WhrListParams = given.params  # type: ignore[assignment]
     games = given.columns if given.columns is not None else GameColumns.from_tournaments(given.tournaments)
     player_ids = games.player_ids
