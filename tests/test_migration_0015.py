@@ -4,9 +4,11 @@ restores the rows. On a database of its own, never the suite's: a SQLite file, o
 suite's second pass) a scratch database on the same server, where JSONB and bytea are what is read."""
 
 import datetime as dt
+import io
 import json
 import math
 
+import numpy as np
 import pytest
 from alembic import command
 from alembic.config import Config
@@ -109,6 +111,19 @@ def test_rows_become_one_archive_per_snapshot_and_come_back(migrate_to):  # type
     assert math.isnan(changes["rating_before"][0]) and changes["rating_after"].tolist() == [1810.5, 1990.25]
     assert changes["games_counted"].tolist() == [4, 5] and changes["details"].tolist() == [{"norm": "4d"}, None]
     assert changes["title_after"].tolist() == ["5d", None] and change_archives[3] is None
+
+    # The downgrade reads what the application itself writes too: its JSON-array and per-key layouts.
+    repacked = {
+        snapshot_id: (stored_columns.pack(stored_columns.unpack(bytes(archives[snapshot_id]))),
+                      stored_columns.pack(stored_columns.unpack(bytes(change_archives[snapshot_id]))))
+        for snapshot_id in (1, 2)
+    }
+    assert "counters.json" in np.load(io.BytesIO(repacked[1][0])).files
+    assert "details.fields" in np.load(io.BytesIO(repacked[1][1])).files
+    with engine.begin() as connection:
+        for snapshot_id, (points_archive, changes_archive) in repacked.items():
+            connection.execute(text("UPDATE rating_snapshots SET point_columns = :p, change_columns = :c WHERE id = :i"),
+                               {"p": points_archive, "c": changes_archive, "i": snapshot_id})
 
     run("downgrade", "0014")
     with engine.connect() as connection:

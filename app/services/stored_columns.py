@@ -1,9 +1,11 @@
-"""Columns of many rows stored as one value: how a snapshot keeps its per-day points.
+"""Columns of many rows stored as one value: how a snapshot keeps its per-day points and its
+per-tournament changes.
 
-A RIF-sized snapshot has tens of thousands of points. Written as rows they cost more than the fit
-that produced them (a database's per-row work: 0.2 s on SQLite, 0.4 s on PostgreSQL), and every
-reader needs all of them at once anyway (``app.services.timelines``). So they are written as one
-NumPy ``.npz`` archive: a numeric column as its array; a column of strings (or ``None``), or of
+A RIF-sized snapshot has tens of thousands of each. Written as rows they cost more than the fit
+that produced them (a database's per-row work: 0.3 s on SQLite, 0.8 s on PostgreSQL for both), and
+their readers want them all at once (the list as of a date) or from columns kept per process (a
+player's history, a tournament's changes: ``app.services.timelines``,
+``app.services.snapshot_changes``). So each is written as one NumPy ``.npz`` archive: a numeric column as its array; a column of strings (or ``None``), or of
 lists of strings, dictionary-encoded, as ``int32`` codes into its distinct values (``<name>.values``:
 the UTF-8 bytes of one JSON array); a column of dicts of one shape, whose every key holds floats or
 strings, as one such column per key (``<name>.<i>``, the keys in ``<name>.fields``, which rows are
@@ -11,8 +13,8 @@ None in ``<name>.absent``); any other column of objects as the UTF-8 bytes of on
 its values (``<name>.json``). Nothing is pickled: ``unpack`` loads with
 ``allow_pickle=False``, so a stored value can never run code.
 
-Decoded object columns share their distinct values: rows with equal counters hold the same dict.
-Readers never change them.
+Decoded dictionary-encoded columns share their distinct values (rows with equal tournament lists
+hold the same list): readers never change a decoded value.
 
 A committed snapshot never changes, so what a reader builds from its columns is kept per process
 (``PerSnapshot``) for the few most recently read snapshots, keyed by the snapshot's id and creation

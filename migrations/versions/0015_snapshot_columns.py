@@ -11,7 +11,9 @@ tournament id, then player id). Dates are ``date.toordinal()`` numbers (0 for no
 ``date`` is named ``day``; a missing number is NaN; an object column (ids, statuses, titles, JSON
 values) is ``int32`` codes into ``<name>.values``, the UTF-8 bytes of one JSON array of its distinct
 values. That format is written out here, not imported: a migration does not follow the application's
-code (app/services/stored_columns.py reads and writes the same format). Downgrading restores the rows.
+code. The application (app/services/stored_columns.py) reads it, and writes it or, for some object
+columns, two more layouts (one JSON array of all the values; dicts of one shape as a column per
+key), which the downgrade reads too. Downgrading restores the rows.
 """
 import datetime as dt
 import io
@@ -151,20 +153,38 @@ def _archive(rows: list, fields: dict[str, str]) -> bytes:
 
 def _rows(snapshot_id: int, archive: bytes, fields: dict[str, str]) -> list[dict]:
     columns: dict[str, list[Any]] = {}
-    with np.load(io.BytesIO(archive), allow_pickle=False) as stored:
-        for name, kind in fields.items():
-            values = stored[ARCHIVE_NAME.get(name, name)].tolist()
-            if kind == DAY:
-                columns[name] = [dt.date.fromordinal(v) if v else None for v in values]
-            elif kind == FLOAT:
-                columns[name] = [None if math.isnan(v) else v for v in values]
-            elif kind == OBJECT:
-                distinct = json.loads(stored[ARCHIVE_NAME.get(name, name) + ".values"].tobytes().decode())
-                columns[name] = [distinct[code] for code in values]
-            else:
-                columns[name] = values
+    with np.load(io.BytesIO(archive), allow_pickle=False) as loaded:
+        stored = {name: loaded[name] for name in loaded.files}
+    for name, kind in fields.items():
+        if kind == OBJECT:
+            columns[name] = _objects(stored, ARCHIVE_NAME.get(name, name))
+            continue
+        values = stored[ARCHIVE_NAME.get(name, name)].tolist()
+        if kind == DAY:
+            columns[name] = [dt.date.fromordinal(v) if v else None for v in values]
+        elif kind == FLOAT:
+            columns[name] = [None if math.isnan(v) else v for v in values]
+        else:
+            columns[name] = values
     count = len(next(iter(columns.values())))
     return [{"snapshot_id": snapshot_id, **{name: columns[name][i] for name in fields}} for i in range(count)]
+
+
+def _objects(stored: dict[str, np.ndarray], name: str) -> list[Any]:
+    """An object column in any of the application's three layouts: codes into ``<name>.values``;
+    one JSON array ``<name>.json``; or dicts of one shape, a column per key (``<name>.fields``,
+    ``<name>.absent``, ``<name>.<i>``, each a number array or codes with values)."""
+    if name + ".json" in stored:
+        return list(json.loads(stored[name + ".json"].tobytes().decode()))
+    if name + ".fields" in stored:
+        keys = json.loads(stored[name + ".fields"].tobytes().decode())
+        per_key = [_objects(stored, f"{name}.{i}") for i in range(len(keys))]
+        records = iter([dict(zip(keys, values, strict=True)) for values in zip(*per_key, strict=True)] if keys else [])
+        return [None if absent else next(records, {}) for absent in stored[name + ".absent"].tolist()]
+    if name + ".values" in stored:
+        distinct = json.loads(stored[name + ".values"].tobytes().decode())
+        return [distinct[code] for code in stored[name].tolist()]
+    return stored[name].tolist()  # a key's numbers inside dicts of one shape
 
 
 def _table(name: str, fields: dict[str, str]) -> sa.TableClause:
