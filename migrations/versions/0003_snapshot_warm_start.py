@@ -20,5 +20,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("rating_snapshots", schema=None) as batch_op:
+    # ALTER TABLE ... DROP COLUMN (SQLite 3.35+), never batch mode's copy of rating_snapshots: dropping the old
+    # table would cascade to (or be refused by) the rows that reference it (foreign keys are on).
+    with op.batch_alter_table("rating_snapshots", schema=None, recreate="never") as batch_op:
         batch_op.drop_column("warm_start")

@@ -45,7 +45,9 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("tournaments", schema=None) as batch_op:
+    # ALTER TABLE ... DROP COLUMN (SQLite 3.35+), never batch mode's copy of tournaments: dropping the old
+    # table would cascade to (or be refused by) the rows that reference it (foreign keys are on).
+    with op.batch_alter_table("tournaments", schema=None, recreate="never") as batch_op:
         batch_op.drop_column("komi")
         batch_op.drop_column("handicap_rule")
         batch_op.drop_column("tournament_class")

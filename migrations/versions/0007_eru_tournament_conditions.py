@@ -25,6 +25,8 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("tournaments", schema=None) as batch_op:
+    # ALTER TABLE ... DROP COLUMN (SQLite 3.35+), never batch mode's copy of tournaments: dropping the old
+    # table would cascade to (or be refused by) the rows that reference it (foreign keys are on).
+    with op.batch_alter_table("tournaments", schema=None, recreate="never") as batch_op:
         for column in (*FLAGS, "championship"):
             batch_op.drop_column(column)

@@ -40,5 +40,7 @@ def downgrade() -> None:
     with op.batch_alter_table("idempotency_records", schema=None) as batch_op:
         batch_op.alter_column("response", existing_type=_JSON, nullable=False)
         batch_op.alter_column("status_code", existing_type=sa.Integer(), nullable=False)
-    with op.batch_alter_table("rating_lists", schema=None) as batch_op:
+    # ALTER TABLE ... DROP COLUMN (SQLite 3.35+), never batch mode's copy of rating_lists: dropping the old
+    # table would cascade to (or be refused by) the rows that reference it (foreign keys are on).
+    with op.batch_alter_table("rating_lists", schema=None, recreate="never") as batch_op:
         batch_op.drop_column("auto_recompute")
