@@ -46,7 +46,7 @@ _Read = TypeVar("_Read")
 
 
 def pack(columns: Mapping[str, np.ndarray]) -> bytes:
-    """The columns (all of one length) as one archive; object columns dictionary-encoded."""
+    """The columns (all of one length) as one archive, each object column in the layout that suits it."""
     arrays: dict[str, np.ndarray] = {}
     for name, column in columns.items():
         if column.dtype == object:
