@@ -131,3 +131,40 @@ def tournament_body(tournament_id: str = "T1", **overrides: object) -> dict:
     }
     body.update(overrides)
     return body
+
+
+def alembic_runner(engine):  # type: ignore[no-untyped-def]
+    """``run(direction, revision)``: Alembic's upgrade or downgrade on ``engine``, in one transaction."""
+    from alembic import command
+    from alembic.config import Config
+
+    def run(direction: str, revision: str) -> None:
+        config = Config(str(Path(__file__).resolve().parents[1] / "alembic.ini"))
+        with engine.begin() as connection:
+            config.attributes["connection"] = connection
+            getattr(command, direction)(config, revision)
+
+    return run
+
+
+@pytest.fixture
+def migration_database(tmp_path, database_url):  # type: ignore[no-untyped-def]
+    """(engine, run) on a database of its own, never the suite's: a SQLite file, or on PostgreSQL (the
+    suite's second pass) a scratch database on the same server, so that migrations meet its types."""
+    from sqlalchemy.engine import make_url
+
+    url = make_url(database_url)
+    scratch = None
+    if url.get_backend_name() == "postgresql":
+        scratch = f"{url.database}_migrations"
+        with db.make_engine(database_url).execution_options(isolation_level="AUTOCOMMIT").connect() as server:
+            server.execute(text(f'DROP DATABASE IF EXISTS "{scratch}"'))
+            server.execute(text(f'CREATE DATABASE "{scratch}"'))
+        engine = db.make_engine(url.set(database=scratch).render_as_string(hide_password=False))
+    else:
+        engine = db.make_engine(f"sqlite:///{tmp_path / 'migrations.sqlite3'}")
+    yield engine, alembic_runner(engine)
+    engine.dispose()
+    if scratch is not None:
+        with db.make_engine(database_url).execution_options(isolation_level="AUTOCOMMIT").connect() as server:
+            server.execute(text(f'DROP DATABASE IF EXISTS "{scratch}"'))

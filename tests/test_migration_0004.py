@@ -4,12 +4,10 @@ and its downgrade rebuilds them; on a database of its own (SQLite file), never t
 import json
 
 import pytest
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import text
 
 from app.db import make_engine
-from tests.test_contract import ROOT
+from tests.conftest import alembic_runner
 
 WHR_BLOB = {"date": ["2020-01-01", "2020-01-21"], "rating": [1950.5, 1990.25], "deviation": [120.0, 100.0], "games": [4, 7]}
 ELO_BLOB = {"date": ["1994-12-31", "1995-04-30", "1995-04-30"], "rating": [2300, 2290, 2310], "deviation": [None, None, None],
@@ -19,14 +17,7 @@ ELO_BLOB = {"date": ["1994-12-31", "1995-04-30", "1995-04-30"], "rating": [2300,
 @pytest.fixture
 def migrate_to(tmp_path):  # type: ignore[no-untyped-def]
     engine = make_engine(f"sqlite:///{tmp_path / 'migrations.sqlite3'}")
-
-    def run(direction: str, revision: str) -> None:
-        config = Config(str(ROOT / "alembic.ini"))
-        with engine.begin() as connection:
-            config.attributes["connection"] = connection
-            getattr(command, direction)(config, revision)
-
-    yield engine, run
+    yield engine, alembic_runner(engine)
     engine.dispose()
 
 

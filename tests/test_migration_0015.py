@@ -9,15 +9,9 @@ import json
 import math
 
 import numpy as np
-import pytest
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import inspect, text
-from sqlalchemy.engine import make_url
 
-from app.db import make_engine
 from app.services import stored_columns
-from tests.test_contract import ROOT
 
 ROWS = [  # (snapshot_id, player_id, date, rating, deviation, games, status, last_played, title, counters, tournament_ids)
     (1, "p2", "2020-01-21", 1990.25, 100.0, 11, "active", "2020-01-21", None, None, ["t2", "t3"]),
@@ -33,34 +27,8 @@ CHANGES = [  # (snapshot_id, tournament_id, player_id, system, before, after, ch
 ]
 
 
-@pytest.fixture
-def migrate_to(tmp_path, database_url):  # type: ignore[no-untyped-def]
-    url = make_url(database_url)
-    scratch = None
-    if url.get_backend_name() == "postgresql":
-        scratch = f"{url.database}_migration_0015"
-        with make_engine(database_url).execution_options(isolation_level="AUTOCOMMIT").connect() as server:
-            server.execute(text(f'DROP DATABASE IF EXISTS "{scratch}"'))
-            server.execute(text(f'CREATE DATABASE "{scratch}"'))
-        engine = make_engine(url.set(database=scratch).render_as_string(hide_password=False))
-    else:
-        engine = make_engine(f"sqlite:///{tmp_path / 'migrations.sqlite3'}")
-
-    def run(direction: str, revision: str) -> None:
-        config = Config(str(ROOT / "alembic.ini"))
-        with engine.begin() as connection:
-            config.attributes["connection"] = connection
-            getattr(command, direction)(config, revision)
-
-    yield engine, run
-    engine.dispose()
-    if scratch is not None:
-        with make_engine(database_url).execution_options(isolation_level="AUTOCOMMIT").connect() as server:
-            server.execute(text(f'DROP DATABASE IF EXISTS "{scratch}"'))
-
-
-def test_rows_become_one_archive_per_snapshot_and_come_back(migrate_to):  # type: ignore[no-untyped-def]
-    engine, run = migrate_to
+def test_rows_become_one_archive_per_snapshot_and_come_back(migration_database):  # type: ignore[no-untyped-def]
+    engine, run = migration_database
     run("upgrade", "0014")
     with engine.begin() as connection:
         connection.execute(text("INSERT INTO rating_snapshots (id, list_id, list_date, params, players, games, tournaments, notes) "

@@ -4,11 +4,9 @@ because with foreign keys on, dropping the old copy cascades to every game, entr
 
 from sqlalchemy import text
 
-from tests.test_migration_0015 import migrate_to  # noqa: F401  (the fixture: a database of its own)
 
-
-def test_downgrading_to_the_first_schemas_keeps_every_game_and_entry(migrate_to):  # type: ignore[no-untyped-def]  # noqa: F811
-    engine, run = migrate_to
+def test_downgrading_to_the_first_schemas_keeps_every_game_and_entry(migration_database):  # type: ignore[no-untyped-def]
+    engine, run = migration_database
     run("upgrade", "head")
     with engine.begin() as connection:
         connection.execute(text("INSERT INTO players (id, name) VALUES ('a', 'A'), ('b', 'B')"))

@@ -303,7 +303,7 @@ class PointArrays:
         return cls(
             day=np.array([p.date.toordinal() for p in points], dtype=np.int64),
             rating=np.array([p.rating for p in points], dtype=np.float64),
-            deviation=_floats([p.deviation for p in points]),
+            deviation=float_column([p.deviation for p in points]),
             games=np.array([p.games for p in points], dtype=np.int64),
             last_played=np.array([p.last_played.toordinal() if p.last_played else NO_DAY for p in points], dtype=np.int64),
             status=object_column([p.status for p in points]),
@@ -333,8 +333,8 @@ class HeldPoints(PointArrays):
         return cls(
             **PointArrays.of(points).columns(),
             next_day=np.array([f.date.toordinal() if f else NO_DAY for f in following], dtype=np.int64),
-            next_rating=_floats([f.rating if f else None for f in following]),
-            next_deviation=_floats([f.deviation if f else None for f in following]),
+            next_rating=float_column([f.rating if f else None for f in following]),
+            next_deviation=float_column([f.deviation if f else None for f in following]),
         )
 
 
@@ -389,7 +389,8 @@ def last_point_held(held: HeldPoints, day: date, params: BaseModel) -> Standings
 _POINT_ARRAY_FIELDS = tuple(f.name for f in fields(PointArrays))
 
 
-def _floats(values: Sequence[float | None]) -> np.ndarray:
+def float_column(values: Sequence[float | None]) -> np.ndarray:
+    """A column of floats, NaN for a missing value."""
     return np.array([math.nan if v is None else v for v in values], dtype=np.float64)
 
 

@@ -11,7 +11,6 @@ values in storage form (dates as ISO text, JSON as text), ready for the driver's
 points and changes as archives of columns (``point_archive``, ``change_archive``)."""
 
 import datetime as dt
-import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -35,6 +34,7 @@ from app.rating.system import (
     Seed,
     StoredGame,
     StoredTournament,
+    float_column,
     object_column,
 )
 from app.services import stored_columns
@@ -254,7 +254,7 @@ def point_archive(replayed: Replay) -> bytes:
         "player_id": players[order],
         "day": days[order],
         "rating": np.asarray(rating, dtype=np.float64)[order],
-        "deviation": _floats(deviation)[order],
+        "deviation": float_column(deviation)[order],
         "games": np.asarray(games, dtype=np.int64)[order],
         "status": object_column(status)[order],
         "last_played": np.fromiter(map(ordinals.__getitem__, last_played), np.int32, len(last_played))[order],
@@ -270,7 +270,7 @@ def change_archive(replayed: Replay) -> bytes:
     fields = dict(zip(CHANGE_COLUMNS, _columns(replayed.changes, CHANGE_COLUMNS), strict=True))
     order = sorted(range(len(fields["player_id"])), key=list(zip(fields["tournament_id"], fields["player_id"], strict=True)).__getitem__)
     return stored_columns.pack({
-        name: _floats(values)[order] if name in _CHANGE_NUMBERS
+        name: float_column(values)[order] if name in _CHANGE_NUMBERS
         else np.asarray(values, dtype=np.int64)[order] if name == "games_counted"
         else object_column(values)[order]
         for name, values in fields.items()
@@ -298,10 +298,6 @@ class _IsoDates(dict[dt.date | None, str | None]):
     def __missing__(self, day: dt.date | None) -> str | None:
         text = self[day] = None if day is None else day.isoformat()
         return text
-
-
-def _floats(values: Sequence[float | None]) -> np.ndarray:
-    return np.array([math.nan if v is None else v for v in values], dtype=np.float64)
 
 
 class _Ordinals(dict[dt.date | None, int]):
