@@ -37,13 +37,9 @@ def main(argv: list[str] | None = None) -> int:
     importer.add_argument(
         "--rated-anyway", type=Path, metavar="FILE", help="tournament ids (one a line) to rate whatever the file says"
     )
-    importer.add_argument(
-        "--not-rated-anyway", type=Path, metavar="FILE", help="tournament ids (one a line) never to rate"
-    )
+    importer.add_argument("--not-rated-anyway", type=Path, metavar="FILE", help="tournament ids (one a line) never to rate")
 
-    submission = commands.add_parser(
-        "submission", help="print one tournament of a results file as a POST /v1/tournaments body"
-    )
+    submission = commands.add_parser("submission", help="print one tournament of a results file as a POST /v1/tournaments body")
     submission.add_argument("path", type=Path)
     submission.add_argument("--tournament", required=True, help="the tournament's id in the file")
 

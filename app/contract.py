@@ -36,6 +36,7 @@ from app.problems import Problem as ProblemError
 class Problem405(ProblemError):
     status, type_slug, title = 405, "method-not-allowed", "Method not allowed"
 
+
 DOCS_ASSETS_PATH = "/docs-assets"
 DOCS_ASSETS_DIRECTORY = Path(fastapi_offline.__file__).resolve().parent / "static"
 WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
@@ -149,9 +150,7 @@ def _contract(app: FastAPI) -> dict[str, Any]:
                     "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}},
                 }
             if "401" in responses:
-                responses["401"]["headers"] = {
-                    "WWW-Authenticate": {"description": "`Bearer`", "schema": {"type": "string"}}
-                }
+                responses["401"]["headers"] = {"WWW-Authenticate": {"description": "`Bearer`", "schema": {"type": "string"}}}
             operation["responses"] = dict(sorted(responses.items()))
     # FastAPI's own validation-error shapes are never sent: the service answers problem+json.
     for unused in ("HTTPValidationError", "ValidationError"):

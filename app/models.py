@@ -52,9 +52,7 @@ class Player(Base):
     gender: Mapped[str | None] = mapped_column(String(1))
     birth_year: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
-    updated_at: Mapped[datetime] = mapped_column(
-        DateTime(timezone=True), server_default=func.now(), onupdate=func.now()
-    )
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now(), onupdate=func.now())
 
 
 class Tournament(Base):
@@ -85,9 +83,7 @@ class Tournament(Base):
     handicap_rule: Mapped[str | None] = mapped_column(String(40))
     komi: Mapped[float | None] = mapped_column(Float)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
-    updated_at: Mapped[datetime] = mapped_column(
-        DateTime(timezone=True), server_default=func.now(), onupdate=func.now()
-    )
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now(), onupdate=func.now())
 
 
 class Game(Base):
@@ -162,9 +158,7 @@ class RatingEntry(Base):
     __tablename__ = "rating_entries"
     __table_args__ = (Index(None, "snapshot_id", "rating"), Index(None, "snapshot_id", "status", "rating"))
 
-    snapshot_id: Mapped[int] = mapped_column(
-        ForeignKey("rating_snapshots.id", ondelete="CASCADE"), primary_key=True
-    )
+    snapshot_id: Mapped[int] = mapped_column(ForeignKey("rating_snapshots.id", ondelete="CASCADE"), primary_key=True)
     player_id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
     rating: Mapped[float] = mapped_column(Float)
     deviation: Mapped[float | None] = mapped_column(Float)

@@ -85,9 +85,7 @@ class ServiceUnavailable(Problem):
 
 
 def problem_response(problem: Problem) -> JSONResponse:
-    return JSONResponse(
-        problem.body(), status_code=problem.status, media_type=PROBLEM_MEDIA_TYPE, headers=problem.headers
-    )
+    return JSONResponse(problem.body(), status_code=problem.status, media_type=PROBLEM_MEDIA_TYPE, headers=problem.headers)
 
 
 def json_pointer(location: tuple[str | int, ...] | list[str | int]) -> str:

@@ -180,7 +180,9 @@ def _free_port() -> int:
 
 def _request(method: str, url: str, body: dict | None = None, headers: dict | None = None) -> tuple[int, dict, bytes]:
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json", **(headers or {})})
+    request = urllib.request.Request(
+        url, data=data, method=method, headers={"Content-Type": "application/json", **(headers or {})}
+    )
     try:
         with urllib.request.urlopen(request, timeout=60) as response:
             return response.status, {k.lower(): v for k, v in response.headers.items()}, response.read()
@@ -210,7 +212,9 @@ def _recompute(base: str) -> dict:
     polled, 1.0 s unpolled on the development VM); at 25 ms the poll costs little and the figure is at most
     25 ms late."""
     started = time.perf_counter()
-    status, _, payload = _request("POST", f"{base}/v1/rating-lists/rif-whr/recompute", headers={"Authorization": f"Bearer {API_KEY}"})
+    status, _, payload = _request(
+        "POST", f"{base}/v1/rating-lists/rif-whr/recompute", headers={"Authorization": f"Bearer {API_KEY}"}
+    )
     assert status == 202, (status, payload)
     job_id = json.loads(payload)["job_id"]
     while True:
@@ -228,36 +232,63 @@ def _recompute(base: str) -> dict:
     return {"total": total, **job["result"]}
 
 
-def _run_loads(wrk: str, base: str, server_pid: int, workdir: Path, duration: int, only: list[str] | None) -> list[tuple[Load, Measured]]:
+def _run_loads(
+    wrk: str, base: str, server_pid: int, workdir: Path, duration: int, only: list[str] | None
+) -> list[tuple[Load, Measured]]:
     ratings = "/v1/rating-lists/rif-whr/ratings?status=all&limit=500"
     status, headers, payload = _request("GET", base + ratings)
     assert status == 200, (status, payload)
     etag = headers["etag"]
     top_player = json.loads(payload)["items"][0]["player_id"]
     history = f"/v1/players/{top_player}/history?list=rif-whr"
-    every_player = [row["player_id"] for offset in range(0, 5000, 500)
-                    for row in json.loads(_request("GET", f"{base}{ratings}&offset={offset}")[2])["items"]]
+    every_player = [
+        row["player_id"]
+        for offset in range(0, 5000, 500)
+        for row in json.loads(_request("GET", f"{base}{ratings}&offset={offset}")[2])["items"]
+    ]
     new_pages = tuple(f"{ratings}&offset={offset}" for offset in range(len(every_player) - 500))
     new_dates = tuple(f"{ratings}&as_of={dt.date(2000, 1, 1) + dt.timedelta(days=day)}" for day in range(6000))
     new_players = tuple(f"/v1/players/{player}/history?list=rif-whr" for player in every_player)
     loads = [
         Load("GET …/rif-whr/ratings?status=all&limit=500, alone", ratings, 1, median_ms_below=10),
         Load("  the same at 4 connections", ratings, 4, median_ms_below=10, rate_at_least=300),
-        Load("  the same with If-None-Match (304)", ratings, 4, median_ms_below=2, rate_at_least=2000,
-             headers=(("If-None-Match", etag),), expect_status=304),
+        Load(
+            "  the same with If-None-Match (304)",
+            ratings,
+            4,
+            median_ms_below=2,
+            rate_at_least=2000,
+            headers=(("If-None-Match", etag),),
+            expect_status=304,
+        ),
         Load("  ?as_of=2010-01-01", ratings + "&as_of=2010-01-01", 4, median_ms_below=15),
         Load("GET /v1/players/{id}/history?list=rif-whr", history, 4, median_ms_below=3, rate_at_least=1500),
         # The same reads, each request one the server has not answered before.
         Load("ratings limit=500, a new offset each request", ratings, 1, cycle=new_pages),
         Load("  ?as_of=, a new date each request", ratings + "&as_of=2010-01-01", 1, median_ms_below=15, cycle=new_dates),
         Load("history, a new player each request", history, 4, cycle=new_players),
-        Load("POST /v1/calc/rif-elo/game, 1 connection", "/v1/calc/rif-elo/game", 1, rate_at_least=2500,
-             method="POST", body=CALC_BODY),
-        Load("  the same at 16 connections", "/v1/calc/rif-elo/game", 16, p99_ms_below=15, rate_at_least=2500,
-             method="POST", body=CALC_BODY),
+        Load(
+            "POST /v1/calc/rif-elo/game, 1 connection",
+            "/v1/calc/rif-elo/game",
+            1,
+            rate_at_least=2500,
+            method="POST",
+            body=CALC_BODY,
+        ),
+        Load(
+            "  the same at 16 connections",
+            "/v1/calc/rif-elo/game",
+            16,
+            p99_ms_below=15,
+            rate_at_least=2500,
+            method="POST",
+            body=CALC_BODY,
+        ),
         Load("GET /v1/health", "/v1/health", 16, rate_at_least=2000),
         # The website (issue 14): a 500-row list page renders in under 30 ms.
-        Load("GET /lists/rif-whr?status=all&per_page=500 (page)", "/lists/rif-whr?status=all&per_page=500", 1, median_ms_below=30),
+        Load(
+            "GET /lists/rif-whr?status=all&per_page=500 (page)", "/lists/rif-whr?status=all&per_page=500", 1, median_ms_below=30
+        ),
         Load("  the same at 4 connections", "/lists/rif-whr?status=all&per_page=500", 4),
         Load("  the same, page 5 (rows 2001-2500)", "/lists/rif-whr?status=all&per_page=500&page=5", 1, median_ms_below=30),
         Load("GET /players/{id} (page: 2 charts, tournaments, games)", f"/players/{top_player}", 1),
@@ -285,12 +316,29 @@ def _wrk(wrk: str, base: str, server_pid: int, load: Load, workdir: Path, durati
     lines = [f'wrk.method = "{load.method}"']
     if load.body is not None:
         lines += [f"wrk.body = '{json.dumps(load.body)}'", 'wrk.headers["Content-Type"] = "application/json"']
-    lines += [f'wrk.headers["{name}"] = \'{value}\'' for name, value in load.headers]
+    lines += [f"wrk.headers[\"{name}\"] = '{value}'" for name, value in load.headers]
     if load.cycle:
-        lines += ["paths = {" + ", ".join(f'"{path}"' for path in load.cycle) + "}", "n = 0",
-                  "request = function()", "  n = n % #paths + 1", "  return wrk.format(nil, paths[n])", "end"]
+        lines += [
+            "paths = {" + ", ".join(f'"{path}"' for path in load.cycle) + "}",
+            "n = 0",
+            "request = function()",
+            "  n = n % #paths + 1",
+            "  return wrk.format(nil, paths[n])",
+            "end",
+        ]
     script.write_text("\n".join(lines) + "\n")
-    command = [wrk, "-t1", f"-c{load.connections}", f"-d{duration}s", "--timeout", "10s", "--latency", "-s", str(script), base + load.path]
+    command = [
+        wrk,
+        "-t1",
+        f"-c{load.connections}",
+        f"-d{duration}s",
+        "--timeout",
+        "10s",
+        "--latency",
+        "-s",
+        str(script),
+        base + load.path,
+    ]
     cpu_before = _cpu_seconds(server_pid)
     output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
     cpu = _cpu_seconds(server_pid) - cpu_before
@@ -355,11 +403,15 @@ def _print_table(args: argparse.Namespace, rows: list[tuple[Load, Measured]], re
         f"{'recompute rif-whr via the API, ' + ('WARM' if warm else 'cold') + ', trigger→success':<52} {'':>4} {recompute['total'] * 1000:>6.0f} ms "
         f"{'':>9} {'':>8} {'':>9}  {'≤ 350 ms':<28} {'yes' if met else 'NO'}"
     )
-    print(f"  job split (s): {parts}; {recompute.get('players')} players, {recompute.get('games')} games; "
-          f"{'; '.join(recompute.get('notes', []))}")
+    print(
+        f"  job split (s): {parts}; {recompute.get('players')} players, {recompute.get('games')} games; "
+        f"{'; '.join(recompute.get('notes', []))}"
+    )
     print(f"every target met: {'yes' if all_met else 'no'}")
-    print("cpu/req: the server process's CPU time (user + system, all threads) per request; 1 s / cpu/req is the\n"
-          "rate one free core could serve, a figure that other load on the machine disturbs much less than req/s.")
+    print(
+        "cpu/req: the server process's CPU time (user + system, all threads) per request; 1 s / cpu/req is the\n"
+        "rate one free core could serve, a figure that other load on the machine disturbs much less than req/s."
+    )
 
 
 if __name__ == "__main__":

@@ -97,9 +97,11 @@ def main() -> None:
         total = time.perf_counter() - started
         assert job["status"] == "succeeded", job
         split = job["result"]["timings_s"]
-        print(f"{label:<7} recompute: {total:.3f} s  read {split['read']:.3f}  compute {split['compute']:.3f}  "
-              f"write {split['write']:.3f}  [{job['result']['players']} players, {job['result']['games']} games; "
-              f"{'; '.join(job['result']['notes'])}]")
+        print(
+            f"{label:<7} recompute: {total:.3f} s  read {split['read']:.3f}  compute {split['compute']:.3f}  "
+            f"write {split['write']:.3f}  [{job['result']['players']} players, {job['result']['games']} games; "
+            f"{'; '.join(job['result']['notes'])}]"
+        )
         return {"total": total, **split}
 
     cold = []
@@ -107,15 +109,29 @@ def main() -> None:
         reset()
         cold.append(recompute(f"cold {run + 1}"))
     medians = {key: statistics.median(r[key] for r in cold) for key in ("total", "read", "compute", "write")}
-    print(f"cold, median of {len(cold)}: {medians['total']:.3f} s (target <= {TARGET_S} s: "
-          f"{'met' if medians['total'] <= TARGET_S else 'not met'})  read {medians['read']:.3f}  "
-          f"compute {medians['compute']:.3f}  write {medians['write']:.3f}  "
-          f"(read + write {'<=' if medians['read'] + medians['write'] <= medians['compute'] else '>'} compute)")
+    print(
+        f"cold, median of {len(cold)}: {medians['total']:.3f} s (target <= {TARGET_S} s: "
+        f"{'met' if medians['total'] <= TARGET_S else 'not met'})  read {medians['read']:.3f}  "
+        f"compute {medians['compute']:.3f}  write {medians['write']:.3f}  "
+        f"(read + write {'<=' if medians['read'] + medians['write'] <= medians['compute'] else '>'} compute)"
+    )
 
     end = date.fromordinal(max(history.day.tolist())) + timedelta(days=7)
     players = [str(p) for p in range(10)]
-    games = [{"black": a, "white": b, "result": "BWD"[(i + j) % 3]} for i, a in enumerate(players) for j, b in enumerate(players) if i < j]
-    body = {"id": EXTRA_TOURNAMENT, "name": "One more", "category": "renju", "start": end.isoformat(), "end": end.isoformat(), "games": games}
+    games = [
+        {"black": a, "white": b, "result": "BWD"[(i + j) % 3]}
+        for i, a in enumerate(players)
+        for j, b in enumerate(players)
+        if i < j
+    ]
+    body = {
+        "id": EXTRA_TOURNAMENT,
+        "name": "One more",
+        "category": "renju",
+        "start": end.isoformat(),
+        "end": end.isoformat(),
+        "games": games,
+    }
     assert client.post("/v1/tournaments", json=body, headers=auth).status_code == 201
     recompute("warm")
     if args.stages:
@@ -154,10 +170,14 @@ def _import(history, workdir: Path, database: str, database_url: str) -> None:  
             stale.unlink()
     source = workdir / "results.tsv"
     write_results_file(history, source)
-    print(f"history: {history.n_players} players, {len(history.black)} games, "
-          f"{len(set(history.tournament.tolist()))} tournaments -> {source}")
+    print(
+        f"history: {history.n_players} players, {len(history.black)} games, "
+        f"{len(set(history.tournament.tolist()))} tournaments -> {source}"
+    )
     started = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "app.cli", "import", "--no-progress", str(source)], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, "-m", "app.cli", "import", "--no-progress", str(source)], cwd=ROOT, check=True, stdout=subprocess.DEVNULL
+    )
     print(f"import through the submission service (CLI): {time.perf_counter() - started:.1f} s")
 
 
@@ -214,20 +234,40 @@ def _stages(repeat: int) -> None:
                 system = get_system(rating_list.system)
                 params = system.params(rating_list.params)
                 tournaments, columns = timed("read: eligible games", recompute.eligible_games, session, rating_list)
-                timed("compute: the fit alone", whr.fit, columns.black, columns.white, columns.black_score, columns.day,
-                      len(columns.player_ids), params.engine())
+                timed(
+                    "compute: the fit alone",
+                    whr.fit,
+                    columns.black,
+                    columns.white,
+                    columns.black_score,
+                    columns.day,
+                    len(columns.player_ids),
+                    params.engine(),
+                )
                 given = ReplayInput(tournaments, [], params, dt.date.today(), None, columns)
                 replayed = timed("compute: replay (fit, entries, points, changes)", system.replay, given)
                 entries = timed("compute: entry rows", recompute.entry_rows, replayed)
                 points = timed("compute: point archive", recompute.point_archive, replayed)
                 changes = timed("compute: change archive", recompute.change_archive, replayed)
             with db.session_scope() as session:
-                snapshot = RatingSnapshot(list_id=LIST_ID, list_date=dt.date.today(), point_columns=points, change_columns=changes)
+                snapshot = RatingSnapshot(
+                    list_id=LIST_ID, list_date=dt.date.today(), point_columns=points, change_columns=changes
+                )
                 session.add(snapshot)
-                timed(f"write: snapshot, {len(replayed.points)} points, {len(replayed.changes)} changes "
-                      f"({(len(points) + len(changes)) / 1e6:.1f} MB)", session.flush)
-                timed(f"write: {len(entries)} rating_entries", db.insert_rows, session, RatingEntry.__table__, recompute.ENTRY_COLUMNS,
-                      entries, same={"snapshot_id": snapshot.id})
+                timed(
+                    f"write: snapshot, {len(replayed.points)} points, {len(replayed.changes)} changes "
+                    f"({(len(points) + len(changes)) / 1e6:.1f} MB)",
+                    session.flush,
+                )
+                timed(
+                    f"write: {len(entries)} rating_entries",
+                    db.insert_rows,
+                    session,
+                    RatingEntry.__table__,
+                    recompute.ENTRY_COLUMNS,
+                    entries,
+                    same={"snapshot_id": snapshot.id},
+                )
                 session.rollback()
     finally:
         gc.enable()

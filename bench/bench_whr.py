@@ -255,20 +255,22 @@ def bench_size(size: str, skip_reference: bool, repeat: int, workdir: Path) -> N
         else:
             ratio = f"{r['seconds'] / cold:.0f}x slower"
             steps = f"{r['steps']} sweeps"
-        print(
-            f"{LABELS[side]:<34}{r['seconds']:>10.3f}{ratio:>18}{steps:>16}{r['peak_mb']:>15.0f}{r['baseline_mb']:>19.0f}"
-        )
+        print(f"{LABELS[side]:<34}{r['seconds']:>10.3f}{ratio:>18}{steps:>16}{r['peak_mb']:>15.0f}{r['baseline_mb']:>19.0f}")
     warm = results["engine-warm"]
     engine_cold = results["engine-cold"]
-    print(f"\nengine cold and warm alternated in one process, median of {repeat} each: cold min "
-          f"{engine_cold['seconds_min']:.3f} s, warm min {warm['seconds_min']:.3f} s; "
-          f"last step moved at most {engine_cold['max_change']:.1e} Elo")
+    print(
+        f"\nengine cold and warm alternated in one process, median of {repeat} each: cold min "
+        f"{engine_cold['seconds_min']:.3f} s, warm min {warm['seconds_min']:.3f} s; "
+        f"last step moved at most {engine_cold['max_change']:.1e} Elo"
+    )
     cold_newton, warm_newton = engine_cold["newton_seconds"], warm["newton_seconds"]
     cold_fixed = engine_cold["seconds"] - cold_newton
     warm_fixed = warm["seconds"] - warm_newton
-    print(f"Newton + conjugate gradients: cold {cold_newton:.3f} s, warm {warm_newton:.3f} s "
-          f"(ratio {cold_newton / warm_newton:.2f}); the rest (validation, structure, start, deviations): "
-          f"cold {cold_fixed:.3f} s, warm {warm_fixed:.3f} s ({warm_fixed / warm['seconds']:.0%} of warm)")
+    print(
+        f"Newton + conjugate gradients: cold {cold_newton:.3f} s, warm {warm_newton:.3f} s "
+        f"(ratio {cold_newton / warm_newton:.2f}); the rest (validation, structure, start, deviations): "
+        f"cold {cold_fixed:.3f} s, warm {warm_fixed:.3f} s ({warm_fixed / warm['seconds']:.0%} of warm)"
+    )
     dr, dd = differences(results["engine-cold"]["out"], warm["out"])
     print(f"engine warm vs cold: max |rating| difference {dr:.2e} Elo, |deviation| {dd:.2e} Elo")
     for side in sides[2:]:

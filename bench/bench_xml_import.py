@@ -46,9 +46,11 @@ def main() -> None:
     from bench.histories import federation_history
     from bench.results_file import write_xml_export
 
-    print(f"{'size':>5} | {'games':>9} | {'players':>7} | {'tournaments':>11} | {'file MB':>7} | "
-          f"{'write s':>7} | {'stream s':>8} | {'import s':>8} | {'CPU s':>6} | {'games/s':>7} | {'RSS after stream MB':>19} | "
-          f"{'peak RSS MB':>11}")
+    print(
+        f"{'size':>5} | {'games':>9} | {'players':>7} | {'tournaments':>11} | {'file MB':>7} | "
+        f"{'write s':>7} | {'stream s':>8} | {'import s':>8} | {'CPU s':>6} | {'games/s':>7} | {'RSS after stream MB':>19} | "
+        f"{'peak RSS MB':>11}"
+    )
     for size in args.sizes:
         n_games, n_players, regions, seed = SIZES[size]
         workdir = Path(tempfile.mkdtemp(prefix=f"bench-xml-{size}-"))
@@ -61,13 +63,19 @@ def main() -> None:
         del history
         child = subprocess.run(
             [sys.executable, __file__, "--child", str(export), str(workdir / "bench.sqlite3")],
-            cwd=ROOT, check=True, capture_output=True, text=True,
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+            text=True,
         )
         result = json.loads(child.stdout.strip().splitlines()[-1])
         assert result["games_stored"] == n_games, result
-        print(f"{size:>5} | {n_games:>9,} | {n_players:>7,} | {n_tournaments:>11,} | "
-              f"{size_bytes / 1e6:>7.0f} | {written:>7.1f} | {result['stream_s']:>8.1f} | {result['total_s']:>8.1f} | "
-              f"{result['cpu_s']:>6.1f} | {n_games / result['total_s']:>7,.0f} | {result['stream_peak_rss_mb']:>19.0f} | {result['peak_rss_mb']:>11.0f}", flush=True)
+        print(
+            f"{size:>5} | {n_games:>9,} | {n_players:>7,} | {n_tournaments:>11,} | "
+            f"{size_bytes / 1e6:>7.0f} | {written:>7.1f} | {result['stream_s']:>8.1f} | {result['total_s']:>8.1f} | "
+            f"{result['cpu_s']:>6.1f} | {n_games / result['total_s']:>7,.0f} | {result['stream_peak_rss_mb']:>19.0f} | {result['peak_rss_mb']:>11.0f}",
+            flush=True,
+        )
         export.unlink()
         for leftover in workdir.iterdir():
             leftover.unlink()
@@ -101,15 +109,19 @@ def _child(export: Path, database: Path) -> None:
     total_s = time.perf_counter() - started
     usage = resource.getrusage(resource.RUSAGE_SELF)
     peak_kb = _peak_rss_kb()
-    print(json.dumps({
-        "stream_s": stream_s,
-        "total_s": total_s,
-        "cpu_s": usage.ru_utime + usage.ru_stime,  # the process's, migrations included
-        "peak_rss_mb": peak_kb / 1024,
-        "stream_peak_rss_mb": stream_peak_kb[0] / 1024,
-        "games_stored": report.games_stored,
-        "rejected": sum(report.rejected.values()),
-    }))
+    print(
+        json.dumps(
+            {
+                "stream_s": stream_s,
+                "total_s": total_s,
+                "cpu_s": usage.ru_utime + usage.ru_stime,  # the process's, migrations included
+                "peak_rss_mb": peak_kb / 1024,
+                "stream_peak_rss_mb": stream_peak_kb[0] / 1024,
+                "games_stored": report.games_stored,
+                "rejected": sum(report.rejected.values()),
+            }
+        )
+    )
 
 
 def _peak_rss_kb() -> int:

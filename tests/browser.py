@@ -50,7 +50,8 @@ def ensure_axe(directory: Path) -> str:
         directory.mkdir(parents=True, exist_ok=True)
         subprocess.run(
             [npm, "install", "--prefix", str(directory), "--no-audit", "--no-fund", "--no-save", f"axe-core@{AXE_VERSION}"],
-            check=True, capture_output=True,
+            check=True,
+            capture_output=True,
         )
     return script.read_text(encoding="utf-8")
 
@@ -77,13 +78,27 @@ class Browser:
 
         self.process = subprocess.Popen(
             [
-                self.chromium, "--headless=new", "--remote-debugging-pipe", "--no-sandbox", "--disable-gpu",
-                "--no-first-run", "--no-default-browser-check", "--disable-extensions", "--hide-scrollbars",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--font-render-hinting=none", f"--user-data-dir={self._profile}", "about:blank",
+                self.chromium,
+                "--headless=new",
+                "--remote-debugging-pipe",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                "--no-default-browser-check",
+                "--disable-extensions",
+                "--hide-scrollbars",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--font-render-hinting=none",
+                f"--user-data-dir={self._profile}",
+                "about:blank",
             ],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            preexec_fn=on_fds_3_and_4, pass_fds=(3, 4),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            preexec_fn=on_fds_3_and_4,
+            pass_fds=(3, 4),
         )
         for fd in (to_browser_read, from_browser_write, high_read, high_write):
             os.close(fd)

@@ -78,7 +78,9 @@ def test_the_same_rules_select_the_games_a_recompute_rates(client):
         for rating_list in session.scalars(select(RatingList)):
             selected = set(
                 session.scalars(
-                    select(Tournament.id).join(Game, Game.tournament_id == Tournament.id).where(and_(*eligibility_conditions(rating_list)))
+                    select(Tournament.id)
+                    .join(Game, Game.tournament_id == Tournament.id)
+                    .where(and_(*eligibility_conditions(rating_list)))
                 )
             )
             for tournament in session.scalars(select(Tournament)):

@@ -60,13 +60,29 @@ BAD_INPUTS = [
     ("PATCH", "/v1/rating-lists/rif-whr/params", '{"w2": Infinity}', 422, "/w2"),
     ("POST", "/v1/calc/rif-elo/game", '{"rating": NaN, "opponent_rating": 2200, "score": 1}', 422, "/rating"),
     ("POST", "/v1/calc/whr", '{"games": [], "params": {"virtual_rating": -Infinity}}', 422, "/params/virtual_rating"),
-    ("POST", "/v1/calc/whr", {"games": [{"black": "a", "white": "b", "result": "B", "date": "0001-01-01"}]}, 422, "/games/0/date"),
-    ("PUT", "/v1/rating-lists/rif-elo/seeds", {"seeds": [{"player_id": "p1", "rating": 2000, "as_of": "0001-01-01"}]}, 422, "/seeds/0/as_of"),
+    (
+        "POST",
+        "/v1/calc/whr",
+        {"games": [{"black": "a", "white": "b", "result": "B", "date": "0001-01-01"}]},
+        422,
+        "/games/0/date",
+    ),
+    (
+        "PUT",
+        "/v1/rating-lists/rif-elo/seeds",
+        {"seeds": [{"player_id": "p1", "rating": 2000, "as_of": "0001-01-01"}]},
+        422,
+        "/seeds/0/as_of",
+    ),
     ("POST", "/v1/tournaments", '{"id": "T9", "name": "a\\u0000b"}', 422, "/name"),
 ]
 
 
-@pytest.mark.parametrize(("method", "path", "body", "status", "pointer"), BAD_INPUTS, ids=[f"{m} {p} {s}" for m, p, _, s, s2 in BAD_INPUTS for s in [str(s2)]])
+@pytest.mark.parametrize(
+    ("method", "path", "body", "status", "pointer"),
+    BAD_INPUTS,
+    ids=[f"{m} {p} {s}" for m, p, _, s, s2 in BAD_INPUTS for s in [str(s2)]],
+)
 def test_bad_input_is_a_4xx_problem_with_a_pointer(client, method, path, body, status, pointer):
     client.post("/v1/tournaments", json=tournament_body(), headers=AUTH)
     client.post("/v1/players", json={"id": "x"}, headers=AUTH)
@@ -116,7 +132,9 @@ def test_a_failed_commit_is_a_problem_never_a_2xx(client, monkeypatch):
 def test_nan_never_reaches_a_stored_list(client):
     before = client.get("/v1/rating-lists/rif-whr").json()["params"]
     response = client.patch(
-        "/v1/rating-lists/rif-whr/params", content=json.dumps({"w2": float("nan")}), headers={**AUTH, "Content-Type": "application/json"}
+        "/v1/rating-lists/rif-whr/params",
+        content=json.dumps({"w2": float("nan")}),
+        headers={**AUTH, "Content-Type": "application/json"},
     )
     assert response.status_code == 422
     assert client.get("/v1/rating-lists/rif-whr").json()["params"] == before

@@ -19,7 +19,11 @@ def _elo_tournament(players: int, games: int) -> dict:
         "end": "1998-01-01",
         "players": [{"id": f"p{i}", "rating": 1500 + i % 900, "status": "official"} for i in range(players)],
         "games": [
-            {"black": f"p{g % players}", "white": f"p{(g * 7 + 1) % players}" if (g * 7 + 1) % players != g % players else f"p{(g + 1) % players}", "result": "BWD"[g % 3]}
+            {
+                "black": f"p{g % players}",
+                "white": f"p{(g * 7 + 1) % players}" if (g * 7 + 1) % players != g % players else f"p{(g + 1) % players}",
+                "result": "BWD"[g % 3],
+            }
             for g in range(games)
         ],
     }
@@ -38,8 +42,16 @@ def test_the_contract_documents_the_limits(app):
     [
         ("/v1/calc/rif-1995/tournament", _elo_tournament(MAX_CALC_PLAYERS + 1, 1), "/players"),
         ("/v1/calc/rif-1995/tournament", _elo_tournament(10, MAX_CALC_GAMES + 1), "/games"),
-        ("/v1/calc/rif-1997/tournament", {"players": [], "games": [{"black": "a", "white": "b", "result": "B"}] * (MAX_CALC_GAMES + 1)}, "/games"),
-        ("/v1/calc/whr", {"games": [{"black": "a", "white": "b", "result": "B", "date": "2020-01-01"}] * (MAX_WHR_CALC_GAMES + 1)}, "/games"),
+        (
+            "/v1/calc/rif-1997/tournament",
+            {"players": [], "games": [{"black": "a", "white": "b", "result": "B"}] * (MAX_CALC_GAMES + 1)},
+            "/games",
+        ),
+        (
+            "/v1/calc/whr",
+            {"games": [{"black": "a", "white": "b", "result": "B", "date": "2020-01-01"}] * (MAX_WHR_CALC_GAMES + 1)},
+            "/games",
+        ),
     ],
 )
 def test_too_many_players_or_games_is_422_with_a_pointer(client, path, body, pointer):
@@ -52,7 +64,9 @@ def test_a_body_over_the_calc_limit_is_413_declared_or_chunked(live_server):  # 
     from app.settings import get_settings
 
     limit = get_settings().max_calc_body_bytes
-    oversized = json.dumps({"games": [{"black": "a", "white": "b", "result": "B", "date": "2020-01-01"}] * (limit // 50 + 10)}).encode()
+    oversized = json.dumps(
+        {"games": [{"black": "a", "white": "b", "result": "B", "date": "2020-01-01"}] * (limit // 50 + 10)}
+    ).encode()
     assert len(oversized) > limit
     declared = httpx.post(f"{live_server.url}/v1/calc/whr", content=oversized, headers={"Content-Type": "application/json"})
     assert declared.status_code == 413
@@ -67,7 +81,12 @@ def test_a_body_over_the_calc_limit_is_413_declared_or_chunked(live_server):  # 
     assert chunked.json()["status"] == 413
     # A chunked body within the limit is read as usual.
     small = json.dumps({"games": [{"black": "a", "white": "b", "result": "B", "date": "2020-01-01"}]}).encode()
-    assert httpx.post(f"{live_server.url}/v1/calc/whr", content=iter([small[:10], small[10:]]), headers={"Content-Type": "application/json"}).status_code == 200
+    assert (
+        httpx.post(
+            f"{live_server.url}/v1/calc/whr", content=iter([small[:10], small[10:]]), headers={"Content-Type": "application/json"}
+        ).status_code
+        == 200
+    )
 
 
 def test_a_calculation_past_the_time_budget_is_answered_and_others_wait_their_turn():

@@ -59,7 +59,11 @@ def test_import_reports_invalid_rows(tmp_path: Path, client: TestClient):
     )
     result = subprocess.run(
         [sys.executable, "-m", "app.cli", "import", "--no-progress", str(source)],
-        capture_output=True, text=True, cwd=ROOT, env=os.environ.copy(), timeout=120,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=os.environ.copy(),
+        timeout=120,
     )
     assert result.returncode == 0, result.stderr
     assert "games stored:       1" in result.stdout
@@ -73,8 +77,14 @@ def test_import_reports_invalid_rows(tmp_path: Path, client: TestClient):
     assert result.stdout.count("means: ") == 3
     assert "means: the result column is not B (black won), W (white won) or D (draw)" in result.stdout
     assert client.get("/v1/players/2").json() == {
-        "id": "2", "name": None, "surname": None, "native_name": None, "country": None,
-        "city": None, "gender": None, "birth_year": None,
+        "id": "2",
+        "name": None,
+        "surname": None,
+        "native_name": None,
+        "country": None,
+        "city": None,
+        "gender": None,
+        "birth_year": None,
     }
 
 
@@ -83,10 +93,15 @@ def test_submission_command_prints_a_body_the_api_accepts(client: TestClient):
 
     result = subprocess.run(
         [sys.executable, "-m", "app.cli", "submission", str(RENJU_CN), "--tournament", "T0017"],
-        capture_output=True, text=True, cwd=ROOT, timeout=120,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
     )
     assert result.returncode == 0, result.stderr
-    response = client.post("/v1/tournaments", content=result.stdout.encode(), headers={**AUTH, "Content-Type": "application/json"})
+    response = client.post(
+        "/v1/tournaments", content=result.stdout.encode(), headers={**AUTH, "Content-Type": "application/json"}
+    )
     assert response.status_code == 201, response.text
     read = client.get("/v1/tournaments/T0017").json()
     assert read["games_count"] == 10 and read["start"] == "2017-04-08" and read["end"] == "2017-04-09"

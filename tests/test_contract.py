@@ -27,11 +27,7 @@ def test_committed_openapi_matches_the_app(app):
 
 
 def test_operation_ids_are_readable_and_unique(app):
-    operation_ids = [
-        operation["operationId"]
-        for path in app.openapi()["paths"].values()
-        for operation in path.values()
-    ]
+    operation_ids = [operation["operationId"] for path in app.openapi()["paths"].values() for operation in path.values()]
     assert len(operation_ids) == len(set(operation_ids))
     for operation_id in operation_ids:
         assert re.fullmatch(r"[a-z]+(_[a-z0-9]+)*", operation_id), operation_id

@@ -109,7 +109,9 @@ def test_rif_1995_needs_end_or_before_1996_as_its_description_says(app, client):
 def test_the_tournament_example_is_real_data_and_valid(app):
     printed = subprocess.run(
         [sys.executable, "-m", "app.cli", "submission", str(RENJU_CN), "--tournament", "T0017"],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     real = json.loads(printed)
     for field in ("id", "name", "category", "start", "end", "games"):
@@ -266,12 +268,16 @@ def real_data_scenario(client) -> dict[str, dict[str, Any]]:  # type: ignore[no-
     jobs = call("list_jobs", "GET", "/v1/jobs", params={"list": "rif-whr"})
     call("get_job", "GET", f"/v1/jobs/{jobs['items'][0]['id']}")
     call("update_player", "PATCH", "/v1/players/3578", json=UPDATE_PLAYER_EXAMPLES["real"]["value"])
-    call("replace_tournament", "PUT", "/v1/tournaments/T0017", "real-2017", json=CORRECT_TOURNAMENT_EXAMPLES["real-2017"]["value"])
+    call(
+        "replace_tournament", "PUT", "/v1/tournaments/T0017", "real-2017", json=CORRECT_TOURNAMENT_EXAMPLES["real-2017"]["value"]
+    )
     call("recompute_rating_list", "POST", "/v1/rating-lists/rif-whr/recompute", status=202)
     call("replace_seeds", "PUT", "/v1/rating-lists/rif-elo/seeds", json=SEEDS_EXAMPLES["real"]["value"])
     call("get_seeds", "GET", "/v1/rating-lists/rif-elo/seeds")
     for name, list_id in (("whr", "rif-whr"), ("elo", "rif-elo"), ("rivne", "rivne"), ("eru", "eru")):
-        call("update_rating_list_params", "PATCH", f"/v1/rating-lists/{list_id}/params", name, json=PARAMS_EXAMPLES[name]["value"])
+        call(
+            "update_rating_list_params", "PATCH", f"/v1/rating-lists/{list_id}/params", name, json=PARAMS_EXAMPLES[name]["value"]
+        )
     call("update_rating_list", "PATCH", "/v1/rating-lists/rif-whr", json=UPDATE_RATING_LIST_EXAMPLES["real"]["value"])
     return answers
 

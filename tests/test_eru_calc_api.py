@@ -67,12 +67,20 @@ def test_the_other_conditions_are_optional_fields(client):
     assert client.post(NORMS, json=norms_body("5d", five_dan)).json()["new_rank"] == "5d"
     assert client.post(NORMS, json=norms_body("5d", five_dan, byo_yomi=True)).json()["new_rank"] == "6d"
     assert client.post(NORMS, json=norms_body("5d", five_dan, time_control_minutes=90)).json()["new_rank"] == "6d"
-    assert client.post(NORMS, json=norms_body("5d", five_dan, time_control_minutes=90, eru_calendar=False)).json()["new_rank"] == "5d"
-    assert client.post(
-        NORMS, json=norms_body("5d", five_dan, time_control_minutes=90, eru_calendar=False, international=True)
-    ).json()["new_rank"] == "6d"
+    assert (
+        client.post(NORMS, json=norms_body("5d", five_dan, time_control_minutes=90, eru_calendar=False)).json()["new_rank"]
+        == "5d"
+    )
+    assert (
+        client.post(
+            NORMS, json=norms_body("5d", five_dan, time_control_minutes=90, eru_calendar=False, international=True)
+        ).json()["new_rank"]
+        == "6d"
+    )
     # 12k, seven wins in a referee-accepted club tournament without clocks: 10k (up2 = 5.6 → 6.0)
-    club = norms_body("12k", games("12k", 7, 0, 0), time_control_minutes=None, recorded=False, eru_calendar=False, referee_accepted=True)
+    club = norms_body(
+        "12k", games("12k", 7, 0, 0), time_control_minutes=None, recorded=False, eru_calendar=False, referee_accepted=True
+    )
     assert client.post(NORMS, json=club).json()["new_rank"] == "10k"
 
 
@@ -113,7 +121,7 @@ def round_robin() -> dict:
     ]
     game_list = []
     for i, black in enumerate(ids):
-        for white in ids[i + 1:]:
+        for white in ids[i + 1 :]:
             result = "B" if black == "a" else "W" if white == "a" else "B" if white == "h" else "D"
             game_list.append({"black": black, "white": white, "result": result})
     return {"time_control_minutes": 60, "recorded": True, "eru_calendar": True, "players": players, "games": game_list}
@@ -247,7 +255,12 @@ def test_a_stored_tournaments_conditions_as_the_engine_reads_them(client):
         stored = tournament_conditions(session.get(Tournament, "T1"))
         other = tournament_conditions(session.get(Tournament, "T2"))
     assert stored == eru.Conditions(
-        eru_calendar=True, rif_rules=True, time_control_minutes=60, byo_yomi=True, recorded=True,
-        championship=eru.Championship.WORLD_CHAMPIONSHIP_AT, face_to_face=True,
+        eru_calendar=True,
+        rif_rules=True,
+        time_control_minutes=60,
+        byo_yomi=True,
+        recorded=True,
+        championship=eru.Championship.WORLD_CHAMPIONSHIP_AT,
+        face_to_face=True,
     )
     assert other.rif_rules is False and other.face_to_face is False and other.eru_calendar is False

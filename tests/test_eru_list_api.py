@@ -11,8 +11,14 @@ from tests.conftest import AUTH, tournament_body
 from tests.test_whr_list_api import recompute_now
 
 ESTONIANS = [
-    ("e1", "Ants", "Soosõrv"), ("e2", "Ando", "Meritee"), ("e3", "Tunnet", "Taimla"), ("e4", "Maris", "Tuvikene"),
-    ("e5", "Marek", "Kolk"), ("e6", "Ester", "Eggert"), ("e7", "Irene", "Karlsson"), ("e8", "Evelyn", "Tihkan"),
+    ("e1", "Ants", "Soosõrv"),
+    ("e2", "Ando", "Meritee"),
+    ("e3", "Tunnet", "Taimla"),
+    ("e4", "Maris", "Tuvikene"),
+    ("e5", "Marek", "Kolk"),
+    ("e6", "Ester", "Eggert"),
+    ("e7", "Irene", "Karlsson"),
+    ("e8", "Evelyn", "Tihkan"),
 ]
 PLAYERS = [{"id": pid, "name": name, "surname": surname, "country": "EST"} for pid, name, surname in ESTONIANS]
 GUEST = {"id": "g1", "name": "Guest", "country": "LAT", "rank": "3d"}  # his own federation's rank (ERU 4.1)
@@ -33,17 +39,30 @@ def _round_robin(order: list[str], draws: frozenset[frozenset[str]] = frozenset(
 
 # 30 minutes: enough for the rating (15, ERU 4.9), not for any dan rank (60, ERU 4.5).
 RAPID = tournament_body(
-    "tartu-rapid", name="Tartu rapid", start="2024-02-10", end="2024-02-10", time_control_minutes=30,
-    players=PLAYERS, games=_round_robin([pid for pid, _, _ in ESTONIANS]), **RANKED,
+    "tartu-rapid",
+    name="Tartu rapid",
+    start="2024-02-10",
+    end="2024-02-10",
+    time_control_minutes=30,
+    players=PLAYERS,
+    games=_round_robin([pid for pid, _, _ in ESTONIANS]),
+    **RANKED,
 )
 OPEN_ORDER = ["e1", "g1", "e2", "e3", "e4", "e5", "e6", "e7", "e8"]
 OPEN = tournament_body(
-    "tallinn-open", name="Tallinn open", start="2024-04-20", end="2024-04-21", time_control_minutes=60,
-    players=[*PLAYERS, GUEST], games=_round_robin(OPEN_ORDER, frozenset({frozenset({"e2", "e3"})})), **RANKED,
+    "tallinn-open",
+    name="Tallinn open",
+    start="2024-04-20",
+    end="2024-04-21",
+    time_control_minutes=60,
+    players=[*PLAYERS, GUEST],
+    games=_round_robin(OPEN_ORDER, frozenset({frozenset({"e2", "e3"})})),
+    **RANKED,
 )
 # A renju tournament ERU has nothing to do with: not in its calendar, not accepted, not international.
-ELSEWHERE = tournament_body("elsewhere", start="2024-03-01", end="2024-03-02", players=PLAYERS[:4],
-                            games=_round_robin(["e8", "e7", "e6", "e5"]))
+ELSEWHERE = tournament_body(
+    "elsewhere", start="2024-03-01", end="2024-03-02", players=PLAYERS[:4], games=_round_robin(["e8", "e7", "e6", "e5"])
+)
 
 
 def _rows(client, **params) -> dict[str, dict]:  # type: ignore[no-untyped-def]
@@ -73,7 +92,10 @@ def test_the_list_exists_out_of_the_box(client):
     rating_list = client.get("/v1/rating-lists/eru").json()
     assert (rating_list["system"], rating_list["category"]) == ("eru", "renju")
     assert rating_list["params"] == {"first_rank": "15k"} and rating_list["auto_recompute"] is True
-    assert rating_list["eligibility"] == {"rated_only": True, "recognised_by": ["eru_calendar", "referee_accepted", "international"]}
+    assert rating_list["eligibility"] == {
+        "rated_only": True,
+        "recognised_by": ["eru_calendar", "referee_accepted", "international"],
+    }
     bad = client.patch("/v1/rating-lists/eru/params", json={"first_rank": "0k"}, headers=AUTH)
     assert bad.status_code == 422 and bad.json()["errors"][0]["pointer"] == "/first_rank"
     assert client.patch("/v1/rating-lists/eru/params", json={"first_rank": "12k"}, headers=AUTH).status_code == 200
@@ -92,7 +114,10 @@ def test_a_promotion_in_a_players_history(client, stored):
         ("2024-04-21", "2d", 2201, ["tallinn-open"]),
     ]
     rapid = _changes(client, "tartu-rapid")["e1"]
-    assert rapid["details"]["decision"] == "kept" and "1d–4d needs at least 60 minutes per player, the tournament had 30" in rapid["details"]["reason"]
+    assert (
+        rapid["details"]["decision"] == "kept"
+        and "1d–4d needs at least 60 minutes per player, the tournament had 30" in rapid["details"]["reason"]
+    )
     opened = _changes(client, "tallinn-open")["e1"]
     assert (opened["details"]["decision"], opened["details"]["norm_reached"], opened["title_after"]) == ("promoted", "up1", "2d")
     assert opened["details"]["rank_before"] == "1d" and opened["details"]["rank_source"] == "list"
@@ -106,7 +131,11 @@ def test_a_demotion_only_in_a_tournament_meeting_the_current_ranks_conditions(cl
     assert "only a tournament meeting the conditions of the current rank can demote" in rapid["details"]["reason"]
     assert (opened["title_after"], opened["details"]["decision"]) == ("1k", "demoted")
     assert opened["details"]["norms"]["keep"] > 0 and opened["details"]["score"] == 0
-    assert [p["title"] for p in client.get("/v1/players/e8/history", params={"list": "eru"}).json()["points"]] == ["1d", "1d", "1k"]
+    assert [p["title"] for p in client.get("/v1/players/e8/history", params={"list": "eru"}).json()["points"]] == [
+        "1d",
+        "1d",
+        "1k",
+    ]
 
 
 def test_the_list_is_the_calculator_run_tournament_after_tournament(client, stored):
@@ -116,7 +145,9 @@ def test_the_list_is_the_calculator_run_tournament_after_tournament(client, stor
     for body in (RAPID, OPEN):
         ids = list(dict.fromkeys(p for g in body["games"] for p in (g["black"], g["white"])))
         request = {
-            "time_control_minutes": body["time_control_minutes"], "recorded": True, "eru_calendar": True,
+            "time_control_minutes": body["time_control_minutes"],
+            "recorded": True,
+            "eru_calendar": True,
             "players": [{"id": pid, **state[pid]} for pid in ids],
             "games": [{k: g[k] for k in ("black", "white", "result")} for g in body["games"]],
         }
@@ -128,7 +159,9 @@ def test_the_list_is_the_calculator_run_tournament_after_tournament(client, stor
             change = changes[player["id"]]
             assert change["title_after"] == player["new_rank"]
             assert (change["rating_before"], change["rating_after"], change["change"]) == (
-                player["rating_before"], player["rating_after"], player["change"]
+                player["rating_before"],
+                player["rating_after"],
+                player["change"],
             )
             assert change["details"]["norms"] == player["norms"] and change["details"]["reason"] == player["reason"]
             assert change["details"]["rating_reason"] == player["rating_reason"]
@@ -197,12 +230,23 @@ def test_a_new_players_seed_gives_his_first_rank_and_the_bonus(client):
     # n, new, first rank 10k, the referee's bonus: he beats seven 9k players, two of them rated above 1600.
     opponents = [{"id": f"o{i}", "name": f"O{i}", "country": "EST"} for i in range(7)]
     body = tournament_body(
-        "kids-cup", start="2024-05-04", end="2024-05-04", time_control_minutes=20, players=[{"id": "n", "name": "N"}, *opponents],
-        games=[{"black": "n", "white": f"o{i}", "result": "B"} for i in range(7)], **RANKED,
+        "kids-cup",
+        start="2024-05-04",
+        end="2024-05-04",
+        time_control_minutes=20,
+        players=[{"id": "n", "name": "N"}, *opponents],
+        games=[{"black": "n", "white": f"o{i}", "result": "B"} for i in range(7)],
+        **RANKED,
     )
     assert client.post("/v1/tournaments", json=body, headers=AUTH).status_code == 201
     seeds = [
-        {"player_id": "n", "rating": 1500, "status": "new", "as_of": "2024-01-01", "counters": {"first_rank": "10k", "rating_bonus": True}},
+        {
+            "player_id": "n",
+            "rating": 1500,
+            "status": "new",
+            "as_of": "2024-01-01",
+            "counters": {"first_rank": "10k", "rating_bonus": True},
+        },
         *({"player_id": f"o{i}", "rating": 1650 if i < 2 else 1550, "as_of": "2024-01-01", "title": "9k"} for i in range(7)),
     ]
     assert client.put("/v1/rating-lists/eru/seeds", json={"seeds": seeds}, headers=AUTH).status_code == 200

@@ -24,13 +24,22 @@ def generated_client(tmp_path_factory):  # type: ignore[no-untyped-def]
     config.write_text("post_hooks: []\n", encoding="utf-8")  # no formatter needed on PATH
     result = subprocess.run(
         [
-            sys.executable, "-m", "openapi_python_client", "generate",
-            "--path", str(ROOT / "openapi" / "openapi.json"),
-            "--meta", "none",
-            "--output-path", str(where / PACKAGE),
-            "--config", str(config),
+            sys.executable,
+            "-m",
+            "openapi_python_client",
+            "generate",
+            "--path",
+            str(ROOT / "openapi" / "openapi.json"),
+            "--meta",
+            "none",
+            "--output-path",
+            str(where / PACKAGE),
+            "--config",
+            str(config),
         ],
-        capture_output=True, text=True, cwd=where,
+        capture_output=True,
+        text=True,
+        cwd=where,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     # Every schema and operation must survive generation: the generator drops what it cannot read.

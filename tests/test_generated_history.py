@@ -22,7 +22,11 @@ def test_generated_history_imported_and_rated_like_the_reference(client, tmp_pat
     write_results_file(history, source)
     result = subprocess.run(
         [sys.executable, "-m", "app.cli", "import", "--no-progress", str(source)],
-        capture_output=True, text=True, cwd=ROOT, env=os.environ.copy(), timeout=300,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=os.environ.copy(),
+        timeout=300,
     )
     assert result.returncode == 0, result.stderr
     assert f"games stored:       {len(history.black)}" in result.stdout

@@ -53,7 +53,12 @@ def test_both_juvisy_files_give_the_same_tournament_field_by_field():
     assert h9_players["nemo-andre"]["name"] == "André"  # ISO-8859-1 decoded
     # What only the XML carries: rating, its origin, the EGF pin.
     nicita = xml_players["nicita-giovanni"]
-    assert (nicita["rank"], nicita["rating"], nicita["rating_origin"], nicita["egf_pin"]) == ("10k", 1114.0, "EGF : 1114", "17033126")
+    assert (nicita["rank"], nicita["rating"], nicita["rating_origin"], nicita["egf_pin"]) == (
+        "10k",
+        1114.0,
+        "EGF : 1114",
+        "17033126",
+    )
     assert xml_players["rebelo-manuela"]["rating"] == 276.0
 
     assert sorted(map(_game_key, h9["games"])) == sorted(map(_game_key, xml["games"]))
@@ -76,7 +81,9 @@ def test_juvisy_imported_from_both_files_through_the_submission_service(client: 
     from_xml = client.get(f"/v1/tournaments/{JUVISY_ID}").json()
     key = lambda g: (g["round"], g["black"], g["white"], g["result"], g["played"], g["handicap"], g["board_size"])  # noqa: E731
     assert sorted(map(key, from_h9["games"])) == sorted(map(key, from_xml["games"]))
-    assert [(p["id"], p["rank"], p["club"]) for p in from_h9["players"]] == [(p["id"], p["rank"], p["club"]) for p in from_xml["players"]]
+    assert [(p["id"], p["rank"], p["club"]) for p in from_h9["players"]] == [
+        (p["id"], p["rank"], p["club"]) for p in from_xml["players"]
+    ]
     nicita = next(p for p in from_xml["players"] if p["id"] == "nicita-giovanni")
     assert (nicita["rating"], nicita["egf_pin"]) == (1114.0, "17033126")
     # Run again: unchanged.
@@ -87,7 +94,11 @@ def test_juvisy_imported_from_both_files_through_the_submission_service(client: 
 def _import(path: Path) -> str:
     result = subprocess.run(
         [sys.executable, "-m", "app.cli", "import", "--no-progress", str(path)],
-        capture_output=True, text=True, cwd=ROOT, env=os.environ.copy(), timeout=300,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=os.environ.copy(),
+        timeout=300,
     )
     assert result.returncode == 0, result.stderr
     return result.stdout
@@ -109,7 +120,12 @@ def test_egc_2013_imported_end_to_end_with_every_row_accounted_for(client: TestC
     tournament = client.get(f"/v1/tournaments/{EGC_ID}").json()
     assert (tournament["games_count"], len(tournament["players"])) == (2259, 594)
     assert (tournament["start"], tournament["end"], tournament["city"]) == ("2013-07-28", "2013-08-10", "Olsztyn")
-    assert (tournament["tournament_class"], tournament["handicap_rule"], tournament["komi"], tournament["time_control_minutes"]) == ("A", "h3", 6.5, 195)
+    assert (
+        tournament["tournament_class"],
+        tournament["handicap_rule"],
+        tournament["komi"],
+        tournament["time_control_minutes"],
+    ) == ("A", "h3", 6.5, 195)
     players = {p["id"]: p for p in tournament["players"]}
     assert (players["fan-hui"]["rank"], players["fan-hui"]["country"], players["fan-hui"]["club"]) == ("7d", "FR", "75Op")
     assert players["schramm-christina"]["rank"] == "30k"
@@ -117,11 +133,18 @@ def test_egc_2013_imported_end_to_end_with_every_row_accounted_for(client: TestC
     games = tournament["games"]
     assert sum(not g["played"] for g in games) == 33  # the `!` games: stored, not played
     # Fan Hui's first line: "26+/w0 14+/b0 …": round 1 white against line 26 (Kraemer), won.
-    assert {"round": "1", "black": "kraemer-lukas", "white": "fan-hui", "result": "W", "played": True} .items() <= next(
+    assert {"round": "1", "black": "kraemer-lukas", "white": "fan-hui", "result": "W", "played": True}.items() <= next(
         g for g in games if g["round"] == "1" and g["white"] == "fan-hui"
     ).items()
     # Line 22 (Vashurov) round 8: "6-!b0": lost by default as black to Silt, not played.
-    assert any(g["round"] == "8" and g["black"] == "vashurov-alexandr" and g["white"] == "silt-ondrej" and g["result"] == "W" and not g["played"] for g in games)
+    assert any(
+        g["round"] == "8"
+        and g["black"] == "vashurov-alexandr"
+        and g["white"] == "silt-ondrej"
+        and g["result"] == "W"
+        and not g["played"]
+        for g in games
+    )
 
     second = _import(EGC)
     assert "tournaments stored: 0 (already present, unchanged: 1)" in second
@@ -131,8 +154,15 @@ def test_egc_2013_imported_end_to_end_with_every_row_accounted_for(client: TestC
     body = {
         "players": [{"id": p["id"], "rank": p["rank"]} for p in tournament["players"]],
         "games": [
-            {"round": int(g["round"]), "black": g["black"], "white": g["white"], "result": g["result"],
-             "board_size": g["board_size"], "handicap": g["handicap"], "played": g["played"]}
+            {
+                "round": int(g["round"]),
+                "black": g["black"],
+                "white": g["white"],
+                "result": g["result"],
+                "board_size": g["board_size"],
+                "handicap": g["handicap"],
+                "played": g["played"],
+            }
             for g in games
         ],
     }
@@ -182,19 +212,22 @@ def test_h9_rows_are_stored_or_rejected_with_a_reason():
 
 
 def test_h9_cells_that_disagree_are_rejected_from_both_lines():
-    text = (
-        "; EV[Cup]\n; DT[2024-01-01]\n"
-        "   1 A Aa 1D UA Rivn 1  2+/w0\n"
-        "   2 B Bb 1D UA Rivn 0  1+/b0\n"
-    )
+    text = "; EV[Cup]\n; DT[2024-01-01]\n   1 A Aa 1D UA Rivn 1  2+/w0\n   2 B Bb 1D UA Rivn 0  1+/b0\n"
     [submission], rejected = egd_h9.read(text.encode())
     assert submission["games"] == []
-    assert [r.reason for r in rejected if "different results" in r.reason] == ["the two lines of a game give different results"] * 2
+    assert [r.reason for r in rejected if "different results" in r.reason] == [
+        "the two lines of a game give different results"
+    ] * 2
 
 
 @pytest.mark.parametrize(
     ("result", "expected"),
-    [("RESULT_BLACKWINS_BYDEF", ("B", False)), ("RESULT_EQUAL", ("D", True)), ("RESULT_UNKNOWN", None), ("RESULT_BOTHLOSE", None)],
+    [
+        ("RESULT_BLACKWINS_BYDEF", ("B", False)),
+        ("RESULT_EQUAL", ("D", True)),
+        ("RESULT_UNKNOWN", None),
+        ("RESULT_BOTHLOSE", None),
+    ],
 )
 def test_opengotha_results(result, expected):
     xml = f"""<?xml version="1.0" encoding="UTF-8"?>

@@ -54,5 +54,10 @@ def test_request_id_is_echoed_and_logged_on_the_access_line(client, app_log_leve
     access = [line for line in lines if line["name"] == "app.access"]
     assert [line["request_id"] for line in access] == ["abc-123", generated]
     assert access[0] | {"duration_ms": 0} == access[0] | {
-        "levelname": "INFO", "message": "request", "method": "GET", "path": "/v1/health", "status": 200, "duration_ms": 0
+        "levelname": "INFO",
+        "message": "request",
+        "method": "GET",
+        "path": "/v1/health",
+        "status": 200,
+        "duration_ms": 0,
     }

@@ -31,22 +31,45 @@ def test_rows_become_one_archive_per_snapshot_and_come_back(migration_database):
     engine, run = migration_database
     run("upgrade", "0014")
     with engine.begin() as connection:
-        connection.execute(text("INSERT INTO rating_snapshots (id, list_id, list_date, params, players, games, tournaments, notes) "
-                                "VALUES (1, 'eru', '2021-01-01', '{}', 2, 7, 2, '[]'), (2, 'rif-elo', '2021-01-01', '{}', 1, 3, 1, '[]'), "
-                                "(3, 'rivne', '2021-01-01', '{}', 0, 0, 0, '[]')"))
-        connection.execute(text("INSERT INTO rating_entries (snapshot_id, player_id, rating, games, status) VALUES (1, 'p1', 1810.5, 4, 'provisional')"))
         connection.execute(
-            text("INSERT INTO rating_points (snapshot_id, player_id, date, rating, deviation, games, status, last_played, title, "
-                 "counters, tournament_ids) VALUES (:s, :p, :d, :r, :dev, :g, :st, :lp, :t, :c, :ids)"),
-            [dict(zip(("s", "p", "d", "r", "dev", "g", "st", "lp", "t"), row[:9], strict=True),
-                  c=None if row[9] is None else json.dumps(row[9]), ids=json.dumps(row[10])) for row in ROWS],
+            text(
+                "INSERT INTO rating_snapshots (id, list_id, list_date, params, players, games, tournaments, notes) "
+                "VALUES (1, 'eru', '2021-01-01', '{}', 2, 7, 2, '[]'), (2, 'rif-elo', '2021-01-01', '{}', 1, 3, 1, '[]'), "
+                "(3, 'rivne', '2021-01-01', '{}', 0, 0, 0, '[]')"
+            )
         )
         connection.execute(
-            text("INSERT INTO tournament_rating_changes (snapshot_id, tournament_id, player_id, system, rating_before, rating_after, "
-                 "change, change_unrounded, games_counted, status_after, title_after, details) "
-                 "VALUES (:s, :t, :p, :sys, :b, :a, :c, :u, :g, :st, :ti, :d)"),
-            [dict(zip(("s", "t", "p", "sys", "b", "a", "c", "u", "g", "st", "ti"), row[:11], strict=True),
-                  d=None if row[11] is None else json.dumps(row[11])) for row in CHANGES],
+            text(
+                "INSERT INTO rating_entries (snapshot_id, player_id, rating, games, status) VALUES (1, 'p1', 1810.5, 4, 'provisional')"
+            )
+        )
+        connection.execute(
+            text(
+                "INSERT INTO rating_points (snapshot_id, player_id, date, rating, deviation, games, status, last_played, title, "
+                "counters, tournament_ids) VALUES (:s, :p, :d, :r, :dev, :g, :st, :lp, :t, :c, :ids)"
+            ),
+            [
+                dict(
+                    zip(("s", "p", "d", "r", "dev", "g", "st", "lp", "t"), row[:9], strict=True),
+                    c=None if row[9] is None else json.dumps(row[9]),
+                    ids=json.dumps(row[10]),
+                )
+                for row in ROWS
+            ],
+        )
+        connection.execute(
+            text(
+                "INSERT INTO tournament_rating_changes (snapshot_id, tournament_id, player_id, system, rating_before, rating_after, "
+                "change, change_unrounded, games_counted, status_after, title_after, details) "
+                "VALUES (:s, :t, :p, :sys, :b, :a, :c, :u, :g, :st, :ti, :d)"
+            ),
+            [
+                dict(
+                    zip(("s", "t", "p", "sys", "b", "a", "c", "u", "g", "st", "ti"), row[:11], strict=True),
+                    d=None if row[11] is None else json.dumps(row[11]),
+                )
+                for row in CHANGES
+            ],
         )
     run("upgrade", "0015")
     with engine.connect() as connection:
@@ -56,15 +79,21 @@ def test_rows_become_one_archive_per_snapshot_and_come_back(migration_database):
     assert "rating_points" not in tables and "tournament_rating_changes" not in tables
     if engine.dialect.name == "postgresql":  # the archives compressed with lz4, as fast as writing them raw
         with engine.connect() as connection:
-            compression = connection.execute(text(
-                "SELECT attname, attcompression FROM pg_attribute WHERE attrelid = 'rating_snapshots'::regclass "
-                "AND attname IN ('point_columns', 'change_columns')"
-            )).all()
+            compression = connection.execute(
+                text(
+                    "SELECT attname, attcompression FROM pg_attribute WHERE attrelid = 'rating_snapshots'::regclass "
+                    "AND attname IN ('point_columns', 'change_columns')"
+                )
+            ).all()
         assert dict(compression) == {"point_columns": "l", "change_columns": "l"}
     assert archives[3] is None  # no points: no archive
     first = stored_columns.unpack(bytes(archives[1]))
     assert first["player_id"].tolist() == ["p1", "p1", "p2"]  # by player, then date
-    assert [dt.date.fromordinal(d) for d in first["day"].tolist()] == [dt.date(2020, 1, 1), dt.date(2020, 1, 21), dt.date(2020, 1, 21)]
+    assert [dt.date.fromordinal(d) for d in first["day"].tolist()] == [
+        dt.date(2020, 1, 1),
+        dt.date(2020, 1, 21),
+        dt.date(2020, 1, 21),
+    ]
     assert first["rating"].tolist() == [1800.0, 1810.5, 1990.25]
     assert math.isnan(first["deviation"][0]) and first["deviation"][2] == 100.0
     assert first["games"].tolist() == [4, 4, 11] and first["status"].tolist() == ["provisional", "provisional", "active"]
@@ -82,34 +111,40 @@ def test_rows_become_one_archive_per_snapshot_and_come_back(migration_database):
 
     # The downgrade reads what the application itself writes too: its JSON-array and per-key layouts.
     repacked = {
-        snapshot_id: (stored_columns.pack(stored_columns.unpack(bytes(archives[snapshot_id]))),
-                      stored_columns.pack(stored_columns.unpack(bytes(change_archives[snapshot_id]))))
+        snapshot_id: (
+            stored_columns.pack(stored_columns.unpack(bytes(archives[snapshot_id]))),
+            stored_columns.pack(stored_columns.unpack(bytes(change_archives[snapshot_id]))),
+        )
         for snapshot_id in (1, 2)
     }
     assert "counters.json" in np.load(io.BytesIO(repacked[1][0])).files
     assert "details.fields" in np.load(io.BytesIO(repacked[1][1])).files
     with engine.begin() as connection:
         for snapshot_id, (points_archive, changes_archive) in repacked.items():
-            connection.execute(text("UPDATE rating_snapshots SET point_columns = :p, change_columns = :c WHERE id = :i"),
-                               {"p": points_archive, "c": changes_archive, "i": snapshot_id})
+            connection.execute(
+                text("UPDATE rating_snapshots SET point_columns = :p, change_columns = :c WHERE id = :i"),
+                {"p": points_archive, "c": changes_archive, "i": snapshot_id},
+            )
 
     run("downgrade", "0014")
     with engine.connect() as connection:
-        restored = connection.execute(text(
-            "SELECT snapshot_id, player_id, date, rating, deviation, games, status, last_played, title, counters, tournament_ids "
-            "FROM rating_points ORDER BY snapshot_id, player_id, date"
-        )).all()
-        restored_changes = connection.execute(text(
-            "SELECT snapshot_id, tournament_id, player_id, system, rating_before, rating_after, change, change_unrounded, "
-            "games_counted, status_after, title_after, details FROM tournament_rating_changes ORDER BY snapshot_id, player_id"
-        )).all()
+        restored = connection.execute(
+            text(
+                "SELECT snapshot_id, player_id, date, rating, deviation, games, status, last_played, title, counters, tournament_ids "
+                "FROM rating_points ORDER BY snapshot_id, player_id, date"
+            )
+        ).all()
+        restored_changes = connection.execute(
+            text(
+                "SELECT snapshot_id, tournament_id, player_id, system, rating_before, rating_after, change, change_unrounded, "
+                "games_counted, status_after, title_after, details FROM tournament_rating_changes ORDER BY snapshot_id, player_id"
+            )
+        ).all()
         entries = connection.execute(text("SELECT count(*) FROM rating_entries")).scalar()
     assert entries == 1  # the snapshots' other rows survive both ways (no copy of rating_snapshots cascading)
     expected = sorted(ROWS, key=lambda row: (row[0], row[1], row[2]))
     assert [tuple(map(_plain, r)) for r in restored] == expected
-    assert [tuple(map(_plain, r)) for r in restored_changes] == sorted(
-        CHANGES, key=lambda row: (row[0], row[2])
-    )
+    assert [tuple(map(_plain, r)) for r in restored_changes] == sorted(CHANGES, key=lambda row: (row[0], row[2]))
 
 
 def _plain(value):  # type: ignore[no-untyped-def]

@@ -53,9 +53,12 @@ def test_the_documented_example_rates_a_realistic_table(client):
 def test_a_midpoint_streak_across_two_tables_ends_in_a_promotion(client):
     # X: established 4 kyu at 1415; 3 kyu's MP is 1410 and #MP 6; he has 4 games above it so far.
     # Two draws against an equal player keep him at 1415: run 5 after table 1, 6 after table 2.
-    x = established("x", 1415, "4k", streaks=[
-        {"grade": "3k", "games_above_lower_bound": 4, "games_above_midpoint": 4, "midpoint_in_lower_bound_run": True}
-    ])
+    x = established(
+        "x",
+        1415,
+        "4k",
+        streaks=[{"grade": "3k", "games_above_lower_bound": 4, "games_above_midpoint": 4, "midpoint_in_lower_bound_run": True}],
+    )
     y = established("y", 1415, "4k")
     draw = [{"black": "x", "white": "y", "result": "D"}]
     first = by_id(client.post(TOURNAMENT, json={"players": [x, y], "games": draw}))
@@ -137,12 +140,45 @@ GAME = {"black": "a", "white": "b", "result": "B"}
         ({"players": [A, B], "games": [GAME] * 17}, "/players/0"),
         ({"players": [A, B], "games": [{**GAME, "white": "z"}]}, "/games/0/white"),
         ({"players": [A, B], "games": [{**GAME, "white": "a"}]}, "/games/0/white"),
-        ({"players": [A, {"id": "b", "rating": 1500, "rated_games": 12, "category": "provisional", "prior_results": []}, ], "games": []}, None),
+        (
+            {
+                "players": [
+                    A,
+                    {"id": "b", "rating": 1500, "rated_games": 12, "category": "provisional", "prior_results": []},
+                ],
+                "games": [],
+            },
+            None,
+        ),
         ({"players": [A, {"id": "b", "rated_games": 12, "category": "provisional"}], "games": []}, "/players/1/rating"),
-        ({"players": [A, {"id": "b", "rating": 1500, "rated_games": 5, "category": "established"}], "games": []}, "/players/1/rated_games"),
+        (
+            {"players": [A, {"id": "b", "rating": 1500, "rated_games": 5, "category": "established"}], "games": []},
+            "/players/1/rated_games",
+        ),
         ({"players": [A, {"id": "b", "rated_games": 2}], "games": []}, "/players/1/prior_results"),
         ({"players": [{"id": "n1"}, {"id": "n2"}], "games": [{"black": "n1", "white": "n2", "result": "D"}]}, "/players/0"),
-        ({"players": [{**A, "grade": "2d", "pending_grade": "5d", "streaks": [{"grade": "3d", "games_above_lower_bound": 1, "games_above_midpoint": 0, "midpoint_in_lower_bound_run": False}]}, B], "games": []}, "/players/0/streaks/0/grade"),
+        (
+            {
+                "players": [
+                    {
+                        **A,
+                        "grade": "2d",
+                        "pending_grade": "5d",
+                        "streaks": [
+                            {
+                                "grade": "3d",
+                                "games_above_lower_bound": 1,
+                                "games_above_midpoint": 0,
+                                "midpoint_in_lower_bound_run": False,
+                            }
+                        ],
+                    },
+                    B,
+                ],
+                "games": [],
+            },
+            "/players/0/streaks/0/grade",
+        ),
         ({"players": [A, B], "games": [GAME], "options": {"fesa": True, "typo": 1}}, "/options/typo"),
     ],
 )

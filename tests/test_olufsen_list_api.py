@@ -19,20 +19,31 @@ SEEDS = [
     {"player_id": "e1", "rating": 2000, "as_of": "2024-01-01", "title": "2d", "counters": {"rated_games": 30}},
     {"player_id": "e2", "rating": 2000, "as_of": "2024-01-01", "title": "2d"},
     {"player_id": "s1", "rating": 2070, "as_of": "2024-01-01", "title": "2d", "counters": {"rated_games": 40}},
-    {"player_id": "s2", "rating": 1500, "status": "provisional", "as_of": "2024-01-01", "title": "3k", "counters": {"rated_games": 12}},
+    {
+        "player_id": "s2",
+        "rating": 1500,
+        "status": "provisional",
+        "as_of": "2024-01-01",
+        "title": "3k",
+        "counters": {"rated_games": 12},
+    },
 ]
 SCORE = {"B": 1.0, "W": 0.0, "D": 0.5}
 # (id, start, end, games as (black, white, result), handicap games as (black, white, result, handicap))
 TOURNAMENTS = [
     ("shogi-a", "2024-02-01", "2024-02-01", [("e1", "e2", "B")], []),
     (
-        "shogi-b", "2024-03-01", "2024-03-03",
+        "shogi-b",
+        "2024-03-01",
+        "2024-03-03",
         [("s1", "s2", "B"), ("s1", "n1", "B"), ("n2", "s1", "W"), ("s2", "n1", "D"), ("n2", "s2", "B"), ("n1", "n2", "B")],
         # s2 beats s1 at a handicap: not rated (INTERPRETATIONS 2.17)
         [("s1", "s2", "W", 2)],
     ),
     (
-        "shogi-c", "2024-06-01", "2024-06-02",
+        "shogi-c",
+        "2024-06-01",
+        "2024-06-02",
         [("s1", "n1", "D"), ("s2", "n2", "B"), ("n1", "s2", "W"), ("n2", "s1", "W")],
         [],
     ),
@@ -43,7 +54,13 @@ TOO_MANY = ("shogi-17", "2024-09-01", "2024-09-01", [("x", "n1" if i % 2 else "y
 
 def _submit(client, tid, start, end, games, handicap_games):  # type: ignore[no-untyped-def]
     body = {
-        "id": tid, "name": tid, "category": "shogi", "start": start, "end": end, "board_size": 9, "players": PLAYERS,
+        "id": tid,
+        "name": tid,
+        "category": "shogi",
+        "start": start,
+        "end": end,
+        "board_size": 9,
+        "players": PLAYERS,
         "games": [{"black": b, "white": w, "result": r} for b, w, r in games]
         + [{"black": b, "white": w, "result": r, "handicap": h} for b, w, r, h in handicap_games],
     }
@@ -167,7 +184,10 @@ def test_a_history_shows_the_promotion(client, stored):
     assert change["title_after"] == "3d" and change["change"] == -5
     assert change["details"]["promotions"] == [{"grade": "3d", "route": "bound-to-get-it", "pending_approval": False}]
     # The list as of a day between the tables holds the rating and grade of the last table before it.
-    as_of = {r["player_id"]: r for r in client.get("/v1/rating-lists/olufsen/ratings", params={"status": "all", "as_of": "2024-04-01"}).json()["items"]}
+    as_of = {
+        r["player_id"]: r
+        for r in client.get("/v1/rating-lists/olufsen/ratings", params={"status": "all", "as_of": "2024-04-01"}).json()["items"]
+    }
     assert (as_of["s1"]["rating"], as_of["s1"]["title"]) == (2072, "2d")
     assert "n1" in as_of and "x" not in as_of
 
@@ -209,7 +229,13 @@ def test_seeds_are_checked_against_the_grades_and_categories(client):
     unrated = {"player_id": "s1", "rating": 1620, "status": "unrated", "as_of": "2024-01-01", "title": "1k"}
     refused = client.put("/v1/rating-lists/rif-elo/seeds", json={"seeds": [unrated]}, headers=AUTH)
     assert refused.status_code == 422 and "/seeds/0/status" in [e["pointer"] for e in refused.json()["errors"]]
-    good = {"player_id": "s1", "rating": 2300, "as_of": "2024-01-01", "title": "4d", "counters": {"rated_games": 60, "pending_grade": "5d"}}
+    good = {
+        "player_id": "s1",
+        "rating": 2300,
+        "as_of": "2024-01-01",
+        "title": "4d",
+        "counters": {"rated_games": 60, "pending_grade": "5d"},
+    }
     assert client.put("/v1/rating-lists/olufsen/seeds", json={"seeds": [good]}, headers=AUTH).status_code == 200
     assert client.patch("/v1/rating-lists/olufsen/params", json={"fesa": "maybe"}, headers=AUTH).status_code == 422
     assert client.patch("/v1/rating-lists/olufsen/params", json={"elo": True}, headers=AUTH).status_code == 422
@@ -264,10 +290,13 @@ def test_a_newcomer_with_a_prior_grade_is_seeded_unrated(client):
     assert rows["n1"]["status"] == "provisional" and rows["n1"]["counters"]["category"] == "unrated"
     assert rows["n1"]["games"] == 2  # the dummies are not rated games (INTERPRETATIONS 2.6)
     # Without the prior grade the same two games give another rating: the dummies count.
-    plain = {r.id: r for r in olufsen.rate_table(
-        {"n1": olufsen.newcomer(), "e1": established, "e2": replace(established, rating=1800)},
-        [olufsen.Game("n1", "e1", 1.0), olufsen.Game("e2", "n1", 1.0)],
-    )}
+    plain = {
+        r.id: r
+        for r in olufsen.rate_table(
+            {"n1": olufsen.newcomer(), "e1": established, "e2": replace(established, rating=1800)},
+            [olufsen.Game("n1", "e1", 1.0), olufsen.Game("e2", "n1", 1.0)],
+        )
+    }
     assert plain["n1"].rating_after != expected["n1"].rating_after
     history = client.get("/v1/players/n1/history", params={"list": "olufsen"}).json()["points"]
     assert [(p["date"], p["title"]) for p in history] == [("2024-05-01", "1k")]  # no rating before he played

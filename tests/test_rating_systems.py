@@ -41,21 +41,41 @@ def replay_wins(given: ReplayInput) -> Replay:
                 last[player] = max(last.get(player, game.date), game.date)
         for player in sorted({p for g in tournament.games for p in (g.black, g.white)}):
             rating = given.params.base + given.params.points_per_win * wins[player]  # type: ignore[attr-defined]
-            points.append(Point(player, tournament.end, rating, None, games[player], "active", last[player],
-                                title=f"{wins[player]} wins", counters={"wins": wins[player]}, tournament_ids=[tournament.id]))
+            points.append(
+                Point(
+                    player,
+                    tournament.end,
+                    rating,
+                    None,
+                    games[player],
+                    "active",
+                    last[player],
+                    title=f"{wins[player]} wins",
+                    counters={"wins": wins[player]},
+                    tournament_ids=[tournament.id],
+                )
+            )
     entries = [
-        Entry(p, given.params.base + given.params.points_per_win * wins[p], None, games[p], last[p], "active",  # type: ignore[attr-defined]
-              title=f"{wins[p]} wins", counters={"wins": wins[p]})
+        Entry(
+            p,
+            given.params.base + given.params.points_per_win * wins[p],
+            None,
+            games[p],
+            last[p],
+            "active",  # type: ignore[attr-defined]
+            title=f"{wins[p]} wins",
+            counters={"wins": wins[p]},
+        )
         for p in wins
     ]
     return Replay(entries=entries, points=points, notes=["wins counted"])
 
 
-
-
 @pytest.fixture
 def wins_system():
-    system = RatingSystem(id="test-wins", params_model=WinsParams, seed_model=None, replay=replay_wins, standings_on=last_point_held)
+    system = RatingSystem(
+        id="test-wins", params_model=WinsParams, seed_model=None, replay=replay_wins, standings_on=last_point_held
+    )
     registry.register(system)
     yield system
     registry.unregister(system.id)
@@ -63,9 +83,16 @@ def wins_system():
 
 def test_a_throwaway_system_rates_a_stored_list_end_to_end(client, wins_system):
     with db.session_scope() as session:
-        session.execute(insert(RatingList).values(
-            id="wins", name="Wins", system="test-wins", category="renju", params={"points_per_win": 25.0}, eligibility={"rated_only": True},
-        ))
+        session.execute(
+            insert(RatingList).values(
+                id="wins",
+                name="Wins",
+                system="test-wins",
+                category="renju",
+                params={"points_per_win": 25.0},
+                eligibility={"rated_only": True},
+            )
+        )
     client.post("/v1/tournaments", json=tournament_body(), headers=AUTH)
     job = recompute_now(client, "wins")
     assert job["result"]["notes"] == ["wins counted"]
@@ -74,8 +101,18 @@ def test_a_throwaway_system_rates_a_stored_list_end_to_end(client, wins_system):
     assert rows["p4"]["rating"] == 1075.0 and rows["p4"]["title"] == "3 wins" and rows["p4"]["counters"] == {"wins": 3}
     assert rows["p1"]["rating"] == 1025.0 and rows["p1"]["last_played"] == "2020-05-03"
     history = client.get("/v1/players/p4/history", params={"list": "wins"}).json()["points"]
-    assert history == [{"date": "2020-05-03", "rating": 1075.0, "deviation": None, "games": 3, "status": "active",
-                        "title": "3 wins", "counters": {"wins": 3}, "tournament_ids": ["T1"]}]
+    assert history == [
+        {
+            "date": "2020-05-03",
+            "rating": 1075.0,
+            "deviation": None,
+            "games": 3,
+            "status": "active",
+            "title": "3 wins",
+            "counters": {"wins": 3},
+            "tournament_ids": ["T1"],
+        }
+    ]
     assert client.patch("/v1/rating-lists/wins/params", json={"points_per_win": -1}, headers=AUTH).status_code == 422
     assert client.put("/v1/rating-lists/wins/seeds", json={"seeds": []}, headers=AUTH).status_code == 422
 
@@ -84,7 +121,9 @@ def test_an_unknown_system_is_an_error_not_a_fallback(client):
     with pytest.raises(registry.UnknownSystem, match="not registered"):
         registry.get_system("no-such-system")
     with db.session_scope() as session:
-        session.execute(insert(RatingList).values(id="odd", name="Odd", system="no-such-system", category="renju", params={}, eligibility={}))
+        session.execute(
+            insert(RatingList).values(id="odd", name="Odd", system="no-such-system", category="renju", params={}, eligibility={})
+        )
     client.post("/v1/tournaments", json=tournament_body(), headers=AUTH)
     job_id = client.post("/v1/rating-lists/odd/recompute", headers=AUTH).json()["job_id"]
     from app.services.jobs import run_pending_jobs
@@ -108,7 +147,9 @@ def test_whr_as_of_equals_the_rebuilt_fit_for_every_player(client):
     games = [g for t in tournaments for g in t.games]
     black = np.array([index.setdefault(g.black, len(index)) for g in games])
     white = np.array([index.setdefault(g.white, len(index)) for g in games])
-    fitted = whr.fit(black, white, np.array([g.black_score for g in games]), np.array([g.date.toordinal() for g in games]), len(index))
+    fitted = whr.fit(
+        black, white, np.array([g.black_score for g in games]), np.array([g.date.toordinal() for g in games]), len(index)
+    )
     ids = list(index)
     first, last = int(fitted.day.min()), int(fitted.day.max())
     for day in [first - 1, first, *np.linspace(first, last + 400, 7).astype(int).tolist()[1:], last]:
@@ -118,7 +159,9 @@ def test_whr_as_of_equals_the_rebuilt_fit_for_every_player(client):
         on = dt.date.fromordinal(day).isoformat()
         stored = {**ratings(client, as_of=on), **ratings(client, as_of=on, offset=500)}
         assert set(stored) == {ids[p] for p in players}
-        for p, r, s, n, lp, status in zip(players.tolist(), rating.tolist(), deviation.tolist(), played.tolist(), last_day.tolist(), statuses.tolist()):
+        for p, r, s, n, lp, status in zip(
+            players.tolist(), rating.tolist(), deviation.tolist(), played.tolist(), last_day.tolist(), statuses.tolist()
+        ):
             row = stored[ids[p]]
             assert row["rating"] == pytest.approx(r, abs=1e-6) and row["deviation"] == pytest.approx(s, abs=1e-6)
             assert (row["games"], row["last_played"], row["status"]) == (n, dt.date.fromordinal(lp).isoformat(), str(status))
@@ -133,8 +176,12 @@ def test_as_of_pages_filters_and_ranks_like_the_whole_list_on_that_date(client):
     rows = _every_row(client, status="all")
     assert 100 < len(rows) < 1000 and [r["rank"] for r in rows] == list(range(1, len(rows) + 1))
     assert [(-r["rating"], r["player_id"]) for r in rows] == sorted((-r["rating"], r["player_id"]) for r in rows)
-    pages = [client.get("/v1/rating-lists/rif-whr/ratings", params={"as_of": "2016-06-01", "status": "all", "limit": 37, "offset": o}).json()
-             for o in range(0, len(rows), 37)]
+    pages = [
+        client.get(
+            "/v1/rating-lists/rif-whr/ratings", params={"as_of": "2016-06-01", "status": "all", "limit": 37, "offset": o}
+        ).json()
+        for o in range(0, len(rows), 37)
+    ]
     assert [r for page in pages for r in page["items"]] == rows and {page["total"] for page in pages} == {len(rows)}
     for status in ("active", "provisional", "inactive"):
         wanted = [r for r in rows if r["status"] == status]
@@ -147,8 +194,10 @@ def test_as_of_pages_filters_and_ranks_like_the_whole_list_on_that_date(client):
 
 
 def _every_row(client, **params):  # type: ignore[no-untyped-def]
-    pages = [client.get("/v1/rating-lists/rif-whr/ratings", params={"as_of": "2016-06-01", "limit": 500, "offset": o, **params}).json()
-             for o in (0, 500)]
+    pages = [
+        client.get("/v1/rating-lists/rif-whr/ratings", params={"as_of": "2016-06-01", "limit": 500, "offset": o, **params}).json()
+        for o in (0, 500)
+    ]
     assert pages[0]["total"] == pages[1]["total"] == len(pages[0]["items"]) + len(pages[1]["items"])
     return pages[0]["items"] + pages[1]["items"]
 
@@ -161,8 +210,13 @@ def test_as_of_reads_each_snapshot_of_its_own_even_after_a_new_one(client):
     client.post("/v1/tournaments", json=tournament_body("T2", start="2020-12-01", end="2020-12-01", games=[later]), headers=AUTH)
     second = recompute_now(client)["snapshot_id"]
     after = client.get("/v1/rating-lists/rif-whr/ratings", params={"as_of": "2021-01-01", "status": "all"}).json()["items"]
-    assert second != first and {r["player_id"]: r["games"] for r in after}["p1"] == {r["player_id"]: r["games"] for r in before}["p1"] + 1
-    pinned = client.get("/v1/rating-lists/rif-whr/ratings", params={"as_of": "2021-01-01", "status": "all", "snapshot_id": first}).json()
+    assert (
+        second != first
+        and {r["player_id"]: r["games"] for r in after}["p1"] == {r["player_id"]: r["games"] for r in before}["p1"] + 1
+    )
+    pinned = client.get(
+        "/v1/rating-lists/rif-whr/ratings", params={"as_of": "2021-01-01", "status": "all", "snapshot_id": first}
+    ).json()
     assert pinned["items"] == before
 
 
@@ -171,11 +225,28 @@ def test_elo_as_of_equals_the_replay_for_every_player(client):
     client.put("/v1/rating-lists/rif-elo/seeds", json={"seeds": SEEDS}, headers=AUTH)
     _recompute(client)
     expected = rif_elo.replay(
-        [rif_elo.Tournament(t, dt.date.fromisoformat(s), dt.date.fromisoformat(e), [rif_elo.Game(g["black"], g["white"], {"B": 1.0, "W": 0.0, "D": 0.5}[g["result"]]) for g in games])
-         for t, s, e, games in _stored_bodies()],
+        [
+            rif_elo.Tournament(
+                t,
+                dt.date.fromisoformat(s),
+                dt.date.fromisoformat(e),
+                [rif_elo.Game(g["black"], g["white"], {"B": 1.0, "W": 0.0, "D": 0.5}[g["result"]]) for g in games],
+            )
+            for t, s, e, games in _stored_bodies()
+        ],
         [rif_elo.Seed(s["player_id"], s["rating"], s["status"], dt.date.fromisoformat(s["as_of"])) for s in SEEDS],
     )
-    for day in ("1994-12-30", "1994-12-31", "1995-03-05", "1995-04-30", "1995-05-01", "1996-06-01", "1998-07-03", "2004-01-01", "2021-08-07"):
+    for day in (
+        "1994-12-30",
+        "1994-12-31",
+        "1995-03-05",
+        "1995-04-30",
+        "1995-05-01",
+        "1996-06-01",
+        "1998-07-03",
+        "2004-01-01",
+        "2021-08-07",
+    ):
         wanted = {}
         for point in expected.history:  # sorted by date: the last on or before the day wins
             if point.date <= dt.date.fromisoformat(day):
@@ -192,16 +263,32 @@ def _stored_bodies():  # type: ignore[no-untyped-def]
 
 def test_last_played_is_the_last_games_date_never_a_period_end(client):
     players = [{"id": p} for p in ("a", "b", "c")]
-    games = [{"black": "a", "white": "b", "result": "B", "date": "1995-01-11"}, {"black": "b", "white": "c", "result": "D", "date": "1995-01-12"},
-             {"black": "c", "white": "a", "result": "W", "date": "1995-01-12"}]
-    body = {"id": "jan", "name": "January", "category": "renju", "start": "1995-01-10", "end": "1995-01-14", "players": players, "games": games}
+    games = [
+        {"black": "a", "white": "b", "result": "B", "date": "1995-01-11"},
+        {"black": "b", "white": "c", "result": "D", "date": "1995-01-12"},
+        {"black": "c", "white": "a", "result": "W", "date": "1995-01-12"},
+    ]
+    body = {
+        "id": "jan",
+        "name": "January",
+        "category": "renju",
+        "start": "1995-01-10",
+        "end": "1995-01-14",
+        "players": players,
+        "games": games,
+    }
     assert client.post("/v1/tournaments", json=body, headers=AUTH).status_code == 201
     seeds = [{"player_id": p, "rating": 2000 + 50 * i, "as_of": "1994-12-31"} for i, p in enumerate(("a", "b", "c"))]
     client.put("/v1/rating-lists/rif-elo/seeds", json={"seeds": seeds}, headers=AUTH)
     _recompute(client)
-    listed = {r["player_id"]: r for r in client.get("/v1/rating-lists/rif-elo/ratings", params={"status": "all", "as_of": "1995-06-01"}).json()["items"]}
+    listed = {
+        r["player_id"]: r
+        for r in client.get("/v1/rating-lists/rif-elo/ratings", params={"status": "all", "as_of": "1995-06-01"}).json()["items"]
+    }
     assert listed["a"]["last_played"] == "1995-01-12" and listed["b"]["last_played"] == "1995-01-12"
-    current = {r["player_id"]: r for r in client.get("/v1/rating-lists/rif-elo/ratings", params={"status": "all"}).json()["items"]}
+    current = {
+        r["player_id"]: r for r in client.get("/v1/rating-lists/rif-elo/ratings", params={"status": "all"}).json()["items"]
+    }
     assert current["a"]["last_played"] == "1995-01-12"
     points = client.get("/v1/players/a/history", params={"list": "rif-elo"}).json()["points"]
     assert points[-1]["date"] == "1995-04-30" and points[-1]["tournament_ids"] == ["jan"]
@@ -222,7 +309,9 @@ def test_whr_change_per_tournament_and_history_names_tournaments(client):
     assert [p["games"] for p in points] == [1, 3]  # rated games up to and including the day
     changes = {c["player_id"]: c for c in client.get("/v1/tournaments/B").json()["rating_changes"] if c["list_id"] == "rif-whr"}
     assert set(changes) == {"p1", "p3"}
-    assert changes["p1"]["rating_before"] == pytest.approx(points[0]["rating"]) and changes["p1"]["rating_after"] == pytest.approx(points[1]["rating"])
+    assert changes["p1"]["rating_before"] == pytest.approx(points[0]["rating"]) and changes["p1"][
+        "rating_after"
+    ] == pytest.approx(points[1]["rating"])
     assert changes["p1"]["change"] == pytest.approx(points[1]["rating"] - points[0]["rating"])
     assert changes["p3"]["rating_before"] == 1900.0  # a newcomer starts from the virtual rating
     assert changes["p3"]["system"] == "rif-whr" and changes["p3"]["title_after"] is None and changes["p3"]["games_counted"] == 1
@@ -232,7 +321,9 @@ def test_params_are_checked_by_the_engines_own_rules(client):
     for body, pointer in (({"virtual_games": 0}, "/virtual_games"), ({"w2": 0}, "/w2"), ({"colour": 1}, "/colour")):
         response = client.patch("/v1/rating-lists/rif-whr/params", json=body, headers=AUTH)
         assert response.status_code == 422 and response.json()["errors"][0]["pointer"] == pointer, response.text
-    nan = client.patch("/v1/rating-lists/rif-whr/params", content='{"virtual_rating": NaN}', headers={**AUTH, "Content-Type": "application/json"})
+    nan = client.patch(
+        "/v1/rating-lists/rif-whr/params", content='{"virtual_rating": NaN}', headers={**AUTH, "Content-Type": "application/json"}
+    )
     assert nan.status_code == 422
     assert client.patch("/v1/rating-lists/rif-elo/params", json={"w2": 10}, headers=AUTH).status_code == 422
     assert client.patch("/v1/rating-lists/rif-whr/params", json={"w2": 20}, headers=AUTH).json()["params"]["w2"] == 20
@@ -268,8 +359,10 @@ def test_cache_headers_and_a_304_for_list_and_history(client):
 def test_the_readmes_elo_example_lists_players_on_the_datas_last_day(client):
     """README, "The historical Elo list": the seeds of its example, then the list as of 2019-12-15."""
     _run_import()
-    seeds = [{"player_id": p, "rating": r, "status": "established", "as_of": "2009-11-01"}
-             for p, r in (("1193", 2300), ("2223", 2250), ("1168", 2200), ("487", 2150))]
+    seeds = [
+        {"player_id": p, "rating": r, "status": "established", "as_of": "2009-11-01"}
+        for p, r in (("1193", 2300), ("2223", 2250), ("1168", 2200), ("487", 2150))
+    ]
     assert client.put("/v1/rating-lists/rif-elo/seeds", json={"seeds": seeds}, headers=AUTH).status_code == 200
     recompute_now(client, "rif-elo")
     listed = client.get("/v1/rating-lists/rif-elo/ratings", params={"as_of": "2019-12-15"}).json()

@@ -55,7 +55,9 @@ def test_a_recompute_in_this_process_shows_at_once(client, monkeypatch):
     assert before.json()["snapshot_id"] == first
     client.post("/v1/tournaments", json=tournament_body("T2", start="2020-06-01", end="2020-06-01", games=[LATER]), headers=AUTH)
     second = recompute_now(client)["snapshot_id"]
-    after = client.get("/v1/rating-lists/rif-whr/ratings", params={"status": "all"}, headers={"If-None-Match": before.headers["etag"]})
+    after = client.get(
+        "/v1/rating-lists/rif-whr/ratings", params={"status": "all"}, headers={"If-None-Match": before.headers["etag"]}
+    )
     assert after.status_code == 200 and after.json()["snapshot_id"] == second != first
     newer = client.get("/v1/players/p1/history", headers={"If-None-Match": history.headers["etag"]})
     assert newer.status_code == 200 and len(newer.json()["points"]) == len(history.json()["points"]) + 1
@@ -100,9 +102,16 @@ def test_a_live_server_shows_its_workers_new_snapshot_to_a_conditional_read():
         page = httpx.get(f"{server.url}/v1/rating-lists/rif-whr/ratings", params={"status": "all"})
         etag = page.headers["etag"]
         assert page.json()["snapshot_id"] == first
-        assert httpx.get(f"{server.url}/v1/rating-lists/rif-whr/ratings", params={"status": "all"}, headers={"If-None-Match": etag}).status_code == 304
+        assert (
+            httpx.get(
+                f"{server.url}/v1/rating-lists/rif-whr/ratings", params={"status": "all"}, headers={"If-None-Match": etag}
+            ).status_code
+            == 304
+        )
         second = _submit_and_wait(server.url, tournament_body("T2", start="2020-06-01", end="2020-06-01", games=[LATER]))
-        changed = httpx.get(f"{server.url}/v1/rating-lists/rif-whr/ratings", params={"status": "all"}, headers={"If-None-Match": etag})
+        changed = httpx.get(
+            f"{server.url}/v1/rating-lists/rif-whr/ratings", params={"status": "all"}, headers={"If-None-Match": etag}
+        )
         assert changed.status_code == 200 and changed.json()["snapshot_id"] == second != first
         assert changed.headers["etag"] != etag
 
@@ -161,5 +170,7 @@ def test_conditional_reads_match_the_query_as_sent_and_the_snapshot_read(client)
         first = client.get(history)
         assert first.status_code == 200
         assert client.get(history, headers={"If-None-Match": first.headers["etag"]}).status_code == 304
-    assert client.get("/v1/players/p1/history?list=rif-elo").headers["etag"] != client.get("/v1/players/p1/history").headers["etag"]
+    assert (
+        client.get("/v1/players/p1/history?list=rif-elo").headers["etag"] != client.get("/v1/players/p1/history").headers["etag"]
+    )
     assert client.get("/v1/rating-lists/nope/ratings", headers={"If-None-Match": etag}).status_code == 404

@@ -46,7 +46,9 @@ def test_the_columnar_read_gives_the_games_the_object_read_gives(client):
     ids = [t.id for t in stored]
     assert len(ids) == 60 and "LATE" in ids and "BLITZ" not in ids and "WALKOVERS" not in ids
     assert [t.id for t in listed] == ids
-    assert [(t.start, t.end, t.fields, t.participants) for t in listed] == [(t.start, t.end, t.fields, t.participants) for t in stored]
+    assert [(t.start, t.end, t.fields, t.participants) for t in listed] == [
+        (t.start, t.end, t.fields, t.participants) for t in stored
+    ]
     assert not any(t.games for t in listed)
     assert columns.player_ids == expected.player_ids
     assert len(columns) == len(expected) == sum(len(t.games) for t in stored)
@@ -114,12 +116,15 @@ def replay_counting(given: ReplayInput) -> Replay:
     return Replay(entries=entries, points=[])
 
 
-
-
 @pytest.fixture
 def counting_system():
     system = RatingSystem(
-        id="test-counting", params_model=NoParams, seed_model=None, replay=replay_counting, standings_on=last_point_held, columnar=True
+        id="test-counting",
+        params_model=NoParams,
+        seed_model=None,
+        replay=replay_counting,
+        standings_on=last_point_held,
+        columnar=True,
     )
     registry.register(system)
     handed.clear()
@@ -129,7 +134,9 @@ def counting_system():
 
 def test_a_columnar_system_gets_arrays_and_every_tournaments_fields_and_participants(client, counting_system):
     with db.session_scope() as session:
-        session.execute(insert(RatingList).values(id="count", name="Count", system="test-counting", category="go", params={}, eligibility={}))
+        session.execute(
+            insert(RatingList).values(id="count", name="Count", system="test-counting", category="go", params={}, eligibility={})
+        )
     assert client.post("/v1/tournaments", json=go_body(), headers=AUTH).status_code == 201
     later = _undated(go_body(id="G2", start="2020-06-01", end="2020-06-02", komi=6.5))
     later["players"][0]["rank"] = "7d"
@@ -154,18 +161,40 @@ AWKWARD = 'tab\there, newline\nhere, back\\slash, "quotes", \\N, \\., ünïcöd�
 def replay_awkward(given: ReplayInput) -> Replay:
     players = sorted({p for t in given.tournaments for g in t.games for p in (g.black, g.white)})
     counters = {"note": AWKWARD, "nested": {"list": [1, 2.5, None, True, AWKWARD]}, "empty": {}}
-    entries = [Entry(p, 1000.0 + i + 0.1, None if i % 2 else 12.345678901234567, i, None, "active", title=AWKWARD[:50], counters=counters)
-               for i, p in enumerate(players)]
-    points = [Point(p, dt.date(2020, 5, 3), 1e-300 if i == 0 else -1234.5, None, i, "provisional", None, title=None, counters=None,
-                    tournament_ids=[t.id for t in given.tournaments]) for i, p in enumerate(players)]
-    changes = [Change(t.id, p, AWKWARD[:20], None, 5e300, -0.0, 1 / 3, 0, None, title_after=AWKWARD[:50], details=counters)
-               for t in given.tournaments for p in players]
+    entries = [
+        Entry(
+            p, 1000.0 + i + 0.1, None if i % 2 else 12.345678901234567, i, None, "active", title=AWKWARD[:50], counters=counters
+        )
+        for i, p in enumerate(players)
+    ]
+    points = [
+        Point(
+            p,
+            dt.date(2020, 5, 3),
+            1e-300 if i == 0 else -1234.5,
+            None,
+            i,
+            "provisional",
+            None,
+            title=None,
+            counters=None,
+            tournament_ids=[t.id for t in given.tournaments],
+        )
+        for i, p in enumerate(players)
+    ]
+    changes = [
+        Change(t.id, p, AWKWARD[:20], None, 5e300, -0.0, 1 / 3, 0, None, title_after=AWKWARD[:50], details=counters)
+        for t in given.tournaments
+        for p in players
+    ]
     return Replay(entries=entries, points=points, changes=changes)
 
 
 @pytest.fixture
 def awkward_system():
-    system = RatingSystem(id="test-awkward", params_model=NoParams, seed_model=None, replay=replay_awkward, standings_on=last_point_held)
+    system = RatingSystem(
+        id="test-awkward", params_model=NoParams, seed_model=None, replay=replay_awkward, standings_on=last_point_held
+    )
     registry.register(system)
     yield system
     registry.unregister(system.id)
@@ -173,7 +202,11 @@ def awkward_system():
 
 def test_rows_written_in_bulk_read_back_exactly(client, awkward_system):
     with db.session_scope() as session:
-        session.execute(insert(RatingList).values(id="awkward", name="Awkward", system="test-awkward", category="renju", params={}, eligibility={}))
+        session.execute(
+            insert(RatingList).values(
+                id="awkward", name="Awkward", system="test-awkward", category="renju", params={}, eligibility={}
+            )
+        )
     assert client.post("/v1/tournaments", json=tournament_body(), headers=AUTH).status_code == 201
     recompute_now(client, "awkward")
     counters = {"note": AWKWARD, "nested": {"list": [1, 2.5, None, True, AWKWARD]}, "empty": {}}
@@ -183,12 +216,27 @@ def test_rows_written_in_bulk_read_back_exactly(client, awkward_system):
     assert [r["deviation"] for r in rows] == [None, 12.345678901234567, None, 12.345678901234567]
     assert all(r["title"] == AWKWARD[:50] and r["counters"] == counters and r["last_played"] is None for r in rows)
     first = client.get("/v1/players/p1/history", params={"list": "awkward"}).json()["points"]
-    assert first == [{"date": "2020-05-03", "rating": 1e-300, "deviation": None, "games": 0, "status": "provisional",
-                      "title": None, "counters": None, "tournament_ids": ["T1"]}]
+    assert first == [
+        {
+            "date": "2020-05-03",
+            "rating": 1e-300,
+            "deviation": None,
+            "games": 0,
+            "status": "provisional",
+            "title": None,
+            "counters": None,
+            "tournament_ids": ["T1"],
+        }
+    ]
     assert client.get("/v1/players/p2/history", params={"list": "awkward"}).json()["points"][0]["rating"] == -1234.5
     changes = [c for c in client.get("/v1/tournaments/T1").json()["rating_changes"] if c["list_id"] == "awkward"]
     assert [c["player_id"] for c in changes] == ["p1", "p2", "p3", "p4"]
     for change in changes:
         assert (change["system"], change["title_after"], change["details"]) == (AWKWARD[:20], AWKWARD[:50], counters)
-        assert (change["rating_before"], change["rating_after"], change["change"], change["change_unrounded"]) == (None, 5e300, -0.0, 1 / 3)
+        assert (change["rating_before"], change["rating_after"], change["change"], change["change_unrounded"]) == (
+            None,
+            5e300,
+            -0.0,
+            1 / 3,
+        )
         assert change["status_after"] is None

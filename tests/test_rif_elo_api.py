@@ -60,8 +60,12 @@ def test_1997_provisional_player_becomes_established(client):
     body = {
         "players": [
             {"id": "e", "rating": 2000, "status": "established"},
-            {"id": "p", "status": "provisional", "rating": 2100,
-             "record": {"games": 9, "wins": 5, "losses": 2, "points": 6, "opponent_rating_sum": 18000}},
+            {
+                "id": "p",
+                "status": "provisional",
+                "rating": 2100,
+                "record": {"games": 9, "wins": 5, "losses": 2, "points": 6, "opponent_rating_sum": 18000},
+            },
         ],
         "games": [{"black": "p", "white": "e", "result": "B"}],
     }
@@ -77,11 +81,34 @@ def test_1997_provisional_player_becomes_established(client):
     ("path", "body", "pointer"),
     [
         ("/v1/calc/rif-elo/game", {"rating": 2300, "opponent_rating": 2200, "score": 0.7}, "/score"),
-        ("/v1/calc/rif-1995/tournament", {"end": "1998-01-01", "players": [{"id": "a", "rating": 2000, "status": "official"}], "games": [{"black": "a", "white": "z", "result": "B"}]}, "/games/0/white"),
-        ("/v1/calc/rif-1995/tournament", {"end": "1998-01-01", "players": [{"id": "a", "rating": 2000, "status": "official"}, {"id": "n", "rating": 2100, "status": "new"}], "games": []}, "/players/1/rating"),
+        (
+            "/v1/calc/rif-1995/tournament",
+            {
+                "end": "1998-01-01",
+                "players": [{"id": "a", "rating": 2000, "status": "official"}],
+                "games": [{"black": "a", "white": "z", "result": "B"}],
+            },
+            "/games/0/white",
+        ),
+        (
+            "/v1/calc/rif-1995/tournament",
+            {
+                "end": "1998-01-01",
+                "players": [{"id": "a", "rating": 2000, "status": "official"}, {"id": "n", "rating": 2100, "status": "new"}],
+                "games": [],
+            },
+            "/players/1/rating",
+        ),
         ("/v1/calc/rif-1995/tournament", {"players": [], "games": []}, "/end"),
         ("/v1/calc/rif-1997/tournament", {"players": [{"id": "a", "status": "established"}], "games": []}, "/players/0/rating"),
-        ("/v1/calc/rif-1997/tournament", {"players": [{"id": "a", "rating": 1, "status": "established"}], "games": [{"black": "a", "white": "a", "result": "D"}]}, "/games/0/white"),
+        (
+            "/v1/calc/rif-1997/tournament",
+            {
+                "players": [{"id": "a", "rating": 1, "status": "established"}],
+                "games": [{"black": "a", "white": "a", "result": "D"}],
+            },
+            "/games/0/white",
+        ),
         ("/v1/calc/whr", {"games": [{"black": "a", "white": "b", "result": "B"}]}, "/games/0/date"),
     ],
 )
@@ -125,7 +152,15 @@ SEEDS = [
 
 def _store_history(client) -> None:  # type: ignore[no-untyped-def]
     for tid, start, end, ids, results in TOURNAMENTS:
-        body = {"id": tid, "name": tid, "category": "renju", "start": start, "end": end, "players": PLAYERS, "games": _round_robin(ids, results)}
+        body = {
+            "id": tid,
+            "name": tid,
+            "category": "renju",
+            "start": start,
+            "end": end,
+            "players": PLAYERS,
+            "games": _round_robin(ids, results),
+        }
         assert client.post("/v1/tournaments", json=body, headers=AUTH).status_code == 201
 
 
@@ -151,7 +186,11 @@ def test_seeds_are_replaced_and_read_back(client):
     stored = client.put("/v1/rating-lists/rif-elo/seeds", json={"seeds": SEEDS}, headers=AUTH)
     assert stored.status_code == 200
     assert [s["player_id"] for s in client.get("/v1/rating-lists/rif-elo/seeds").json()["seeds"]] == ["a", "b", "c", "d"]
-    bad = client.put("/v1/rating-lists/rif-elo/seeds", json={"seeds": [*SEEDS, {"player_id": "ghost", "rating": 2000, "as_of": "1994-01-01"}]}, headers=AUTH)
+    bad = client.put(
+        "/v1/rating-lists/rif-elo/seeds",
+        json={"seeds": [*SEEDS, {"player_id": "ghost", "rating": 2000, "as_of": "1994-01-01"}]},
+        headers=AUTH,
+    )
     assert bad.status_code == 422 and bad.json()["errors"][0]["pointer"] == "/seeds/4/player_id"
     assert len(client.get("/v1/rating-lists/rif-elo/seeds").json()["seeds"]) == 4
     assert client.put("/v1/rating-lists/rif-whr/seeds", json={"seeds": SEEDS}, headers=AUTH).status_code == 422
@@ -164,8 +203,15 @@ def test_replay_of_stored_tournaments_matches_the_engine(client):
 
     expected = rif_elo.replay(
         [
-            rif_elo.Tournament(tid, dt.date.fromisoformat(start), dt.date.fromisoformat(end),
-                               [rif_elo.Game(g["black"], g["white"], {"B": 1.0, "W": 0.0, "D": 0.5}[g["result"]]) for g in _round_robin(ids, results)])
+            rif_elo.Tournament(
+                tid,
+                dt.date.fromisoformat(start),
+                dt.date.fromisoformat(end),
+                [
+                    rif_elo.Game(g["black"], g["white"], {"B": 1.0, "W": 0.0, "D": 0.5}[g["result"]])
+                    for g in _round_robin(ids, results)
+                ],
+            )
             for tid, start, end, ids, results in TOURNAMENTS
         ],
         [rif_elo.Seed(s["player_id"], s["rating"], s["status"], dt.date.fromisoformat(s["as_of"])) for s in SEEDS],

@@ -86,7 +86,12 @@ def test_egc_2013_rated_on_the_list_and_read_back(client):
     changes = changes_of(client, EGC_ID)
     assert set(changes) == set(expected)
     change = changes["fan-hui"]
-    assert (change["system"], change["rating_before"], change["games_counted"], change["title_after"]) == ("rivne", 2700, 10, "7d")
+    assert (change["system"], change["rating_before"], change["games_counted"], change["title_after"]) == (
+        "rivne",
+        2700,
+        10,
+        "7d",
+    )
     assert change["rating_after"] == pytest.approx(fan.rating_after, abs=1e-9)
     assert change["change"] == pytest.approx(fan.rating_after - 2700, abs=1e-9)
     details = change["details"]
@@ -117,8 +122,12 @@ def test_juvisy_imported_twice_then_a_second_tournament_rated_from_the_first(cli
 
     # A club evening a month later: two Juvisy players and a newcomer (3k, from his rank).
     body = {
-        "id": "rivne-evening", "name": "Club evening", "category": "go", "board_size": 19,
-        "start": "2019-11-30", "end": "2019-11-30",
+        "id": "rivne-evening",
+        "name": "Club evening",
+        "category": "go",
+        "board_size": 19,
+        "start": "2019-11-30",
+        "end": "2019-11-30",
         "players": [
             {"id": "nicita-giovanni", "rank": "9k"},
             {"id": "ravera-sylvain", "rank": "4k"},
@@ -144,7 +153,10 @@ def test_juvisy_imported_twice_then_a_second_tournament_rated_from_the_first(cli
         assert rows[player_id]["rating"] == pytest.approx(second[player_id].rating_after, abs=1e-9)
         assert rows[player_id]["counters"]["tournaments"] == 2
         history = client.get(f"/v1/players/{player_id}/history", params={"list": "rivne"}).json()["points"]
-        assert [(p["date"], p["tournament_ids"]) for p in history] == [(juvisy["end"], [JUVISY_ID]), ("2019-11-30", ["rivne-evening"])]
+        assert [(p["date"], p["tournament_ids"]) for p in history] == [
+            (juvisy["end"], [JUVISY_ID]),
+            ("2019-11-30", ["rivne-evening"]),
+        ]
     assert rows["nicita-giovanni"]["title"] == "9k"  # declared 10k at Juvisy, 9k now
     assert changes["newcomer"]["rating_before"] == rivne.suggested_first_rating("3k") == 1800
     assert [r["round"] for r in changes["newcomer"]["details"]["rounds"]] == ["2", "final"]
@@ -154,19 +166,29 @@ def test_juvisy_imported_twice_then_a_second_tournament_rated_from_the_first(cli
     assert nicita["rating"] == pytest.approx(expected["nicita-giovanni"].rating_after, abs=1e-9) and nicita["title"] == "10k"
 
     # Newcomers from their declared rating instead: Nicita's EGF 1114 from the OpenGotha file.
-    assert client.patch("/v1/rating-lists/rivne/params", json={"newcomer_start": "declared_rating"}, headers=AUTH).status_code == 200
+    assert (
+        client.patch("/v1/rating-lists/rivne/params", json={"newcomer_start": "declared_rating"}, headers=AUTH).status_code == 200
+    )
     recompute_now(client, "rivne")
     assert changes_of(client, JUVISY_ID)["nicita-giovanni"]["rating_before"] == 1114.0
 
 
 def test_a_tournament_the_rules_cannot_rate_is_left_out_with_a_note(client):
     good = {
-        "id": "good", "name": "Good", "category": "go", "start": "2020-01-01", "end": "2020-01-01",
+        "id": "good",
+        "name": "Good",
+        "category": "go",
+        "start": "2020-01-01",
+        "end": "2020-01-01",
         "players": [{"id": "a", "rank": "1d"}, {"id": "b", "rank": "2k"}],
         "games": [{"id": "g1", "round": "1", "black": "b", "white": "a", "result": "B"}],
     }
     bad = {  # c declared no rank and has no rating on the list yet
-        "id": "bad", "name": "Bad", "category": "go", "start": "2020-02-01", "end": "2020-02-01",
+        "id": "bad",
+        "name": "Bad",
+        "category": "go",
+        "start": "2020-02-01",
+        "end": "2020-02-01",
         "players": [{"id": "a"}, {"id": "c"}],
         "games": [{"id": "g1", "round": "1", "black": "c", "white": "a", "result": "W"}],
     }
@@ -183,7 +205,11 @@ def test_a_tournament_the_rules_cannot_rate_is_left_out_with_a_note(client):
 
 def test_a_seed_is_the_rating_from_its_date_on(client):
     body = {
-        "id": "s1", "name": "After the seed", "category": "go", "start": "2021-03-01", "end": "2021-03-02",
+        "id": "s1",
+        "name": "After the seed",
+        "category": "go",
+        "start": "2021-03-01",
+        "end": "2021-03-02",
         "players": [{"id": "a", "rank": "1d"}, {"id": "b", "rank": "1d"}],
         "games": [{"id": "g1", "round": "1", "black": "a", "white": "b", "result": "B"}],
     }
@@ -198,7 +224,13 @@ def test_a_seed_is_the_rating_from_its_date_on(client):
     assert changes["a"]["rating_before"] == 1500 and changes["b"]["rating_before"] == 2100
     history = client.get("/v1/players/a/history", params={"list": "rivne"}).json()["points"]
     first = history[0]
-    assert (first["date"], first["rating"], first["tournament_ids"], first["games"], first["title"]) == ("2021-01-01", 1500, [], 0, "5k")
+    assert (first["date"], first["rating"], first["tournament_ids"], first["games"], first["title"]) == (
+        "2021-01-01",
+        1500,
+        [],
+        0,
+        "5k",
+    )
     assert history[1]["date"] == "2021-03-02" and history[1]["title"] == "1d"
 
 
@@ -220,7 +252,11 @@ def test_a_newcomers_first_rating():
 
 def _small(tournament_id: str, start: str, end: str, result: str) -> dict:
     return {
-        "id": tournament_id, "name": tournament_id, "category": "go", "start": start, "end": end,
+        "id": tournament_id,
+        "name": tournament_id,
+        "category": "go",
+        "start": start,
+        "end": end,
         "players": [{"id": "a", "rank": "1d"}, {"id": "b", "rank": "1d"}],
         "games": [{"id": "g1", "round": "1", "black": "a", "white": "b", "result": result}],
     }
@@ -238,7 +274,8 @@ def test_the_list_on_its_date_and_one_point_a_day(client):
     recompute_now(client, "rivne", list_date=dt.date(2022, 5, 15))
     history = client.get("/v1/players/a/history", params={"list": "rivne"}).json()["points"]
     assert [(p["date"], p["tournament_ids"], p["games"]) for p in history] == [
-        ("2022-05-01", ["t2", "t1"], 2), ("2022-06-01", ["t3"], 3),
+        ("2022-05-01", ["t2", "t1"], 2),
+        ("2022-06-01", ["t3"], 3),
     ]
     first = changes_of(client, "t2")["a"]
     second = changes_of(client, "t1")["a"]

@@ -26,8 +26,9 @@ def test_every_kind_of_column_reads_back_exactly():
         "lists_of_other": object_column([[1], [True], None]),
         "counters": object_column([{"norms": [1, 2.5, None, True]}, None, {"note": AWKWARD, "nested": {}}]),
         "text": object_column([AWKWARD, "", AWKWARD]),
-        "details": object_column([{"deviation_after": 51.25, "day_after": "2019-05-01"}, None,
-                                  {"deviation_after": -0.0, "day_after": None}]),
+        "details": object_column(
+            [{"deviation_after": 51.25, "day_after": "2019-05-01"}, None, {"deviation_after": -0.0, "day_after": None}]
+        ),
         "empty_dicts": object_column([{}, None, {}]),
         "ints_in_dicts": object_column([{"n": 1}, {"n": 2.5}, {"n": True}]),
         "two_shapes": object_column([{"a": 1.5, "b": "x"}, {"b": "x", "a": 1.5}, None]),
@@ -62,7 +63,9 @@ def test_dicts_of_one_shape_are_stored_a_column_per_key():
 
 
 def test_empty_columns_read_back_empty():
-    back = stored_columns.unpack(stored_columns.pack({"rating": np.empty(0), "status": object_column([]), "counters": object_column([])}))
+    back = stored_columns.unpack(
+        stored_columns.pack({"rating": np.empty(0), "status": object_column([]), "counters": object_column([])})
+    )
     assert [len(column) for column in back.values()] == [0, 0, 0]
 
 

@@ -6,7 +6,16 @@ from tests.conftest import AUTH, tournament_body
 def go_body(**overrides):  # type: ignore[no-untyped-def]
     body = tournament_body("G1", category="go", rule=None, board_size=19)
     body["players"] = [
-        {"id": "p1", "name": "Artem", "surname": "Kachanovskyi", "country": "UA", "rank": "6D", "rating": 2650.5, "club": "Rivn", "egf_pin": "13219100"},
+        {
+            "id": "p1",
+            "name": "Artem",
+            "surname": "Kachanovskyi",
+            "country": "UA",
+            "rank": "6D",
+            "rating": 2650.5,
+            "club": "Rivn",
+            "egf_pin": "13219100",
+        },
         {"id": "p2", "name": "Andrii", "surname": "Kravets", "country": "UA", "rank": "6d", "club": "Rivn"},
         {"id": "p3", "name": "Ants"},
         {"id": "p4", "rank": "30k", "rating": -900},
@@ -20,7 +29,10 @@ def test_declared_rank_rating_club_and_pin_are_stored_per_tournament(client):
     assert response.status_code == 201, response.text
     players = {p["id"]: p for p in client.get("/v1/tournaments/G1").json()["players"]}
     assert (players["p1"]["rank"], players["p1"]["rating"], players["p1"]["club"], players["p1"]["egf_pin"]) == (
-        "6d", 2650.5, "Rivn", "13219100"
+        "6d",
+        2650.5,
+        "Rivn",
+        "13219100",
     )
     assert (players["p2"]["rank"], players["p2"]["rating"]) == ("6d", None)
     assert players["p3"]["rank"] is None and players["p3"]["name"] == "Ants"

@@ -70,8 +70,14 @@ def test_put_of_unknown_tournament_is_404_and_id_mismatch_422(client):
 
 def test_list_filters_and_pagination(client):
     client.post("/v1/tournaments", json=tournament_body("A"), headers=AUTH)
-    client.post("/v1/tournaments", json=tournament_body("B", start="2019-12-30", end="2020-01-02", country="JPN", games=[]), headers=AUTH)
-    client.post("/v1/tournaments", json=tournament_body("C", category="gomoku", start="2018-01-01", end="2018-01-02", games=[]), headers=AUTH)
+    client.post(
+        "/v1/tournaments", json=tournament_body("B", start="2019-12-30", end="2020-01-02", country="JPN", games=[]), headers=AUTH
+    )
+    client.post(
+        "/v1/tournaments",
+        json=tournament_body("C", category="gomoku", start="2018-01-01", end="2018-01-02", games=[]),
+        headers=AUTH,
+    )
 
     def ids(**params):  # type: ignore[no-untyped-def]
         page = client.get("/v1/tournaments", params=params).json()
@@ -87,8 +93,28 @@ def test_list_filters_and_pagination(client):
 
 
 def test_players_create_patch_search(client):
-    assert client.post("/v1/players", json={"id": "42", "name": "Shicheng", "surname": "Zha", "country": "CHN", "native_name": "查世成", "birth_year": 1990, "gender": "M"}, headers=AUTH).status_code == 201
-    assert client.post("/v1/players", json={"id": "43", "name": "Zhaofeng", "surname": "Wang", "country": "CHN"}, headers=AUTH).status_code == 201
+    assert (
+        client.post(
+            "/v1/players",
+            json={
+                "id": "42",
+                "name": "Shicheng",
+                "surname": "Zha",
+                "country": "CHN",
+                "native_name": "查世成",
+                "birth_year": 1990,
+                "gender": "M",
+            },
+            headers=AUTH,
+        ).status_code
+        == 201
+    )
+    assert (
+        client.post(
+            "/v1/players", json={"id": "43", "name": "Zhaofeng", "surname": "Wang", "country": "CHN"}, headers=AUTH
+        ).status_code
+        == 201
+    )
     assert client.post("/v1/players", json={"id": "42"}, headers=AUTH).status_code == 409
     patched = client.patch("/v1/players/42", json={"city": "Shanghai", "birth_year": None}, headers=AUTH).json()
     assert patched["city"] == "Shanghai" and patched["birth_year"] is None and patched["name"] == "Shicheng"

@@ -21,7 +21,9 @@ SQLITE_BUSY = OperationalError("INSERT", {}, DriverError("database is locked"))
 UNIQUE = IntegrityError("INSERT", {}, DriverError("duplicate key value violates unique constraint", "23505"))
 
 
-@pytest.mark.parametrize("transient", [DEADLOCK, SERIALIZATION, SQLITE_BUSY, UNIQUE], ids=["deadlock", "serialization", "sqlite-busy", "unique"])
+@pytest.mark.parametrize(
+    "transient", [DEADLOCK, SERIALIZATION, SQLITE_BUSY, UNIQUE], ids=["deadlock", "serialization", "sqlite-busy", "unique"]
+)
 def test_a_transient_failure_is_run_again(transient):
     calls = []
 

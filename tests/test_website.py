@@ -40,7 +40,11 @@ def load_site(client: TestClient) -> None:
         submit_shogi(client, *tournament)
     assert client.put("/v1/rating-lists/olufsen/seeds", json={"seeds": SHOGI_SEEDS}, headers=AUTH).status_code == 200
     assert client.patch("/v1/rating-lists/rif-elo/params", json={"bootstrap_rating": 1800}, headers=AUTH).status_code == 200
-    for lists, day in ((["rif-whr"], EARLIER), (["rif-whr", "rif-elo", "rivne"], LIST_DATE), (["olufsen"], dt.date(2024, 12, 31))):
+    for lists, day in (
+        (["rif-whr"], EARLIER),
+        (["rif-whr", "rif-elo", "rivne"], LIST_DATE),
+        (["olufsen"], dt.date(2024, 12, 31)),
+    ):
         for list_id in lists:
             assert client.post(f"/v1/rating-lists/{list_id}/recompute", headers=AUTH).status_code == 202
         run_pending_jobs(list_date=day)
@@ -194,12 +198,34 @@ def test_a_list_page_shows_the_api_rows_with_the_columns_its_system_has(site):
         assert (row["Games"], row["Last played"], row["Status"]) == (str(api["games"]), api["last_played"], api["status"])
     assert "Players 1 to 500 of 526" in page.words
     # Elo: integers, no deviation; Rivne: countries and declared ranks.
-    assert get_page(site, "/lists/rif-elo?status=all").table()["headers"] == ["#", "Player", "ID", "Rating", "Games", "Last played", "Status"]
+    assert get_page(site, "/lists/rif-elo?status=all").table()["headers"] == [
+        "#",
+        "Player",
+        "ID",
+        "Rating",
+        "Games",
+        "Last played",
+        "Status",
+    ]
     rivne = get_page(site, "/lists/rivne")
-    assert rivne.table()["headers"] == ["#", "Player", "ID", "Country", "Rating", "Games", "Last played", "Status", "Grade or rank"]
+    assert rivne.table()["headers"] == [
+        "#",
+        "Player",
+        "ID",
+        "Country",
+        "Rating",
+        "Games",
+        "Last played",
+        "Status",
+        "Grade or rank",
+    ]
     first = cells(rivne.table())[0]
     api_first = api_rows(site, "rivne")[0]
-    assert (first["Country"], first["Grade or rank"], first["Rating"]) == (api_first["country"], api_first["title"], shown(api_first["rating"]))
+    assert (first["Country"], first["Grade or rank"], first["Rating"]) == (
+        api_first["country"],
+        api_first["title"],
+        shown(api_first["rating"]),
+    )
 
 
 def test_filters_and_pagination_read_what_the_api_reads(site):
@@ -218,7 +244,9 @@ def test_filters_and_pagination_read_what_the_api_reads(site):
     # As of a date: the list as it stood then, answered from the stored points.
     as_of = cells(get_page(site, "/lists/rif-whr?status=all&as_of=2014-01-01&per_page=500").table())
     expected_then = api_rows(site, "rif-whr", status="all", as_of="2014-01-01")
-    assert [(c["ID"], c["Rating"], c["Status"]) for c in as_of] == [(r["player_id"], shown(r["rating"]), r["status"]) for r in expected_then]
+    assert [(c["ID"], c["Rating"], c["Status"]) for c in as_of] == [
+        (r["player_id"], shown(r["rating"]), r["status"]) for r in expected_then
+    ]
     # Pagination: page 3 of 50 begins at rank 101 and links to its neighbours with the same filters.
     third = get_page(site, "/lists/rif-whr?status=all&per_page=50&page=3")
     assert cells(third.table())[0]["#"] == "101" and "Players 101 to 150 of 526" in third.words
@@ -353,7 +381,9 @@ def test_the_go_tournament_crosstable_has_every_player_and_his_declared_rank(sit
     tournament = site.get(f"/v1/tournaments/{EGC}").json()
     table = get_page(site, f"/tournaments/{EGC}").table("Crosstable of")
     assert len(table["rows"]) == len(tournament["players"]) == 594
-    assert table["headers"][:4] == ["No.", "Place", "Player", "Rank"] and table["headers"][4:-1] == [f"R{n}" for n in range(1, 11)]
+    assert table["headers"][:4] == ["No.", "Place", "Player", "Rank"] and table["headers"][4:-1] == [
+        f"R{n}" for n in range(1, 11)
+    ]
     ranks = {p["id"]: p["rank"] for p in tournament["players"]}
     for row in table["rows"]:
         assert row[3][0] == ranks[row[2][1].rsplit("/", 1)[1]]
@@ -374,8 +404,18 @@ def test_search_finds_players_by_name_and_the_index_lists_tournaments(site):
 def test_every_link_resolves_and_nothing_comes_from_outside(site):
     """From the home page, one step into every list, a player, a tournament and their links."""
     top = api_rows(site, "rif-whr", status="all", limit=1)[0]["player_id"]
-    start = ["/", "/lists/rif-whr?status=all", "/lists/rivne", "/lists/olufsen?status=all", f"/players/{top}", "/players/s1",
-             "/tournaments/T0001", "/tournaments", "/players?q=wang", "/lists/rif-whr/snapshots"]
+    start = [
+        "/",
+        "/lists/rif-whr?status=all",
+        "/lists/rivne",
+        "/lists/olufsen?status=all",
+        f"/players/{top}",
+        "/players/s1",
+        "/tournaments/T0001",
+        "/tournaments",
+        "/players?q=wang",
+        "/lists/rif-whr/snapshots",
+    ]
     seen: set[str] = set()
     for url in start:
         response = site.get(url)
@@ -394,7 +434,14 @@ def test_every_link_resolves_and_nothing_comes_from_outside(site):
 
 
 def test_pages_send_etags_and_answer_304(site):
-    for url in ("/", "/lists/rif-whr", "/lists/rif-whr/ratings.csv", "/lists/rif-whr/snapshots", "/players/s1", "/tournaments/T0001"):
+    for url in (
+        "/",
+        "/lists/rif-whr",
+        "/lists/rif-whr/ratings.csv",
+        "/lists/rif-whr/snapshots",
+        "/players/s1",
+        "/tournaments/T0001",
+    ):
         first = site.get(url)
         assert first.headers["cache-control"] == "public, max-age=60, stale-while-revalidate=600", url
         again = site.get(url, headers={"If-None-Match": first.headers["etag"]})
@@ -432,8 +479,8 @@ def test_csv_cells_a_spreadsheet_would_run_are_made_inert():
     from app.web.pages import ALL_COLUMNS, ShownRow, csv_rows
 
     columns = [c for c in ALL_COLUMNS if c.key in ("rank", "player", "rating")]
-    row = ShownRow("x", "/players/x", {"rank": "1", "player": "=HYPERLINK(\"http://x\")", "rating": "2100"})
-    assert csv_rows({"columns": columns, "rows": [row]})[1] == ["1", "'=HYPERLINK(\"http://x\")", "2100"]
+    row = ShownRow("x", "/players/x", {"rank": "1", "player": '=HYPERLINK("http://x")', "rating": "2100"})
+    assert csv_rows({"columns": columns, "rows": [row]})[1] == ["1", '\'=HYPERLINK("http://x")', "2100"]
 
 
 def test_chart_draws_steps_without_deviation_and_escapes_its_names():
@@ -450,6 +497,10 @@ def test_crosstable_shares_places_and_counts_a_walkover():
     table = crosstable(["a", "b", "c", "d", "e"], games, order_key=str)
     assert table.rounds == ["1", "2"]
     assert [(r.player_id, r.place, r.score) for r in table.rows] == [
-        ("c", "1", 1.5), ("a", "2", 1.0), ("d", "3", 0.5), ("b", "4\u20135", 0.0), ("e", "4\u20135", 0.0),
+        ("c", "1", 1.5),
+        ("a", "2", 1.0),
+        ("d", "3", 0.5),
+        ("b", "4\u20135", 0.0),
+        ("e", "4\u20135", 0.0),
     ]
     assert table.rows[1].cells["2"][0].text == "1\u2212b f"

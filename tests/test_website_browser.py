@@ -55,7 +55,9 @@ def test_pages_in_chromium(client, chromium, axe_source):  # type: ignore[no-unt
             if phone:  # wide tables scroll inside their own box; the page itself fits the screen
                 assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), path
             if path.startswith("/players/") and path != "/players/nobody":
-                widths = page.evaluate("[...document.querySelectorAll('svg.chart')].map(svg => svg.getBoundingClientRect().width)")
+                widths = page.evaluate(
+                    "[...document.querySelectorAll('svg.chart')].map(svg => svg.getBoundingClientRect().width)"
+                )
                 assert widths and min(widths) > 300, (path, widths)
             violations = page.axe(axe_source)
             serious = [v for v in violations if v["impact"] in ("serious", "critical")]

@@ -152,7 +152,11 @@ def test_reads_see_the_old_snapshot_until_the_new_commits(client, monkeypatch):
     client.post("/v1/tournaments", json=tournament_body(), headers=AUTH)
     first_snapshot = recompute_now(client)["snapshot_id"]
     before = ratings(client)
-    client.post("/v1/tournaments", json=tournament_body("T2", start="2021-01-01", end="2021-01-01", games=[{"black": "p1", "white": "p4", "result": "B"}]), headers=AUTH)
+    client.post(
+        "/v1/tournaments",
+        json=tournament_body("T2", start="2021-01-01", end="2021-01-01", games=[{"black": "p1", "white": "p4", "result": "B"}]),
+        headers=AUTH,
+    )
 
     written = threading.Event()
     release = threading.Event()
@@ -188,7 +192,11 @@ def test_a_job_failing_half_way_leaves_the_previous_snapshot(client, monkeypatch
     def broken(session, rating_list, list_date, progress):  # type: ignore[no-untyped-def]
         data = original(session, rating_list, list_date, progress)
         status = recompute.ENTRY_COLUMNS.index("status")
-        data.entries[-1] = (*data.entries[-1][:status], None, *data.entries[-1][status + 1:])  # violates NOT NULL after the other rows went in
+        data.entries[-1] = (
+            *data.entries[-1][:status],
+            None,
+            *data.entries[-1][status + 1 :],
+        )  # violates NOT NULL after the other rows went in
         return data
 
     monkeypatch.setattr(recompute, "compute_snapshot", broken)
@@ -239,7 +247,12 @@ def test_status_boundaries_nine_ten_games_and_five_years(client):
     assert ratings(client, as_of="2020-03-10")["ten"]["status"] == "active"
     assert ratings(client, as_of="2020-03-11")["ten"]["status"] == "inactive"
     assert client.get("/v1/rating-lists/rif-whr/ratings", params={"as_of": "2020-03-11"}).json()["total"] == 0
-    assert client.get("/v1/rating-lists/rif-whr/ratings", params={"as_of": "2020-03-11", "status": "inactive"}).json()["items"][0]["player_id"] == "ten"
+    assert (
+        client.get("/v1/rating-lists/rif-whr/ratings", params={"as_of": "2020-03-11", "status": "inactive"}).json()["items"][0][
+            "player_id"
+        ]
+        == "ten"
+    )
     # Before his tenth game he was provisional.
     assert ratings(client, as_of="2015-03-09")["ten"]["status"] == "provisional"
 
@@ -267,7 +280,10 @@ def test_etag_and_if_none_match(client):
     first = client.get("/v1/rating-lists/rif-whr/ratings")
     etag = first.headers["etag"]
     assert client.get("/v1/rating-lists/rif-whr/ratings", headers={"If-None-Match": etag}).status_code == 304
-    assert client.get("/v1/rating-lists/rif-whr/ratings", params={"status": "all"}, headers={"If-None-Match": etag}).status_code == 200
+    assert (
+        client.get("/v1/rating-lists/rif-whr/ratings", params={"status": "all"}, headers={"If-None-Match": etag}).status_code
+        == 200
+    )
     recompute_now(client)
     again = client.get("/v1/rating-lists/rif-whr/ratings", headers={"If-None-Match": etag})
     assert again.status_code == 200 and again.headers["etag"] != etag
@@ -276,7 +292,11 @@ def test_etag_and_if_none_match(client):
 def test_snapshots_stay_readable(client):
     client.post("/v1/tournaments", json=tournament_body(), headers=AUTH)
     one = recompute_now(client)["snapshot_id"]
-    client.post("/v1/tournaments", json=tournament_body("T2", start="2021-01-01", end="2021-01-02", games=[{"black": "p1", "white": "p2", "result": "W"}]), headers=AUTH)
+    client.post(
+        "/v1/tournaments",
+        json=tournament_body("T2", start="2021-01-01", end="2021-01-02", games=[{"black": "p1", "white": "p2", "result": "W"}]),
+        headers=AUTH,
+    )
     two = recompute_now(client)["snapshot_id"]
     page = client.get("/v1/rating-lists/rif-whr/snapshots").json()
     assert page["total"] == 2 and [s["id"] for s in page["items"]] == [two, one]
@@ -319,7 +339,12 @@ def test_history_and_ratings_errors(client):
     assert client.get("/v1/players/ghost/history", params={"list": "rif-whr"}).status_code == 404
     client.post("/v1/players", json={"id": "lonely"}, headers=AUTH)
     assert client.get("/v1/players/lonely/history", params={"list": "nope"}).status_code == 404
-    assert client.get("/v1/players/lonely/history").json() == {"player_id": "lonely", "list_id": "rif-whr", "snapshot_id": None, "points": []}
+    assert client.get("/v1/players/lonely/history").json() == {
+        "player_id": "lonely",
+        "list_id": "rif-whr",
+        "snapshot_id": None,
+        "points": [],
+    }
     empty = client.get("/v1/rating-lists/rif-whr/ratings").json()
     assert empty["items"] == [] and empty["snapshot_id"] is None
     assert client.get("/v1/rating-lists/rif-whr/ratings", params={"status": "gone"}).status_code == 422
@@ -330,7 +355,17 @@ def test_history_and_ratings_errors(client):
 def test_recompute_warm_starts_from_the_previous_snapshot(client):
     _run_import()
     cold = recompute_now(client)["result"]
-    client.post("/v1/tournaments", json=tournament_body("late", start="2020-01-01", end="2020-01-02", players=[{"id": "2487"}, {"id": "2789"}], games=[{"black": "2487", "white": "2789", "result": "D"}]), headers=AUTH)
+    client.post(
+        "/v1/tournaments",
+        json=tournament_body(
+            "late",
+            start="2020-01-01",
+            end="2020-01-02",
+            players=[{"id": "2487"}, {"id": "2789"}],
+            games=[{"black": "2487", "white": "2789", "result": "D"}],
+        ),
+        headers=AUTH,
+    )
     warm = recompute_now(client)["result"]
     assert not any("warm-started" in note for note in cold["notes"])
     assert any("warm-started" in note for note in warm["notes"])

@@ -17,8 +17,11 @@ def test_two_worker_processes_share_the_queue(client):
     client.post("/v1/tournaments", json=tournament_body("G", category="gomoku", rule=None), headers=AUTH)
     workers = [
         subprocess.Popen(
-            [sys.executable, "-m", "app.cli", "worker"], cwd=ROOT, env=os.environ.copy(),
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            [sys.executable, "-m", "app.cli", "worker"],
+            cwd=ROOT,
+            env=os.environ.copy(),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         for _ in range(2)
     ]

@@ -31,8 +31,12 @@ def export_xml(path: Path, **sections: list[dict]) -> Path:
     with open(path, "w", encoding="utf-8") as out:
         out.write('<?xml version="1.0" encoding="utf-8"?>\n<database>\n')
         for section, record in (
-            ("countries", "country"), ("cities", "city"), ("rules", "rule"),
-            ("players", "player"), ("tournaments", "tournament"), ("games", "game"),
+            ("countries", "country"),
+            ("cities", "city"),
+            ("rules", "rule"),
+            ("players", "player"),
+            ("tournaments", "tournament"),
+            ("games", "game"),
         ):
             out.write(f"<{section}>\n")
             for attributes in sections.get(section, []):
@@ -65,25 +69,47 @@ def renju_cn_as_export(path: Path) -> Path:
         ],
         players=[
             {
-                "id": p.id, "name": p.name, "surname": p.surname, "country": p.country_id or "",
-                "city": p.city_id or "", "gender": "2" if int(p.id) % 5 == 0 else "1",
+                "id": p.id,
+                "name": p.name,
+                "surname": p.surname,
+                "country": p.country_id or "",
+                "city": p.city_id or "",
+                "gender": "2" if int(p.id) % 5 == 0 else "1",
                 **({"native_name": f"{p.surname}{p.name}本"} if int(p.id) % 2 == 0 else {}),
             }
             for p in parsed.players.values()
         ],
         tournaments=[
             {
-                "id": t.id, "name": t.name, "country": t.country_id or "", "city": t.city_id or "",
-                "start": t.start.isoformat(), "end": t.end.isoformat(), "year": t.end.year,
-                "month": t.end.month, "rule": t.rule_id, "rated": "1",
+                "id": t.id,
+                "name": t.name,
+                "country": t.country_id or "",
+                "city": t.city_id or "",
+                "start": t.start.isoformat(),
+                "end": t.end.isoformat(),
+                "year": t.end.year,
+                "month": t.end.month,
+                "rule": t.rule_id,
+                "rated": "1",
             }
             for t in parsed.tournaments.values()
         ],
         games=[
             {
-                "id": g.id, "tournament": g.tournament_id, "round": g.round, "unrated": "0", "rule": g.rule_id,
-                "black": g.black, "white": g.white, "bresult": scores.get(g.result, ""),
-                "publisher": "1", "btime": "0", "wtime": "0", "opening": "2", "alt": "", "swap": "",
+                "id": g.id,
+                "tournament": g.tournament_id,
+                "round": g.round,
+                "unrated": "0",
+                "rule": g.rule_id,
+                "black": g.black,
+                "white": g.white,
+                "bresult": scores.get(g.result, ""),
+                "publisher": "1",
+                "btime": "0",
+                "wtime": "0",
+                "opening": "2",
+                "alt": "",
+                "swap": "",
                 "moves": MOVES,
             }
             for g in parsed.games
@@ -94,7 +120,12 @@ def renju_cn_as_export(path: Path) -> Path:
 def run_cli(*arguments: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "app.cli", *arguments],
-        check=False, capture_output=True, text=True, cwd=ROOT, env=os.environ.copy(), timeout=300,
+        check=False,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=os.environ.copy(),
+        timeout=300,
     )
 
 
@@ -107,8 +138,23 @@ def run_import(path: Path, *options: str) -> str:
 def stored_state() -> dict:
     with db.session_scope() as session:
         tournaments = {
-            t.id: {c: getattr(t, c) for c in ("name", "category", "rule", "start", "end", "country", "city", "rated",
-                                                "time_control_minutes", "format", "complete_records", "board_size")}
+            t.id: {
+                c: getattr(t, c)
+                for c in (
+                    "name",
+                    "category",
+                    "rule",
+                    "start",
+                    "end",
+                    "country",
+                    "city",
+                    "rated",
+                    "time_control_minutes",
+                    "format",
+                    "complete_records",
+                    "board_size",
+                )
+            }
             for t in session.scalars(select(Tournament))
         }
         players = {
@@ -116,7 +162,19 @@ def stored_state() -> dict:
             for p in session.scalars(select(Player))
         }
         games = sorted(
-            (g.tournament_id, g.seq, g.game_id, g.round, g.black_id, g.white_id, g.result, g.played, g.date, g.handicap, g.board_size)
+            (
+                g.tournament_id,
+                g.seq,
+                g.game_id,
+                g.round,
+                g.black_id,
+                g.white_id,
+                g.result,
+                g.played,
+                g.date,
+                g.handicap,
+                g.board_size,
+            )
             for g in session.scalars(select(Game))
         )
     return {"tournaments": tournaments, "players": players, "games": games}
@@ -126,7 +184,10 @@ def whole_list(client: TestClient) -> dict[str, tuple]:
     rows: dict[str, tuple] = {}
     while True:
         page = client.get("/v1/rating-lists/rif-whr/ratings", params={"status": "all", "limit": 500, "offset": len(rows)}).json()
-        rows.update((r["player_id"], (r["rank"], r["rating"], r["deviation"], r["games"], r["last_played"], r["status"])) for r in page["items"])
+        rows.update(
+            (r["player_id"], (r["rank"], r["rating"], r["deviation"], r["games"], r["last_played"], r["status"]))
+            for r in page["items"]
+        )
         if len(rows) >= page["total"]:
             return rows
 
@@ -229,9 +290,19 @@ def _small_export(path: Path, tournaments: list[dict], games: list[dict], player
             {"id": "2", "name": "Gomoku", "category": "2"},
             {"id": "9", "name": "Connect6", "category": "3"},
         ],
-        players=players if players is not None else [
+        players=players
+        if players is not None
+        else [
             {"id": "1", "name": "Ants", "surname": "Soosõrv", "country": "1", "city": "10", "gender": "1"},
-            {"id": "2", "name": "Yusui", "surname": "Nakamura", "country": "2", "city": "", "gender": "1", "native_name": "中村茂"},
+            {
+                "id": "2",
+                "name": "Yusui",
+                "surname": "Nakamura",
+                "country": "2",
+                "city": "",
+                "gender": "1",
+                "native_name": "中村茂",
+            },
             {"id": "3", "name": "Kaisa", "surname": "Kask", "country": "1", "city": "10", "gender": "2"},
         ],
         tournaments=tournaments,
@@ -241,14 +312,31 @@ def _small_export(path: Path, tournaments: list[dict], games: list[dict], player
 
 def _tournament(tournament_id: str, **fields: str) -> dict:
     return {
-        "id": tournament_id, "name": f"Cup {tournament_id}", "country": "1", "city": "10", "start": "2019-05-01",
-        "end": "2019-05-03", "year": "2019", "month": "5", "rule": "1", "rated": "1", **fields,
+        "id": tournament_id,
+        "name": f"Cup {tournament_id}",
+        "country": "1",
+        "city": "10",
+        "start": "2019-05-01",
+        "end": "2019-05-03",
+        "year": "2019",
+        "month": "5",
+        "rule": "1",
+        "rated": "1",
+        **fields,
     }
 
 
 def _game(game_id: str, tournament_id: str, black: str, white: str, bresult: str = "1", **fields: str) -> dict:
-    return {"id": game_id, "tournament": tournament_id, "rule": "1", "black": black, "white": white,
-            "bresult": bresult, "moves": MOVES, **fields}
+    return {
+        "id": game_id,
+        "tournament": tournament_id,
+        "rule": "1",
+        "black": black,
+        "white": white,
+        "bresult": bresult,
+        "moves": MOVES,
+        **fields,
+    }
 
 
 def test_rejected_rows_by_reason_and_what_each_means(tmp_path: Path, client: TestClient):
@@ -307,7 +395,9 @@ def test_rejected_rows_by_reason_and_what_each_means(tmp_path: Path, client: Tes
 
     stored = client.get("/v1/tournaments/100").json()
     assert [(g["id"], g["result"], g["played"], g["round"]) for g in stored["games"]] == [
-        ("1", "B", True, "1"), ("2", "D", True, None), ("6", "W", False, None)
+        ("1", "B", True, "1"),
+        ("2", "D", True, None),
+        ("6", "W", False, None),
     ]
     assert stored["category"] == "renju" and stored["rule"] == "RIF" and stored["country"] == "EST"
     assert stored["city"] == "Tallinn" and stored["rated"] is True
@@ -354,8 +444,14 @@ def test_players_only_named_by_games_are_created_with_their_id_alone(tmp_path: P
     export = _small_export(tmp_path / "export.xml", [_tournament("300")], [_game("1", "300", "1", "77")])
     assert "players stored:     2" in run_import(export)
     assert client.get("/v1/players/77").json() == {
-        "id": "77", "name": None, "surname": None, "native_name": None, "country": None,
-        "city": None, "gender": None, "birth_year": None,
+        "id": "77",
+        "name": None,
+        "surname": None,
+        "native_name": None,
+        "country": None,
+        "city": None,
+        "gender": None,
+        "birth_year": None,
     }
 
 
@@ -377,12 +473,16 @@ def test_submission_command_reads_the_export(tmp_path: Path):
     [
         (None, "No such file or directory"),
         ("player\t1\tJürgen\tMüller\t1\t1\n".encode("latin-1"), "not UTF-8 text (byte 0xFC; Latin-1 perhaps)"),
-        (b'<?xml version="1.0"?>\n<catalog><book id="1"/></catalog>\n',
-         "an XML file of an unknown kind (root element <catalog>, first child <book>)"),
+        (
+            b'<?xml version="1.0"?>\n<catalog><book id="1"/></catalog>\n',
+            "an XML file of an unknown kind (root element <catalog>, first child <book>)",
+        ),
         (b"%PDF-1.4 something else\n", "not a file format the importer knows"),
         (b"", "the file is empty"),
-        (b'<?xml version="1.0"?>\n<database><countries><country id="1" abbr="EST"></countries></database>\n',
-         "not well-formed XML (mismatched tag: line 2"),
+        (
+            b'<?xml version="1.0"?>\n<database><countries><country id="1" abbr="EST"></countries></database>\n',
+            "not well-formed XML (mismatched tag: line 2",
+        ),
     ],
     ids=["missing", "latin-1", "unknown-xml", "unknown-format", "empty", "broken-xml"],
 )

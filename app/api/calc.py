@@ -52,9 +52,7 @@ async def calc_rif_elo_game(
     return service.elo_game(body)
 
 
-@router.get(
-    "/rif-elo/table", operation_id="get_rif_elo_table", responses=responses(ex.APPENDIX_TABLE_ANSWERS)
-)
+@router.get("/rif-elo/table", operation_id="get_rif_elo_table", responses=responses(ex.APPENDIX_TABLE_ANSWERS))
 async def get_rif_elo_table() -> schemas.AppendixTable:
     """The RIF Elo appendix table (GA 1995)
 

@@ -91,7 +91,10 @@ ERU_NORMS_REQUESTS: dict[str, dict[str, Any]] = {
         "summary": "The text's example with 7 games: 4.55 rounds up to 5.0",
         "description": "ERU 4.3: against seven 9 kyu the norm for 8 kyu is 4.55, rounded up to 5.0, and for 7 kyu "
         "5.6, rounded up to 6.0; 5 points give 8 kyu.",
-        "value": {**NORMS_EXAMPLE, "games": [{"opponent_rank": "9k", "score": 1}] * 5 + [{"opponent_rank": "9k", "score": 0}] * 2},
+        "value": {
+            **NORMS_EXAMPLE,
+            "games": [{"opponent_rank": "9k", "score": 1}] * 5 + [{"opponent_rank": "9k", "score": 0}] * 2,
+        },
     },
 }
 

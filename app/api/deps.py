@@ -34,7 +34,6 @@ SnapshotIdPath = Annotated[
 IfNoneMatch = Annotated[
     str | None,
     Header(
-        description="The `ETag` of an earlier answer: when the list has not changed since, the answer is a 304 "
-        "without a body"
+        description="The `ETag` of an earlier answer: when the list has not changed since, the answer is a 304 without a body"
     ),
 ]

@@ -66,8 +66,7 @@ def search_players(
     q: Text | None = Query(
         None,
         max_length=200,
-        description="Part of the name: first name and surname in either order, or the native name, in any case; "
-        "or the whole id",
+        description="Part of the name: first name and surname in either order, or the native name, in any case; or the whole id",
     ),
     country: CountryCode | None = Query(None, description="Only players of this country code, e.g. CHN"),
     limit: Limit = 50,

@@ -123,8 +123,6 @@ def recompute_rating_list(
     return JobAccepted(job_id=job.id, status=job.status, list_id=list_id)  # type: ignore[arg-type]
 
 
-
-
 @router.get(
     "/v1/rating-lists/{list_id}/ratings",
     operation_id="get_ratings",
@@ -148,7 +146,9 @@ async def get_ratings(
         "and a rated game within the last five years of the list's date (or as_of), provisional until his rating "
         "is established, inactive otherwise",
     ),
-    snapshot_id: int | None = Query(None, ge=1, le=MAX_DATABASE_ID, description="Read an earlier snapshot instead of the current one"),
+    snapshot_id: int | None = Query(
+        None, ge=1, le=MAX_DATABASE_ID, description="Read an earlier snapshot instead of the current one"
+    ),
     limit: Limit = 100,
     offset: Offset = 0,
     if_none_match: IfNoneMatch = None,
@@ -190,16 +190,20 @@ def _ratings_answer(
 
         def page() -> bytes:
             rows, total = service.ratings(session, snapshot, system=service.system_of(rating_list), **query)
-            return RatingsPage(
-                list_id=list_id,
-                snapshot_id=snapshot.id if snapshot else None,
-                list_date=snapshot.list_date if snapshot else None,
-                as_of=query["as_of"],
-                items=rows,
-                total=total,
-                limit=query["limit"],
-                offset=query["offset"],
-            ).model_dump_json().encode()
+            return (
+                RatingsPage(
+                    list_id=list_id,
+                    snapshot_id=snapshot.id if snapshot else None,
+                    list_date=snapshot.list_date if snapshot else None,
+                    as_of=query["as_of"],
+                    items=rows,
+                    total=total,
+                    limit=query["limit"],
+                    offset=query["offset"],
+                )
+                .model_dump_json()
+                .encode()
+            )
 
         body = response_cache.responses.kept_or_built(key, page)
     return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": cache_control})
@@ -310,7 +314,11 @@ def _history_answer(player_id: str, list_id: str, scope: Scope, if_none_match: s
         def history() -> bytes:
             points = service.player_history(session, player_id, snapshot)
             snapshot_id = snapshot.id if snapshot else None
-            return PlayerHistory(player_id=player_id, list_id=list_id, snapshot_id=snapshot_id, points=points).model_dump_json().encode()  # type: ignore[arg-type]
+            return (
+                PlayerHistory(player_id=player_id, list_id=list_id, snapshot_id=snapshot_id, points=points)
+                .model_dump_json()
+                .encode()
+            )  # type: ignore[arg-type]
 
         body = response_cache.responses.kept_or_built(key, history)
     return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": CURRENT_CACHE})

@@ -130,8 +130,10 @@ def list_tournaments(
     session: SessionDep,
     category: Category | None = Query(None, description="Only tournaments of this game"),
     year: int | None = Query(
-        None, ge=1900, le=2200, description="Only tournaments played in this year, at least in part (one spanning "
-        "New Year belongs to both years)"
+        None,
+        ge=1900,
+        le=2200,
+        description="Only tournaments played in this year, at least in part (one spanning New Year belongs to both years)",
     ),
     country: CountryCode | None = Query(None, description="Only tournaments held in this country (code as submitted, e.g. CHN)"),
     limit: Limit = 50,
@@ -141,9 +143,7 @@ def list_tournaments(
 
     Tournaments without their games and players, ordered by last day, latest first (then by id),
     filtered by category, year and country when asked; `games_count` says how many games each has."""
-    rows, total = service.list_tournaments(
-        session, category=category, year=year, country=country, limit=limit, offset=offset
-    )
+    rows, total = service.list_tournaments(session, category=category, year=year, country=country, limit=limit, offset=offset)
     items = [TournamentSummary.model_validate(t).model_copy(update={"games_count": n}) for t, n in rows]
     return Page(items=items, total=total, limit=limit, offset=offset)
 

@@ -178,7 +178,11 @@ REASONS = {
     "player without a game in the tournament": "the player played no game, so he is not created",
 }
 
-_NO_GAME = {"+": "round without a game: bye (0+)", "-": "round without a game: absent (0-)", "=": "round without a game: not paired (0=)"}
+_NO_GAME = {
+    "+": "round without a game: bye (0+)",
+    "-": "round without a game: absent (0-)",
+    "=": "round without a game: not paired (0=)",
+}
 
 
 def _to_submissions(parsed: ParsedH9) -> tuple[list[dict[str, Any]], list[RejectedRow]]:

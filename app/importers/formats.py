@@ -71,7 +71,9 @@ def detect_format(path: Path) -> FileFormat:
     known = "; ".join(f.name for f in FORMATS)
     elements = xml_element_names(head, 2)
     if elements:
-        raise UnknownFormat(f"an XML file of an unknown kind (root element <{'>, first child <'.join(elements)}>); known formats: {known}")
+        raise UnknownFormat(
+            f"an XML file of an unknown kind (root element <{'>, first child <'.join(elements)}>); known formats: {known}"
+        )
     if not head.strip():
         raise UnknownFormat(f"the file is empty; known formats: {known}")
     raise UnknownFormat(f"not a file format the importer knows; known formats: {known}")

@@ -88,12 +88,10 @@ REASONS = {
     " not dates at all; it is not stored",
     TOURNAMENT_UNKNOWN_RULE: "the tournament names a rule id with no rule element, so its list (renju or"
     " gomoku) is unknown; it is not stored",
-    TOURNAMENT_OTHER_CATEGORY: "the tournament's rule has a category other than renju (1) or gomoku (2);"
-    " it is not stored",
+    TOURNAMENT_OTHER_CATEGORY: "the tournament's rule has a category other than renju (1) or gomoku (2); it is not stored",
     GAME_UNKNOWN_TOURNAMENT: "the game names a tournament with no tournament element, so it has no date;"
     " it is not stored (a game is never dated by guess)",
-    GAME_OF_REJECTED_TOURNAMENT: "the game's tournament is not stored (see its own reason above), so"
-    " neither is the game",
+    GAME_OF_REJECTED_TOURNAMENT: "the game's tournament is not stored (see its own reason above), so neither is the game",
     GAME_WITHOUT_RESULT: "bresult is empty: the result is not known, so there is nothing to store or rate",
     GAME_UNKNOWN_RESULT: "bresult is not 1 (black won), 0.5 (draw) or 0 (white won); the game is not stored",
     GAME_SAME_PLAYER: "black and white are the same player; such a game cannot be rated and the"
@@ -206,9 +204,7 @@ def _submissions(staging: "_Staging", source: SubmissionSource, options: ImportO
 
 
 def _reject_games_of_undefined_tournaments(staging: "_Staging", source: SubmissionSource) -> None:
-    orphans = staging.rows(
-        "SELECT id, tournament FROM games WHERE tournament NOT IN (SELECT id FROM tournaments) ORDER BY seq"
-    )
+    orphans = staging.rows("SELECT id, tournament FROM games WHERE tournament NOT IN (SELECT id FROM tournaments) ORDER BY seq")
     for game_id, tournament_id in orphans:
         source.reject(GAME_UNKNOWN_TOURNAMENT, f"game {game_id}: tournament {tournament_id!r}")
 

@@ -295,7 +295,9 @@ def conditions_unmet(rank: int, conditions: Conditions, games_counted: int) -> l
     if band.recorded and not conditions.recorded:
         unmet.append(f"{band.label} needs the games recorded")
     if games_counted < band.minimum_games:
-        unmet.append(f"{band.label} needs at least {band.minimum_games} games against ranked opponents, there were {games_counted}")
+        unmet.append(
+            f"{band.label} needs at least {band.minimum_games} games against ranked opponents, there were {games_counted}"
+        )
     return unmet
 
 
@@ -368,7 +370,9 @@ def evaluate_norms(rank: int, games: Sequence[OpponentGame], conditions: Conditi
 
     if counted < MINIMUM_COUNTED_GAMES:
         return result(
-            rank, Decision.NOT_EVALUATED, None,
+            rank,
+            Decision.NOT_EVALUATED,
+            None,
             f"Not evaluated: at least {MINIMUM_COUNTED_GAMES} games against ranked opponents are needed (ERU 4.5); the rank stays {rank_name(rank)}.",
         )
     missed: list[str] = []
@@ -385,15 +389,21 @@ def evaluate_norms(rank: int, games: Sequence[OpponentGame], conditions: Conditi
         unmet = conditions_unmet(target, conditions, counted)
         if not unmet:
             return result(
-                target, Decision.PROMOTED, name,
+                target,
+                Decision.PROMOTED,
+                name,
                 f"Promoted to {rank_name(target)}: the {label} norm {_points(norm)} is reached (ERU 4.3) and the tournament meets the conditions of {rank_name(target)} (ERU 4.5).{_also(missed)}",
             )
-        missed.append(f"the {label} norm {_points(norm)} for {rank_name(target)} is reached, but " + "; ".join(unmet) + " (ERU 4.5)")
+        missed.append(
+            f"the {label} norm {_points(norm)} for {rank_name(target)} is reached, but " + "; ".join(unmet) + " (ERU 4.5)"
+        )
     if rank == HIGHEST_RANK:
         missed.append("9d is the highest rank")
     if score >= norms.keep:
         return result(
-            rank, Decision.KEPT, "keep",
+            rank,
+            Decision.KEPT,
+            "keep",
             f"Keeps {rank_name(rank)}: the keep norm {_points(norms.keep)} is reached{_next_norm(norms, score)} (ERU 4.3).{_also(missed)}",
         )
     below = f"the keep norm {_points(norms.keep)} is not reached"
@@ -402,12 +412,17 @@ def evaluate_norms(rank: int, games: Sequence[OpponentGame], conditions: Conditi
     unmet_current = conditions_unmet(rank, conditions, counted)
     if unmet_current:
         return result(
-            rank, Decision.KEPT, None,
+            rank,
+            Decision.KEPT,
+            None,
             f"Keeps {rank_name(rank)}: {below}, but only a tournament meeting the conditions of the current rank can demote and "
-            + "; ".join(unmet_current) + " (ERU 4.5, INTERPRETATIONS 4.7).",
+            + "; ".join(unmet_current)
+            + " (ERU 4.5, INTERPRETATIONS 4.7).",
         )
     return result(
-        rank - 1, Decision.DEMOTED, None,
+        rank - 1,
+        Decision.DEMOTED,
+        None,
         f"Demoted to {rank_name(rank - 1)}: {below} (ERU 4.3); a demotion is one rank at most (ERU 4.1).",
     )
 
@@ -587,8 +602,14 @@ def _seen_by(player_id: str, game: Game) -> tuple[str, Fraction]:
 def _as_newcomer(evaluation: NormEvaluation) -> NormEvaluation:
     note = f"Unranked before: evaluated from the first rank {rank_name(evaluation.rank)} given for him (INTERPRETATIONS 4.8). "
     return NormEvaluation(
-        evaluation.rank, evaluation.games_counted, evaluation.score, evaluation.norms, evaluation.new_rank,
-        evaluation.decision, evaluation.norm_reached, note + evaluation.reason,
+        evaluation.rank,
+        evaluation.games_counted,
+        evaluation.score,
+        evaluation.norms,
+        evaluation.new_rank,
+        evaluation.decision,
+        evaluation.norm_reached,
+        note + evaluation.reason,
     )
 
 
@@ -597,21 +618,33 @@ def _estonian_rating(
 ) -> EstonianRatingResult:
     start = player.start_rating
     if rating_unmet:
-        return EstonianRatingResult(player.rating, player.rating, 0 if player.rating is not None else None, 0,
-                                    "Not rated: " + "; ".join(rating_unmet) + " (ERU 4.9).")
+        return EstonianRatingResult(
+            player.rating,
+            player.rating,
+            0 if player.rating is not None else None,
+            0,
+            "Not rated: " + "; ".join(rating_unmet) + " (ERU 4.9).",
+        )
     if start is None:
         # ERU 4.10: the first rating is given after the first tournament, normally 1500.
         wins_over = sum(
-            1 for opponent, score in seen
+            1
+            for opponent, score in seen
             if score == WIN and (rating := by_id[opponent].start_rating) is not None and rating > BONUS_OPPONENT_ABOVE
         )
         first = first_estonian_rating(wins_over, player.rating_bonus)
         bonus = (
             f" + {BONUS_PER_WIN} × {wins_over} wins over players rated above {BONUS_OPPONENT_ABOVE} granted by the referee"
-            if player.rating_bonus else ""
+            if player.rating_bonus
+            else ""
         )
-        return EstonianRatingResult(None, first, None, len(seen),
-                                    f"First Estonian rating {FIRST_RATING}{bonus} (ERU 4.10); his games do not count for his opponents.")
+        return EstonianRatingResult(
+            None,
+            first,
+            None,
+            len(seen),
+            f"First Estonian rating {FIRST_RATING}{bonus} (ERU 4.10); his games do not count for his opponents.",
+        )
     # INTERPRETATIONS 4.10: a new player's first-tournament games do not count for his opponents.
     counted = [(opponent, score) for opponent, score in seen if by_id[opponent].start_rating is not None]
     change = sum(game_rating_change(start, by_id[opponent].start_rating or 0, score) for opponent, score in counted)
@@ -619,7 +652,10 @@ def _estonian_rating(
     left_out = len(seen) - len(counted)
     not_counted = f"; {left_out} game(s) against new players without a rating do not count" if left_out else ""
     return EstonianRatingResult(
-        start, start + change, change, len(counted),
+        start,
+        start + change,
+        change,
+        len(counted),
         f"{start}{source} {change:+d} from {len(counted)} games by the table, each at the start rating (ERU 4.9){not_counted}.",
     )
 

@@ -105,7 +105,9 @@ class EruSeed(BaseModel):
     @classmethod
     def _new_means_1500(cls, rating: int, info: ValidationInfo) -> int:
         if info.data.get("status") == "new" and rating != eru.FIRST_RATING:
-            raise ValueError(f"a new player has no rating yet; his first is normally {eru.FIRST_RATING} (ERU 4.10): give {eru.FIRST_RATING}")
+            raise ValueError(
+                f"a new player has no rating yet; his first is normally {eru.FIRST_RATING} (ERU 4.10): give {eru.FIRST_RATING}"
+            )
         return rating
 
     @field_validator("counters")
@@ -114,7 +116,9 @@ class EruSeed(BaseModel):
         if counters is None:
             return counters
         if counters.first_rank is not None and info.data.get("title") is not None:
-            raise ValueError("a first rank is for an unranked player (INTERPRETATIONS 4.8): give either title or counters.first_rank")
+            raise ValueError(
+                "a first rank is for an unranked player (INTERPRETATIONS 4.8): give either title or counters.first_rank"
+            )
         if counters.rating_bonus and info.data.get("status") != "new":
             raise ValueError("the referee's bonus is added to a first rating only (ERU 4.10): it needs status new")
         return counters
@@ -141,7 +145,9 @@ def replay_eru(given: ReplayInput) -> Replay:
             continue
         assert tournament is not None
         try:
-            conditions = eru.conditions_of_tournament({"time_control_minutes": tournament.time_control_minutes, **tournament.fields})
+            conditions = eru.conditions_of_tournament(
+                {"time_control_minutes": tournament.time_control_minutes, **tournament.fields}
+            )
             if not (conditions.eru_calendar or conditions.referee_accepted or conditions.international):
                 # INTERPRETATIONS 4.11: no band of ERU 4.5 and not the rating of ERU 4.9 can count it.
                 skipped.append(tournament.id)
@@ -154,7 +160,10 @@ def replay_eru(given: ReplayInput) -> Replay:
         for change in rated_changes:
             changes.append(change)
             _record(points, states[change.player_id].point(change.player_id, tournament.end, [tournament.id]))
-    notes.insert(0, f"{rated} of {len(given.tournaments)} tournaments rated; unranked newcomers start from {params.first_rank} (INTERPRETATIONS 4.8)")
+    notes.insert(
+        0,
+        f"{rated} of {len(given.tournaments)} tournaments rated; unranked newcomers start from {params.first_rank} (INTERPRETATIONS 4.8)",
+    )
     if skipped:
         shown = ", ".join(repr(tid) for tid in skipped[:SKIPPED_IDS_SHOWN])
         more = f" and {len(skipped) - SKIPPED_IDS_SHOWN} more" if len(skipped) > SKIPPED_IDS_SHOWN else ""
@@ -202,8 +211,12 @@ def _rate(tournament: StoredTournament, conditions: eru.Conditions, states: dict
         starts[player_id] = (rank, source, remark)
         players.append(
             eru.Player(
-                player_id, rank, rating=state.rating, rif_rating=state.rif_rating,
-                first_rank=state.first_rank or first_rank, rating_bonus=state.rating_bonus,
+                player_id,
+                rank,
+                rating=state.rating,
+                rif_rating=state.rif_rating,
+                first_rank=state.first_rank or first_rank,
+                rating_bonus=state.rating_bonus,
             )
         )
     # Scores are 1, 0.5 or 0 as stored: exact as fractions.
@@ -246,8 +259,16 @@ def _change(
 ) -> Change:
     norms, rating = result.norms, result.rating
     return Change(
-        tournament_id, result.id, eru.SYSTEM, rating.rating_before, rating.rating_after, rating.change, rating.change,
-        rating.games_counted, STATUS if state.listed_rating is not None else None, title_after=_name(state.rank),
+        tournament_id,
+        result.id,
+        eru.SYSTEM,
+        rating.rating_before,
+        rating.rating_after,
+        rating.change,
+        rating.change,
+        rating.games_counted,
+        STATUS if state.listed_rating is not None else None,
+        title_after=_name(state.rank),
         details={
             # The norm result as POST /v1/calc/eru/tournament answers it (ERU 4.2-4.7).
             "rank_before": _name(result.rank_before),
@@ -317,8 +338,16 @@ class _State:
         if self.listed_rating is None:
             return None  # a rank alone has no row: the list's rows carry a rating (INTERPRETATIONS 4.15)
         return Point(
-            player_id, day, float(self.listed_rating), None, self.games, STATUS, self.last_played,
-            title=_name(self.rank), counters=self.counters(), tournament_ids=tournament_ids,
+            player_id,
+            day,
+            float(self.listed_rating),
+            None,
+            self.games,
+            STATUS,
+            self.last_played,
+            title=_name(self.rank),
+            counters=self.counters(),
+            tournament_ids=tournament_ids,
         )
 
 

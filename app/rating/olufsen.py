@@ -463,9 +463,7 @@ def _mixed(results: Sequence[RecordedResult]) -> bool:
 # --------------------------------------------------------------------------------------------------
 
 
-def rate_table(
-    players: Mapping[str, PlayerState], games: Sequence[Game], options: Options = Options()
-) -> list[PlayerResult]:
+def rate_table(players: Mapping[str, PlayerState], games: Sequence[Game], options: Options = Options()) -> list[PlayerResult]:
     """Rate one table; results in the order of ``players``.
 
     001 (13): all results of a table happened simultaneously. 001 (6) and (8) rate against the
@@ -675,13 +673,23 @@ class _Table:
         rating_before = state.rating
         if games == 0:
             return PlayerResult(
-                id=self.ids[i], category=category, games=0, score=0.0, rating_before=rating_before,
-                rating_after=rating_before, change=0 if rating_before is not None else None,
+                id=self.ids[i],
+                category=category,
+                games=0,
+                score=0.0,
+                rating_before=rating_before,
+                rating_after=rating_before,
+                change=0 if rating_before is not None else None,
                 change_unrounded=0.0 if rating_before is not None else None,
                 rating_after_unrounded=None if rating_before is None else float(rating_before),
-                performance_rating=None, bonus_applied=0.0, bonus_capped=False,
-                grade_before=state.grades.grade, grade_after=state.grades.grade,
-                pending_grade_after=state.grades.pending_grade, promotions=(), category_after=state.category,
+                performance_rating=None,
+                bonus_applied=0.0,
+                bonus_capped=False,
+                grade_before=state.grades.grade,
+                grade_after=state.grades.grade,
+                pending_grade_after=state.grades.pending_grade,
+                promotions=(),
+                category_after=state.category,
                 state=state,
             )
         performance = self._table_performance(i, post_event)
@@ -714,7 +722,11 @@ class _Table:
         rated_games = state.rated_games + games
         category_after = standing(rated_games, results_after, was_unrated=category is Category.UNRATED)
         grades = update_grade(
-            state.grades, category, rating_before, rating_after, games,
+            state.grades,
+            category,
+            rating_before,
+            rating_after,
+            games,
             highest_grade=self.options.provisional_highest_grade,
         )
         new_state = PlayerState(
@@ -725,12 +737,24 @@ class _Table:
             grades=grades.state,
         )
         return PlayerResult(
-            id=self.ids[i], category=category, games=games, score=score, rating_before=rating_before,
-            rating_after=rating_after, change=change, change_unrounded=change_unrounded,
-            rating_after_unrounded=unrounded, performance_rating=performance, bonus_applied=bonus_applied,
-            bonus_capped=bonus_capped, grade_before=state.grades.grade, grade_after=grades.state.grade,
-            pending_grade_after=grades.state.pending_grade, promotions=grades.promotions,
-            category_after=category_after, state=new_state,
+            id=self.ids[i],
+            category=category,
+            games=games,
+            score=score,
+            rating_before=rating_before,
+            rating_after=rating_after,
+            change=change,
+            change_unrounded=change_unrounded,
+            rating_after_unrounded=unrounded,
+            performance_rating=performance,
+            bonus_applied=bonus_applied,
+            bonus_capped=bonus_capped,
+            grade_before=state.grades.grade,
+            grade_after=grades.state.grade,
+            pending_grade_after=grades.state.pending_grade,
+            promotions=grades.promotions,
+            category_after=category_after,
+            state=new_state,
         )
 
 
@@ -820,7 +844,11 @@ def _run_streaks(
         if row.lower_bound_games is None and row.midpoint_games is None:
             continue  # 6 dan: by UB only (INTERPRETATIONS 2.12)
         streak = previous.get(index, Streak(row.name, 0, 0, False))
-        above_lb, above_mp, mp_in_lb = streak.games_above_lower_bound, streak.games_above_midpoint, streak.midpoint_in_lower_bound_run
+        above_lb, above_mp, mp_in_lb = (
+            streak.games_above_lower_bound,
+            streak.games_above_midpoint,
+            streak.midpoint_in_lower_bound_run,
+        )
         for rating in per_game:
             above_mp = above_mp + 1 if rating > row.midpoint else 0
             if rating > row.lower_bound:

@@ -59,9 +59,13 @@ class OlufsenSeedCounters(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     rated_games: int | None = Field(
-        None, ge=0, description="Rated games so far (001 (3)): 9-17 for a provisional player, 18 or more (default) for an established one"
+        None,
+        ge=0,
+        description="Rated games so far (001 (3)): 9-17 for a provisional player, 18 or more (default) for an established one",
     )
-    pending_grade: str | None = Field(None, description="A 5 or 6 dan earned and awaiting the approval of Nihon Shogi Renmei (001 (12))")
+    pending_grade: str | None = Field(
+        None, description="A 5 or 6 dan earned and awaiting the approval of Nihon Shogi Renmei (001 (12))"
+    )
 
     @field_validator("pending_grade")
     @classmethod
@@ -120,7 +124,9 @@ def _check_prior_grade(title: str | None, rating: int | None, games: int | None)
         raise ValueError("an unrated seed is a newcomer with a prior grade (001 (7)): give the grade as title")
     midpoint = olufsen.grade_row(title).midpoint
     if rating != midpoint:
-        raise ValueError(f"a newcomer with the prior grade {title} starts at its MP, {midpoint} (001 (7)): give rating {midpoint}")
+        raise ValueError(
+            f"a newcomer with the prior grade {title} starts at its MP, {midpoint} (001 (7)): give rating {midpoint}"
+        )
     if games:
         raise ValueError("a newcomer with a prior grade has no rated games yet (001 (7))")
 
@@ -226,8 +232,14 @@ class _Replay:
     def result(self, seeds: int) -> Replay:
         entries = [
             Entry(
-                player_id, float(state.rating), None, state.rated_games, self.last_played.get(player_id),
-                list_status(state.category), state.grades.grade, _counters(state),
+                player_id,
+                float(state.rating),
+                None,
+                state.rated_games,
+                self.last_played.get(player_id),
+                list_status(state.category),
+                state.grades.grade,
+                _counters(state),
             )
             for player_id, state in self.states.items()
             if state.rating is not None
@@ -245,8 +257,15 @@ class _Replay:
             tournament_ids = sorted(set(earlier.tournament_ids) | set(tournament_ids))
         assert state.rating is not None  # a rated table and a seed both leave a rating
         self.points[(player_id, day)] = Point(
-            player_id, day, float(state.rating), None, state.rated_games, list_status(state.category),
-            last_played=self.last_played.get(player_id), title=state.grades.grade, counters=_counters(state),
+            player_id,
+            day,
+            float(state.rating),
+            None,
+            state.rated_games,
+            list_status(state.category),
+            last_played=self.last_played.get(player_id),
+            title=state.grades.grade,
+            counters=_counters(state),
             tournament_ids=tournament_ids,
         )
 
@@ -261,8 +280,16 @@ def _counters(state: olufsen.PlayerState) -> dict[str, object]:
 
 def _change(tournament_id: str, result: olufsen.PlayerResult) -> Change:
     return Change(
-        tournament_id, result.id, "olufsen", result.rating_before, result.rating_after, result.change,
-        result.change_unrounded, result.games, str(result.category_after), title_after=result.grade_after,
+        tournament_id,
+        result.id,
+        "olufsen",
+        result.rating_before,
+        result.rating_after,
+        result.change,
+        result.change_unrounded,
+        result.games,
+        str(result.category_after),
+        title_after=result.grade_after,
         details={
             "category": str(result.category),  # the category the table was rated in (001 (3))
             "score": result.score,

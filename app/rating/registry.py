@@ -8,7 +8,8 @@ from app.rating import eru_list, olufsen_list, rif_elo_list, rivne_list, whr_lis
 from app.rating.system import RatingSystem
 
 _SYSTEMS: dict[str, RatingSystem] = {
-    system.id: system for system in (whr_list.SYSTEM, rif_elo_list.SYSTEM, olufsen_list.SYSTEM, rivne_list.SYSTEM, eru_list.SYSTEM)
+    system.id: system
+    for system in (whr_list.SYSTEM, rif_elo_list.SYSTEM, olufsen_list.SYSTEM, rivne_list.SYSTEM, eru_list.SYSTEM)
 }
 
 

@@ -32,7 +32,10 @@ class EloListParams(BaseModel):
     switch_to_1997: dt.date = Field(dt.date(1997, 1, 1), description="first day the GA 1997 rules apply")
     last_day: dt.date = Field(dt.date(2021, 8, 7), description="tournaments ending after it are not replayed")
     bootstrap_rating: int | None = Field(
-        None, ge=0, le=4000, description="INTERPRETATIONS 1.18 option: a rating given to every player of the earliest tournaments nobody holds a rating in"
+        None,
+        ge=0,
+        le=4000,
+        description="INTERPRETATIONS 1.18 option: a rating given to every player of the earliest tournaments nobody holds a rating in",
     )
 
     def engine(self) -> rif_elo.ReplayOptions:
@@ -64,27 +67,46 @@ def replay_rif_elo(given: ReplayInput) -> Replay:
     entries = []
     for final in replayed.ratings:
         last_played = last_game.played_by(final.player_id, params.last_day)
-        entries.append(Entry(
-            final.player_id, float(final.rating), None, final.games, last_played,
-            # A seeded player who never played counts as seen on the seed's date (as the engine does).
-            list_status(final.status, last_played or final.last_played, cutoff),
-            counters={"rif_status": final.status},
-        ))
-    points = _one_per_day([
-        Point(
-            point.player_id, point.date, float(point.rating), None, point.games,
-            # On its own date a point's holder is never five years absent: provisional or active.
-            list_status(point.status, None, inactive_cutoff(point.date)),
-            last_played=last_game.played_by(point.player_id, point.date),
-            counters={"rif_status": point.status},
-            tournament_ids=last_game.tournaments_closed(point.player_id, point.date),
+        entries.append(
+            Entry(
+                final.player_id,
+                float(final.rating),
+                None,
+                final.games,
+                last_played,
+                # A seeded player who never played counts as seen on the seed's date (as the engine does).
+                list_status(final.status, last_played or final.last_played, cutoff),
+                counters={"rif_status": final.status},
+            )
         )
-        for point in replayed.history
-    ])
+    points = _one_per_day(
+        [
+            Point(
+                point.player_id,
+                point.date,
+                float(point.rating),
+                None,
+                point.games,
+                # On its own date a point's holder is never five years absent: provisional or active.
+                list_status(point.status, None, inactive_cutoff(point.date)),
+                last_played=last_game.played_by(point.player_id, point.date),
+                counters={"rif_status": point.status},
+                tournament_ids=last_game.tournaments_closed(point.player_id, point.date),
+            )
+            for point in replayed.history
+        ]
+    )
     changes = [
         Change(
-            c.tournament_id, c.player_id, c.system, c.rating_before, c.rating_after, c.change,
-            c.change_unrounded, c.games_counted, c.status_after,
+            c.tournament_id,
+            c.player_id,
+            c.system,
+            c.rating_before,
+            c.rating_after,
+            c.change,
+            c.change_unrounded,
+            c.games_counted,
+            c.status_after,
             details={"R0": c.R0} if c.R0 is not None else None,
         )
         for c in replayed.changes

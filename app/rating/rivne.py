@@ -329,16 +329,17 @@ def _game_changes(
             Kf = handicap_factor_Kf(_declared_rank_difference(by_id, black, white))
         rating = current[player_id]
         # (5) Rn = Rc + Kd·Kf·K1·(R − SE + K2), K2 inside the parentheses (INTERPRETATIONS 5.4)
-        gain = BOARD_FACTOR[game.board_size] * Kf * development_K1(rating) * (
-            scores[player_id] - expectancy[player_id] + bonus_K2(rating)
+        gain = (
+            BOARD_FACTOR[game.board_size]
+            * Kf
+            * development_K1(rating)
+            * (scores[player_id] - expectancy[player_id] + bonus_K2(rating))
         )
         changes.append((player_id, gain, 0.0))
     return changes
 
 
-def _expectancies(
-    game: Game, by_id: dict[str, Player], starts: dict[str, float], current: dict[str, float]
-) -> dict[str, float]:
+def _expectancies(game: Game, by_id: dict[str, Player], starts: dict[str, float], current: dict[str, float]) -> dict[str, float]:
     lower, higher = _lower_and_higher(game, starts)
     # 004 below 100: in (1) a start rating below 100 × 10 and one at or above 100 + 900
     # (INTERPRETATIONS 5.8). Between two ratings at or above 100 this leaves ΔR unchanged, so it is
@@ -469,4 +470,3 @@ def _by_round(games: Sequence[Game]) -> list[tuple[int, list[Game]]]:
     for game in games:
         grouped[game.round].append(game)
     return sorted(grouped.items())
-

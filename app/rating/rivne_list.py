@@ -100,7 +100,10 @@ def replay_rivne(given: ReplayInput) -> Replay:
             changes.append(change)
             _record(points, standing.point(change.player_id, tournament.end, [tournament.id]))
     rated_ids = {c.tournament_id for c in changes}
-    notes.insert(0, f"{len(rated_ids)} of {len(given.tournaments)} tournaments rated, newcomers start from their {params.newcomer_start.replace('_', ' ')}")
+    notes.insert(
+        0,
+        f"{len(rated_ids)} of {len(given.tournaments)} tournaments rated, newcomers start from their {params.newcomer_start.replace('_', ' ')}",
+    )
     return Replay(
         entries=entries if entries is not None else _entries(standings),
         points=sorted(points.values(), key=lambda point: (point.date, point.player_id)),
@@ -169,7 +172,9 @@ def _rate(tournament: StoredTournament, standings: dict[str, _Standing], params:
         declared = tournament.participants.get(player_id, {})
         known = standings.get(player_id)
         try:
-            rating = known.rating if known is not None and known.rating is not None else first_rating(declared, params.newcomer_start)
+            rating = (
+                known.rating if known is not None and known.rating is not None else first_rating(declared, params.newcomer_start)
+            )
         except ValueError as error:
             raise ValueError(f"player {player_id!r}: {error}") from None
         players.append(rivne.Player(player_id, rating, declared.get("rank")))
@@ -189,13 +194,22 @@ def _rate(tournament: StoredTournament, standings: dict[str, _Standing], params:
     return [
         (
             Change(
-                tournament.id, r.id, rivne.SYSTEM,
-                r.rating_before, r.rating_after, r.change, r.change, r.games_played, STATUS,
+                tournament.id,
+                r.id,
+                rivne.SYSTEM,
+                r.rating_before,
+                r.rating_after,
+                r.change,
+                r.change,
+                r.games_played,
+                STATUS,
                 title_after=tournament.participants.get(r.id, {}).get("rank"),
                 details={
                     "start_rating": r.start_rating,
                     "anomaly_passes": len(result.passes),
-                    "rounds": [{"round": label_of[c.round], "rating_after": c.rating_after, "change": c.change} for c in r.rounds],
+                    "rounds": [
+                        {"round": label_of[c.round], "rating_after": c.rating_after, "change": c.change} for c in r.rounds
+                    ],
                 },
             ),
             last_played[r.id],
@@ -220,8 +234,16 @@ class _Standing:
 
     def point(self, player_id: str, day: dt.date, tournament_ids: list[str]) -> Point:
         return Point(
-            player_id, day, self.rating, None, self.games, STATUS, self.last_played,  # type: ignore[arg-type]
-            title=self.title, counters=self.counters(), tournament_ids=tournament_ids,
+            player_id,
+            day,
+            self.rating,  # type: ignore[arg-type]
+            None,
+            self.games,
+            STATUS,
+            self.last_played,
+            title=self.title,
+            counters=self.counters(),
+            tournament_ids=tournament_ids,
         )
 
 

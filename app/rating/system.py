@@ -425,4 +425,3 @@ class RatingSystem:
         is missing; what the snapshot records beside them (e.g. the number of seeds) is left out."""
         fields = self.params_model.model_fields
         return self.params_model.model_validate({k: v for k, v in (stored or {}).items() if k in fields})
-

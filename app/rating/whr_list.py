@@ -63,8 +63,12 @@ def replay_whr(given: ReplayInput) -> Replay:
     entries = [
         Entry(player_ids[p], r, s, n, date.fromordinal(last), str(status))
         for p, r, s, n, last, status in zip(
-            players[by_id].tolist(), rating[by_id].tolist(), deviation[by_id].tolist(), played[by_id].tolist(),
-            last_day[by_id].tolist(), statuses[by_id].tolist(),
+            players[by_id].tolist(),
+            rating[by_id].tolist(),
+            deviation[by_id].tolist(),
+            played[by_id].tolist(),
+            last_day[by_id].tolist(),
+            statuses[by_id].tolist(),
         )
     ]
     tournament_ids = [t.id for t in given.tournaments]
@@ -159,7 +163,9 @@ def _day_statuses(cumulative: np.ndarray) -> list[str]:
     return [provisional if n < whr.ESTABLISHED_GAMES else active for n in cumulative.tolist()]
 
 
-def _tournaments_of_days(games: GameColumns, fitted: whr.WhrFit, tournament_ids: list[str], name_rank: np.ndarray) -> list[list[str]]:
+def _tournaments_of_days(
+    games: GameColumns, fitted: whr.WhrFit, tournament_ids: list[str], name_rank: np.ndarray
+) -> list[list[str]]:
     """Which tournaments each player-day of the fit (its rows, in order) played in, sorted by id: a
     WHR day can hold several."""
     by_name = np.argsort(name_rank)
@@ -175,7 +181,9 @@ def _tournaments_of_days(games: GameColumns, fitted: whr.WhrFit, tournament_ids:
     new_day[1:] = (player[1:] != player[:-1]) | (day[1:] != day[:-1])
     starts = np.flatnonzero(new_day)
     # The fit has one row per (player, day) with a game, in the same (player, day) order.
-    assert len(starts) == len(fitted) and np.array_equal(player[starts], fitted.player) and np.array_equal(day[starts], fitted.day)
+    assert (
+        len(starts) == len(fitted) and np.array_equal(player[starts], fitted.player) and np.array_equal(day[starts], fitted.day)
+    )
     names = list(map(tournament_ids.__getitem__, by_name[rank].tolist()))
     bounds = [*starts.tolist(), len(names)]
     return [names[a:b] for a, b in zip(bounds[:-1], bounds[1:])]

@@ -116,9 +116,7 @@ class ProvisionalRecordIO(StrictModel):
     wins: int = Field(0, ge=0, le=1_000_000, description="Of those games, won")
     losses: int = Field(0, ge=0, le=1_000_000, description="Of those games, lost")
     points: float = Field(0.0, ge=0, le=1_000_000, description="Points scored in them (win 1, draw 0.5)")
-    opponent_rating_sum: float = Field(
-        0.0, ge=0, le=4_000_000_000, description="Sum of those opponents' ratings at each game"
-    )
+    opponent_rating_sum: float = Field(0.0, ge=0, le=4_000_000_000, description="Sum of those opponents' ratings at each game")
 
 
 class Rif1997PlayerIn(StrictModel):

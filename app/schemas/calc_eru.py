@@ -90,7 +90,9 @@ class EruConditionsIn(StrictModel):
     referee_accepted: bool = Field(
         False, description="An ERU referee accepted the tournament (enough for 15k–10k only; default false)"
     )
-    international: bool = Field(False, description="An international competition (counts like the ERU calendar from 9k up; default false)")
+    international: bool = Field(
+        False, description="An international competition (counts like the ERU calendar from 9k up; default false)"
+    )
     rif_rules: bool = Field(True, description="Played under RIF official rules (needed from 9k up; default true)")
     byo_yomi: bool = Field(
         False,
@@ -100,7 +102,9 @@ class EruConditionsIn(StrictModel):
     championship: EruChampionship | None = Field(
         None, description="The World Championship AT or the Team World Championship: the only places for 9d (default none)"
     )
-    face_to_face: bool = Field(True, description="A real-life tournament: only these count for the Estonian rating (default true)")
+    face_to_face: bool = Field(
+        True, description="A real-life tournament: only these count for the Estonian rating (default true)"
+    )
 
 
 class EruNormGame(StrictModel):
@@ -127,9 +131,7 @@ class EruNorms(BaseModel):
     """The norms in points against these opponents, each rounded up to the half point (INTERPRETATIONS 4.2)."""
 
     keep: float = Field(description="Points to keep the rank (30 % against the same rank)")
-    up1: float | None = Field(
-        description="Points to rise one rank: +1 kyu (65 %) up to 1k, +1 dan (75 %) from 1k; null at 9d"
-    )
+    up1: float | None = Field(description="Points to rise one rank: +1 kyu (65 %) up to 1k, +1 dan (75 %) from 1k; null at 9d")
     up2: float | None = Field(description="Points to rise two kyu (80 %); null where the target would be above 1k")
 
 
@@ -178,9 +180,7 @@ class EruGame(StrictModel):
     black: Identifier = Field(description="Black's player id")
     white: Identifier = Field(description="White's player id")
     result: Result = Field(description="From black's side: B black won, W white won, D draw")
-    played: bool = Field(
-        True, description="false: not played (no move made): counts neither for the norms nor for the rating"
-    )
+    played: bool = Field(True, description="false: not played (no move made): counts neither for the norms nor for the rating")
 
 
 class EruTournamentIn(EruConditionsIn):

@@ -37,8 +37,12 @@ class StreakIO(StrictModel):
     """The player's current runs of games above one higher grade's bounds (001 (12), (13))."""
 
     grade: GradeName = Field(description="The grade whose LB and MP these runs are counted against")
-    games_above_lower_bound: int = Field(ge=0, le=100_000, description="Consecutive games, up to the last one, strictly above the grade's LB")
-    games_above_midpoint: int = Field(ge=0, le=100_000, description="Consecutive games, up to the last one, strictly above the grade's MP")
+    games_above_lower_bound: int = Field(
+        ge=0, le=100_000, description="Consecutive games, up to the last one, strictly above the grade's LB"
+    )
+    games_above_midpoint: int = Field(
+        ge=0, le=100_000, description="Consecutive games, up to the last one, strictly above the grade's MP"
+    )
     midpoint_in_lower_bound_run: bool = Field(description="The LB run holds at least one game above MP (001 (12) LB route)")
 
 
@@ -81,7 +85,9 @@ class OlufsenGameIn(StrictModel):
     round: str | None = Field(None, max_length=20, description='Round label: "1", "2", … or "T" for a play-off')
     played: bool = Field(True, description="false: a walkover or a game not played; never rated (001 (4))")
     handicap: int | None = Field(None, ge=0, le=10, description="Shogi handicap level; 0 or none is an even game")
-    rated: bool = Field(True, description="false: listed but not rated. Handicap games must say false (001 has no rules for them)")
+    rated: bool = Field(
+        True, description="false: listed but not rated. Handicap games must say false (001 has no rules for them)"
+    )
 
 
 class OlufsenOptionsIn(StrictModel):
@@ -110,9 +116,21 @@ class OlufsenTournamentIn(StrictModel):
                     "players": [
                         {"id": "andersen", "rating": 1843, "rated_games": 61, "category": "established", "grade": "2d"},
                         {"id": "berg", "rating": 1604, "rated_games": 12, "category": "provisional", "grade": "2k"},
-                        {"id": "dahl", "rating": 1388, "rated_games": 33, "category": "established", "grade": "4k",
-                         "streaks": [{"grade": "3k", "games_above_lower_bound": 4, "games_above_midpoint": 0,
-                                      "midpoint_in_lower_bound_run": False}]},
+                        {
+                            "id": "dahl",
+                            "rating": 1388,
+                            "rated_games": 33,
+                            "category": "established",
+                            "grade": "4k",
+                            "streaks": [
+                                {
+                                    "grade": "3k",
+                                    "games_above_lower_bound": 4,
+                                    "games_above_midpoint": 0,
+                                    "midpoint_in_lower_bound_run": False,
+                                }
+                            ],
+                        },
                         {"id": "eriksen", "grade": "4k"},
                     ],
                     "games": [
@@ -128,7 +146,9 @@ class OlufsenTournamentIn(StrictModel):
         },
     )
 
-    players: list[OlufsenPlayerIn] = Field(max_length=MAX_PLAYERS, description="Every player of the table with his state before it")
+    players: list[OlufsenPlayerIn] = Field(
+        max_length=MAX_PLAYERS, description="Every player of the table with his state before it"
+    )
     games: list[OlufsenGameIn] = Field(
         max_length=MAX_GAMES, description="The table's games; at most 16 rated games per player (001 (13))"
     )
@@ -204,7 +224,9 @@ class PerformanceIn(StrictModel):
 
     results: list[PerformanceResultIn] = Field(min_length=1, max_length=10_000, description="The results rated together")
     base: float = Field(10.0, ge=2, le=100, description="Base of the expectation: 10 for 001 (and FIDE), 2 for RIF Elo")
-    scale: float = Field(400.0, ge=10, le=10_000, description="Rating difference per power of the base: 400 for 001, 120 for RIF Elo")
+    scale: float = Field(
+        400.0, ge=10, le=10_000, description="Rating difference per power of the base: 400 for 001, 120 for RIF Elo"
+    )
 
 
 class PerformanceOut(BaseModel):

@@ -67,7 +67,9 @@ class RatingsPage(BaseModel):
 
     list_id: str = Field(description="The rating list")
     snapshot_id: int | None = Field(description="The snapshot read; null while the list has never been recomputed")
-    list_date: dt.date | None = Field(description="The snapshot's list date: the day of its recompute, on which statuses are stored")
+    list_date: dt.date | None = Field(
+        description="The snapshot's list date: the day of its recompute, on which statuses are stored"
+    )
     as_of: dt.date | None = Field(description="The date asked for, if any: ratings and statuses are read on it")
     items: list[RatingRowRead] = Field(description="The page's players, best first")
     total: int = Field(description="Players the query selects, over all pages")
@@ -82,10 +84,14 @@ class SnapshotRead(BaseModel):
 
     id: int = Field(description="The snapshot's id")
     list_id: str = Field(description="The rating list")
-    list_date: dt.date = Field(description="The day of the recompute; stored statuses are those of that day (INTERPRETATIONS 6.4)")
+    list_date: dt.date = Field(
+        description="The day of the recompute; stored statuses are those of that day (INTERPRETATIONS 6.4)"
+    )
     created_at: dt.datetime = Field(description="When the snapshot was written")
     job_id: int | None = Field(description="The recompute job that wrote it")
-    params: dict = Field(description="The list's parameters it was computed with, and what the system adds (Elo, Olufsen, Rivne: the number of seeds)")
+    params: dict = Field(
+        description="The list's parameters it was computed with, and what the system adds (Elo, Olufsen, Rivne: the number of seeds)"
+    )
     players: int = Field(description="Players on the list")
     games: int = Field(description="Games rated")
     tournaments: int = Field(description="Tournaments rated")
@@ -119,9 +125,12 @@ class SeedIn(StrictModel):
     """A rating a player held on a date, from which a list's replay starts."""
 
     player_id: Identifier = Field(description="A stored player's id", examples=["1193"])
-    rating: int = Field(ge=0, le=4000, description="His rating on `as_of` (the list's system may bound it further)", examples=[2300])
+    rating: int = Field(
+        ge=0, le=4000, description="His rating on `as_of` (the list's system may bound it further)", examples=[2300]
+    )
     status: Text | None = Field(
-        None, max_length=20,
+        None,
+        max_length=20,
         description="The list's system's own status, checked by it (rif-elo: established, official, provisional or unofficial, "
         "by default established; olufsen: established, provisional or unrated (001 (7)); rivne: active; eru: estonian, "
         "rif or new (ERU 4.10), by default estonian)",

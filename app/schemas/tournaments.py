@@ -44,12 +44,20 @@ class GameIn(StrictModel):
     result: Result = Field(description="From black's side: B black won, W white won, D draw")
     round: Text | None = Field(None, max_length=20, description='Round label: "1", "2", … or "T" for a tie-break')
     played: bool = Field(True, description="false: a walkover or a game not played; stored, never rated")
-    date: Date | None = Field(None, description="The day it was played, within the tournament; defaults to the tournament's end date")
+    date: Date | None = Field(
+        None, description="The day it was played, within the tournament; defaults to the tournament's end date"
+    )
     handicap: int | None = Field(
-        None, ge=0, le=100, description="Stones (go, 0–20) or handicap level (shogi, 0–10); 0 or none = even; renju and gomoku none"
+        None,
+        ge=0,
+        le=100,
+        description="Stones (go, 0–20) or handicap level (shogi, 0–10); 0 or none = even; renju and gomoku none",
     )
     board_size: int | None = Field(
-        None, ge=1, le=100, description="Lines of the board: go 9 / 13 / 19, renju 15, gomoku 15 or 19, shogi 9; none: the tournament's"
+        None,
+        ge=1,
+        le=100,
+        description="Lines of the board: go 9 / 13 / 19, renju 15, gomoku 15 or 19, shogi 9; none: the tournament's",
     )
 
 
@@ -86,7 +94,8 @@ class TournamentIn(StrictModel):
         False, description="Accepted by an ERU referee: counts for the ranks 15k–10k (ERU 4.5; default false)"
     )
     international: bool = Field(
-        False, description="An international competition: counts like the ERU calendar for ranks from 9k up (ERU 4.5; default false)"
+        False,
+        description="An international competition: counts like the ERU calendar for ranks from 9k up (ERU 4.5; default false)",
     )
     championship: Championship | None = Field(
         None,
@@ -135,7 +144,9 @@ class TournamentPlayerRead(PlayerRead):
     rating: float | None = Field(None, description="Rating declared at this tournament")
     club: str | None = Field(None, description="Club at this tournament")
     egf_pin: str | None = Field(None, description="European Go Database PIN")
-    rating_origin: str | None = Field(None, description="Where the declared rating comes from, as the tournament program wrote it")
+    rating_origin: str | None = Field(
+        None, description="Where the declared rating comes from, as the tournament program wrote it"
+    )
 
 
 class TournamentSummary(BaseModel):
@@ -194,7 +205,8 @@ class TournamentRead(TournamentSummary):
     players: list[TournamentPlayerRead] = Field(description="Every player of its games or declared for it, by id")
     games: list[GameRead] = Field(description="Its games, in the order they were submitted")
     rating_changes: list[RatingChangeRead] = Field(
-        default_factory=list, description="Each player's change under the current snapshot of every list that rates the tournament"
+        default_factory=list,
+        description="Each player's change under the current snapshot of every list that rates the tournament",
     )
 
 

@@ -58,9 +58,7 @@ def rif_1995(body: schemas.Rif1995TournamentIn) -> schemas.CalcResult1995:
     )
     return schemas.CalcResult1995(
         before_1996=before_1996,
-        players=[
-            schemas.Rif1995PlayerOut(**{**r.__dict__, "status_after": str(r.status_after)}) for r in results
-        ],
+        players=[schemas.Rif1995PlayerOut(**{**r.__dict__, "status_after": str(r.status_after)}) for r in results],
     )
 
 
@@ -108,7 +106,9 @@ def whr_history(body: schemas.WhrCalcIn) -> schemas.WhrCalcOut:
     score = np.array([SCORE_OF_RESULT[g.result] for g in body.games], dtype=np.float64)
     day = np.array([g.date.toordinal() for g in body.games], dtype=np.int64)
     params = whr.WhrParams(
-        w2=body.params.w2, virtual_games=body.params.virtual_games, virtual_rating=body.params.virtual_rating,
+        w2=body.params.w2,
+        virtual_games=body.params.virtual_games,
+        virtual_rating=body.params.virtual_rating,
         start_rating=body.params.virtual_rating,
     )
     fitted = _engine(whr.fit, black, white, score, day, len(index), params)

@@ -109,7 +109,10 @@ def _envelope_errors(body: schemas.EruTournamentIn) -> list[FieldError]:
         seen.add(player.id)
         if player.rating_bonus and (player.estonian_rating is not None or player.rif_rating is not None):
             errors.append(
-                FieldError(f"/players/{index}/rating_bonus", "the referee's bonus applies only to a first rating (no Estonian or RIF rating)")
+                FieldError(
+                    f"/players/{index}/rating_bonus",
+                    "the referee's bonus applies only to a first rating (no Estonian or RIF rating)",
+                )
             )
     for index, game in enumerate(body.games):
         for side in ("black", "white"):

@@ -18,12 +18,8 @@ def tournament(body: schemas.OlufsenTournamentIn) -> schemas.OlufsenTournamentOu
     ]
     _raise(errors)
     states = {player.id: _state(player) for player in body.players}
-    games = [
-        olufsen.Game(game.black, game.white, SCORE_OF_RESULT[game.result]) for game in body.games if _rated(game)
-    ]
-    options = olufsen.Options(
-        provisional_highest_grade=body.options.provisional_highest_grade, fesa=body.options.fesa
-    )
+    games = [olufsen.Game(game.black, game.white, SCORE_OF_RESULT[game.result]) for game in body.games if _rated(game)]
+    options = olufsen.Options(provisional_highest_grade=body.options.provisional_highest_grade, fesa=body.options.fesa)
     position = {player.id: index for index, player in enumerate(body.players)}
     try:
         results = olufsen.rate_table(states, games, options)
@@ -87,14 +83,10 @@ def _envelope_errors(body: schemas.OlufsenTournamentIn) -> list[FieldError]:
                     "a handicap game cannot be rated: 001 has no rules for handicap games; send it with rated: false",
                 )
             )
-    rated_games = Counter(
-        side for game in body.games if _rated(game) for side in (game.black, game.white)
-    )
+    rated_games = Counter(side for game in body.games if _rated(game) for side in (game.black, game.white))
     for index, player in enumerate(body.players):
         if rated_games[player.id] > olufsen.MAX_GAMES_PER_TABLE:
-            errors.append(
-                FieldError(f"/players/{index}", str(olufsen.TooManyGames(player.id, rated_games[player.id])))
-            )
+            errors.append(FieldError(f"/players/{index}", str(olufsen.TooManyGames(player.id, rated_games[player.id]))))
     return errors
 
 
@@ -106,9 +98,7 @@ def _state_errors(index: int, player: schemas.OlufsenPlayerIn) -> list[FieldErro
         if player.rating is None:
             errors.append(FieldError(f"{where}/rating", f"a {player.category} player needs his rating"))
         if player.prior_results:
-            errors.append(
-                FieldError(f"{where}/prior_results", "prior results are kept only while a player is unrated (001 (6))")
-            )
+            errors.append(FieldError(f"{where}/prior_results", "prior results are kept only while a player is unrated (001 (6))"))
     if player.category == "provisional" and not 9 <= player.rated_games < 18:
         errors.append(FieldError(f"{where}/rated_games", "a provisional player has 9 to 17 rated games (001 (3))"))
     if player.category == "established" and player.rated_games < 18:
@@ -128,7 +118,11 @@ def _state_errors(index: int, player: schemas.OlufsenPlayerIn) -> list[FieldErro
                 FieldError(f"{where}/category", "mixed results and 9 or more rated games: this player is provisional (001 (3))")
             )
     held = max((_grade_index(g) for g in (player.grade, player.pending_grade) if g is not None), default=-1)
-    if player.pending_grade is not None and player.grade is not None and _grade_index(player.pending_grade) <= _grade_index(player.grade):
+    if (
+        player.pending_grade is not None
+        and player.grade is not None
+        and _grade_index(player.pending_grade) <= _grade_index(player.grade)
+    ):
         errors.append(FieldError(f"{where}/pending_grade", "a pending grade is above the grade held"))
     streak_grades: set[str] = set()
     for position, streak in enumerate(player.streaks):
@@ -166,9 +160,7 @@ def _state(player: schemas.OlufsenPlayerIn) -> olufsen.PlayerState:
         rating=player.rating,
         rated_games=player.rated_games,
         category=olufsen.Category(player.category),
-        recorded_results=tuple(
-            olufsen.RecordedResult(r.opponent_rating, float(r.score), r.dummy) for r in player.prior_results
-        ),
+        recorded_results=tuple(olufsen.RecordedResult(r.opponent_rating, float(r.score), r.dummy) for r in player.prior_results),
         grades=olufsen.GradeState(player.grade, player.pending_grade, _streaks(player)),
     )
 
@@ -214,8 +206,7 @@ def _state_out(player_id: str, state: olufsen.PlayerState) -> schemas.OlufsenPla
             "rated_games": state.rated_games,
             "category": state.category.value,
             "prior_results": [
-                {"opponent_rating": r.opponent_rating, "score": _score(r.score), "dummy": r.dummy}
-                for r in state.recorded_results
+                {"opponent_rating": r.opponent_rating, "score": _score(r.score), "dummy": r.dummy} for r in state.recorded_results
             ],
             "grade": state.grades.grade,
             "pending_grade": state.grades.pending_grade,

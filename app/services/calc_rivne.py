@@ -21,8 +21,7 @@ def rate_tournament(body: schemas.RivneTournamentIn) -> schemas.RivneTournamentO
         for p in body.players
     ]
     games = [
-        rivne.Game(g.round, g.black, g.white, SCORE_OF_RESULT[g.result], g.board_size, g.handicap, g.played)
-        for g in body.games
+        rivne.Game(g.round, g.black, g.white, SCORE_OF_RESULT[g.result], g.board_size, g.handicap, g.played) for g in body.games
     ]
     try:
         result = rivne.rate_tournament(players, games)
@@ -34,9 +33,7 @@ def rate_tournament(body: schemas.RivneTournamentIn) -> schemas.RivneTournamentO
     return schemas.RivneTournamentOut(
         handicap_games=result.handicap_games,
         anomaly_passes=[
-            schemas.RivneAnomalyPassOut(
-                number=p.number, anomalous=[schemas.RivneAnomalousOut(**a.__dict__) for a in p.anomalous]
-            )
+            schemas.RivneAnomalyPassOut(number=p.number, anomalous=[schemas.RivneAnomalousOut(**a.__dict__) for a in p.anomalous])
             for p in result.passes
         ],
         players=[
@@ -78,7 +75,9 @@ def _check(body: schemas.RivneTournamentIn) -> None:
                 errors.append(FieldError(f"{where}/{side}", f"player {player_id!r} is not in players"))
             elif (game.round, player_id) in in_round:
                 other = in_round[(game.round, player_id)]
-                errors.append(FieldError(f"{where}/{side}", f"player {player_id!r} already plays game {other} of round {game.round}"))
+                errors.append(
+                    FieldError(f"{where}/{side}", f"player {player_id!r} already plays game {other} of round {game.round}")
+                )
             else:
                 in_round[(game.round, player_id)] = index
         if game.black == game.white:
@@ -87,7 +86,9 @@ def _check(body: schemas.RivneTournamentIn) -> None:
             for side in ("black", "white"):
                 if getattr(game, side) in ranks and ranks[getattr(game, side)] is None:
                     errors.append(
-                        FieldError(f"{where}/handicap", f"a handicap game needs the declared rank of {getattr(game, side)!r} (Kf, 004)")
+                        FieldError(
+                            f"{where}/handicap", f"a handicap game needs the declared rank of {getattr(game, side)!r} (Kf, 004)"
+                        )
                     )
     if errors:
         raise InvalidInput(f"The request has {len(errors)} invalid field(s).", errors)

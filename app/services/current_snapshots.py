@@ -56,7 +56,9 @@ class CurrentSnapshots:
             RatingSnapshot, RatingSnapshot.id == RatingList.current_snapshot_id
         )
         with engine.connect() as connection:
-            current = {list_id: Current(snapshot_id, created_at) for list_id, snapshot_id, created_at in connection.execute(query)}
+            current = {
+                list_id: Current(snapshot_id, created_at) for list_id, snapshot_id, created_at in connection.execute(query)
+            }
         with self._lock:
             self._engine, self._read_at, self._current = engine, time.monotonic(), current
 

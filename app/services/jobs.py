@@ -63,9 +63,7 @@ def get_job(session: Session, job_id: int) -> Job:
     return job
 
 
-def list_jobs(
-    session: Session, *, list_id: str | None, status: str | None, limit: int, offset: int
-) -> tuple[list[Job], int]:
+def list_jobs(session: Session, *, list_id: str | None, status: str | None, limit: int, offset: int) -> tuple[list[Job], int]:
     """Jobs newest first, optionally of one list and in one state."""
     conditions = []
     if list_id is not None:
@@ -212,9 +210,7 @@ def worker_name() -> str:
 
 def _report_progress(job_id: int, progress: float) -> None:
     with session_scope() as session:
-        session.execute(
-            update(Job).where(Job.id == job_id, Job.status == RUNNING).values(progress=progress, heartbeat_at=_now())
-        )
+        session.execute(update(Job).where(Job.id == job_id, Job.status == RUNNING).values(progress=progress, heartbeat_at=_now()))
 
 
 def _fail_stale_jobs(session: Session) -> None:
@@ -236,5 +232,3 @@ def _queued_job(session: Session, list_id: str) -> Job | None:
 
 def _now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
-
-

@@ -54,12 +54,17 @@ def standing(session: Session, snapshot_id: int, player_id: str) -> ListStanding
     if entry is None:
         return None
     same_status = and_(RatingEntry.snapshot_id == snapshot_id, RatingEntry.status == entry.status)
-    ahead = session.scalar(
-        select(func.count()).where(
-            same_status,
-            or_(RatingEntry.rating > entry.rating, and_(RatingEntry.rating == entry.rating, RatingEntry.player_id < player_id)),
+    ahead = (
+        session.scalar(
+            select(func.count()).where(
+                same_status,
+                or_(
+                    RatingEntry.rating > entry.rating, and_(RatingEntry.rating == entry.rating, RatingEntry.player_id < player_id)
+                ),
+            )
         )
-    ) or 0
+        or 0
+    )
     total = session.scalar(select(func.count()).where(same_status)) or 0
     return ListStanding(entry, ahead + 1, total)
 
@@ -72,9 +77,16 @@ def tournament_changes(session: Session, player_id: str) -> list[TournamentChang
         for change in changes.of_player(player_id)
     ]
     ids = {change.tournament_id for _, change in found}
-    tournaments = {
-        t.id: t for t in session.execute(select(Tournament.id, Tournament.name, Tournament.start, Tournament.end).where(Tournament.id.in_(ids)))
-    } if ids else {}
+    tournaments = (
+        {
+            t.id: t
+            for t in session.execute(
+                select(Tournament.id, Tournament.name, Tournament.start, Tournament.end).where(Tournament.id.in_(ids))
+            )
+        }
+        if ids
+        else {}
+    )
     listed = [
         TournamentChange(list_id, t.id, t.name, t.start, t.end, change)
         for list_id, change in found
@@ -88,8 +100,15 @@ def games(session: Session, player_id: str) -> list[PlayedGame]:
     """His games, newest first (by date, then tournament and the submission's order)."""
     rows = session.execute(
         select(
-            Game.date, Game.tournament_id, Tournament.name, Game.round, Game.black_id, Game.white_id, Game.result,
-            Game.played, Game.handicap,
+            Game.date,
+            Game.tournament_id,
+            Tournament.name,
+            Game.round,
+            Game.black_id,
+            Game.white_id,
+            Game.result,
+            Game.played,
+            Game.handicap,
         )
         .join(Tournament, Tournament.id == Game.tournament_id)
         .where(or_(Game.black_id == player_id, Game.white_id == player_id))
@@ -107,8 +126,16 @@ def games(session: Session, player_id: str) -> list[PlayedGame]:
             outcome = "won" if (row.result == "B") == black else "lost"
         out.append(
             PlayedGame(
-                row.date, row.tournament_id, row.name, row.round, "black" if black else "white", opponent, names.get(opponent),
-                outcome, row.played, row.handicap,
+                row.date,
+                row.tournament_id,
+                row.name,
+                row.round,
+                "black" if black else "white",
+                opponent,
+                names.get(opponent),
+                outcome,
+                row.played,
+                row.handicap,
             )
         )
     return out

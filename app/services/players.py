@@ -38,16 +38,19 @@ def get_player(session: Session, player_id: str) -> Player:
     return player
 
 
-def search_players(
-    session: Session, *, q: str | None, country: str | None, limit: int, offset: int
-) -> tuple[list[Player], int]:
+def search_players(session: Session, *, q: str | None, country: str | None, limit: int, offset: int) -> tuple[list[Player], int]:
     conditions = []
     if q:
         pattern = f"%{q.strip().lower()}%"
         full_name = func.lower(func.coalesce(Player.name, "") + " " + func.coalesce(Player.surname, ""))
         reversed_name = func.lower(func.coalesce(Player.surname, "") + " " + func.coalesce(Player.name, ""))
         conditions.append(
-            or_(full_name.like(pattern), reversed_name.like(pattern), func.lower(func.coalesce(Player.native_name, "")).like(pattern), Player.id == q.strip())
+            or_(
+                full_name.like(pattern),
+                reversed_name.like(pattern),
+                func.lower(func.coalesce(Player.native_name, "")).like(pattern),
+                Player.id == q.strip(),
+            )
         )
     if country:
         conditions.append(Player.country == country)

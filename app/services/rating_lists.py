@@ -53,7 +53,9 @@ def update_params(session: Session, list_id: str, params: dict) -> RatingList:
     system = system_of(rating_list)
     merged = {**(rating_list.params or {}), **params}
     try:
-        system.params_model.model_validate({k: v for k, v in merged.items() if k in system.params_model.model_fields or k in params})
+        system.params_model.model_validate(
+            {k: v for k, v in merged.items() if k in system.params_model.model_fields or k in params}
+        )
     except ValidationError as error:
         raise InvalidInput(
             f"Rating list {list_id!r} ({system.id}) does not take these parameters.",
@@ -80,7 +82,11 @@ def list_snapshots(session: Session, list_id: str, limit: int, offset: int) -> t
     get_rating_list(session, list_id)
     total = session.scalar(select(func.count()).where(RatingSnapshot.list_id == list_id)) or 0
     snapshots = session.scalars(
-        select(RatingSnapshot).where(RatingSnapshot.list_id == list_id).order_by(RatingSnapshot.id.desc()).limit(limit).offset(offset)
+        select(RatingSnapshot)
+        .where(RatingSnapshot.list_id == list_id)
+        .order_by(RatingSnapshot.id.desc())
+        .limit(limit)
+        .offset(offset)
     )
     return list(snapshots), total
 
@@ -106,7 +112,9 @@ def ratings(
         return [], 0
     if as_of is None:
         return _stored_ratings(session, snapshot.id, country=country, status=status, limit=limit, offset=offset)
-    return _ratings_as_of(session, snapshot, system=system, as_of=as_of, country=country, status=status, limit=limit, offset=offset)
+    return _ratings_as_of(
+        session, snapshot, system=system, as_of=as_of, country=country, status=status, limit=limit, offset=offset
+    )
 
 
 def player_history(session: Session, player_id: str, snapshot: RatingSnapshot | None) -> list[dict]:
@@ -177,8 +185,17 @@ def _stored_ratings(
     total = session.scalar(counted.where(*conditions)) or 0
     rows = session.connection().execute(
         select(
-            RatingEntry.player_id, Player.name, Player.surname, Player.country, RatingEntry.rating, RatingEntry.deviation,
-            RatingEntry.games, RatingEntry.last_played, RatingEntry.status, RatingEntry.title, RatingEntry.counters,
+            RatingEntry.player_id,
+            Player.name,
+            Player.surname,
+            Player.country,
+            RatingEntry.rating,
+            RatingEntry.deviation,
+            RatingEntry.games,
+            RatingEntry.last_played,
+            RatingEntry.status,
+            RatingEntry.title,
+            RatingEntry.counters,
         )
         .join(Player, Player.id == RatingEntry.player_id)
         .where(*conditions)
@@ -186,10 +203,12 @@ def _stored_ratings(
         .limit(limit)
         .offset(offset)
     )
-    return _ROWS.validate_python([
-        dict(zip(_ROW_FIELDS, (rank, player_id, full_name(name, surname), *rest)))
-        for rank, (player_id, name, surname, *rest) in enumerate(rows, start=offset + 1)
-    ]), total
+    return _ROWS.validate_python(
+        [
+            dict(zip(_ROW_FIELDS, (rank, player_id, full_name(name, surname), *rest)))
+            for rank, (player_id, name, surname, *rest) in enumerate(rows, start=offset + 1)
+        ]
+    ), total
 
 
 def _ratings_as_of(
@@ -234,5 +253,17 @@ def _ratings_as_of(
     return _ROWS.validate_python([dict(zip(_ROW_FIELDS, row)) for row in columns]), len(chosen)
 
 
-_ROW_FIELDS = ("rank", "player_id", "name", "country", "rating", "deviation", "games", "last_played", "status", "title", "counters")
+_ROW_FIELDS = (
+    "rank",
+    "player_id",
+    "name",
+    "country",
+    "rating",
+    "deviation",
+    "games",
+    "last_played",
+    "status",
+    "title",
+    "counters",
+)
 _ROWS = TypeAdapter(list[RatingRowRead])  # one validation of the page's rows, in pydantic-core

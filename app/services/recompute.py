@@ -47,11 +47,29 @@ SCORE_OF_RESULT = {"B": 1.0, "W": 0.0, "D": 0.5}
 # a point's and a change's fields, as ``Point``/``PointColumns`` and ``Change``/``ChangeColumns`` name them.
 ENTRY_COLUMNS = ("player_id", "rating", "deviation", "games", "last_played", "status", "title", "counters")
 POINT_COLUMNS = (
-    "player_id", "date", "rating", "deviation", "games", "status", "last_played", "title", "counters", "tournament_ids",
+    "player_id",
+    "date",
+    "rating",
+    "deviation",
+    "games",
+    "status",
+    "last_played",
+    "title",
+    "counters",
+    "tournament_ids",
 )
 CHANGE_COLUMNS = (
-    "tournament_id", "player_id", "system", "rating_before", "rating_after", "change", "change_unrounded",
-    "games_counted", "status_after", "title_after", "details",
+    "tournament_id",
+    "player_id",
+    "system",
+    "rating_before",
+    "rating_after",
+    "change",
+    "change_unrounded",
+    "games_counted",
+    "status_after",
+    "title_after",
+    "details",
 )
 
 
@@ -82,10 +100,16 @@ def compute_snapshot(session: Session, rating_list: RatingList, list_date: dt.da
     else:
         tournaments = stored_tournaments(session, rating_list)
         games = sum(len(t.games) for t in tournaments)
-    seeds = [
-        Seed(s.player_id, s.rating, s.status, s.as_of, s.title, s.counters)
-        for s in session.scalars(select(RatingSeed).where(RatingSeed.list_id == rating_list.id).order_by(RatingSeed.player_id))
-    ] if system.seed_model is not None else []
+    seeds = (
+        [
+            Seed(s.player_id, s.rating, s.status, s.as_of, s.title, s.counters)
+            for s in session.scalars(
+                select(RatingSeed).where(RatingSeed.list_id == rating_list.id).order_by(RatingSeed.player_id)
+            )
+        ]
+        if system.seed_model is not None
+        else []
+    )
     warm_start = None
     if rating_list.current_snapshot_id is not None:
         warm_start = session.scalar(select(RatingSnapshot.warm_start).where(RatingSnapshot.id == rating_list.current_snapshot_id))
@@ -113,8 +137,15 @@ def stored_tournaments(session: Session, rating_list: RatingList) -> list[Stored
     rows = _fetch_all(
         session,
         select(
-            Game.tournament_id, Game.game_id, cast(Game.date, String), Game.black_id, Game.white_id, Game.result,
-            Game.round, Game.handicap, Game.board_size,
+            Game.tournament_id,
+            Game.game_id,
+            cast(Game.date, String),
+            Game.black_id,
+            Game.white_id,
+            Game.result,
+            Game.round,
+            Game.handicap,
+            Game.board_size,
         )
         .join(Tournament, Game.tournament_id == Tournament.id)
         .where(and_(*eligibility_conditions(rating_list)))
@@ -250,31 +281,39 @@ def point_archive(replayed: Replay) -> bytes:
     days = np.fromiter(map(ordinals.__getitem__, day), np.int32, len(day))
     number = {pid: i for i, pid in enumerate(sorted(set(player_id)))}
     order = np.lexsort((days, np.fromiter(map(number.__getitem__, player_id), np.int64, len(player_id))))
-    return stored_columns.pack({
-        "player_id": players[order],
-        "day": days[order],
-        "rating": np.asarray(rating, dtype=np.float64)[order],
-        "deviation": float_column(deviation)[order],
-        "games": np.asarray(games, dtype=np.int64)[order],
-        "status": object_column(status)[order],
-        "last_played": np.fromiter(map(ordinals.__getitem__, last_played), np.int32, len(last_played))[order],
-        "title": object_column(title)[order],
-        "counters": object_column(counters)[order],
-        "tournament_ids": object_column(ids)[order],
-    })
+    return stored_columns.pack(
+        {
+            "player_id": players[order],
+            "day": days[order],
+            "rating": np.asarray(rating, dtype=np.float64)[order],
+            "deviation": float_column(deviation)[order],
+            "games": np.asarray(games, dtype=np.int64)[order],
+            "status": object_column(status)[order],
+            "last_played": np.fromiter(map(ordinals.__getitem__, last_played), np.int32, len(last_played))[order],
+            "title": object_column(title)[order],
+            "counters": object_column(counters)[order],
+            "tournament_ids": object_column(ids)[order],
+        }
+    )
 
 
 def change_archive(replayed: Replay) -> bytes:
     """The per-tournament changes as one archive of columns, sorted by tournament id, then player id,
     from ``Change`` objects or ``ChangeColumns``; a missing rating or change is NaN."""
     fields = dict(zip(CHANGE_COLUMNS, _columns(replayed.changes, CHANGE_COLUMNS), strict=True))
-    order = sorted(range(len(fields["player_id"])), key=list(zip(fields["tournament_id"], fields["player_id"], strict=True)).__getitem__)
-    return stored_columns.pack({
-        name: float_column(values)[order] if name in _CHANGE_NUMBERS
-        else np.asarray(values, dtype=np.int64)[order] if name == "games_counted"
-        else object_column(values)[order]
-        for name, values in fields.items()
-    })
+    order = sorted(
+        range(len(fields["player_id"])), key=list(zip(fields["tournament_id"], fields["player_id"], strict=True)).__getitem__
+    )
+    return stored_columns.pack(
+        {
+            name: float_column(values)[order]
+            if name in _CHANGE_NUMBERS
+            else np.asarray(values, dtype=np.int64)[order]
+            if name == "games_counted"
+            else object_column(values)[order]
+            for name, values in fields.items()
+        }
+    )
 
 
 _CHANGE_NUMBERS = ("rating_before", "rating_after", "change", "change_unrounded")

@@ -28,7 +28,9 @@ class ChangeTable:
 
     def of_tournament(self, tournament_id: str) -> list[Change]:
         """The tournament's changes, by player id."""
-        return self._changes(slice(bisect_left(self.tournament_ids, tournament_id), bisect_right(self.tournament_ids, tournament_id)))
+        return self._changes(
+            slice(bisect_left(self.tournament_ids, tournament_id), bisect_right(self.tournament_ids, tournament_id))
+        )
 
     def of_player(self, player_id: str) -> list[Change]:
         """The player's changes, by tournament id."""
@@ -37,7 +39,9 @@ class ChangeTable:
     def _changes(self, rows: slice | np.ndarray) -> list[Change]:
         fields = [self.columns[name][rows].tolist() for name in _FIELDS]
         return [
-            Change(*(None if name in _NUMBERS and math.isnan(value) else value for name, value in zip(_FIELDS, values, strict=True)))
+            Change(
+                *(None if name in _NUMBERS and math.isnan(value) else value for name, value in zip(_FIELDS, values, strict=True))
+            )
             for values in zip(*fields, strict=True)
         ]
 
@@ -50,7 +54,9 @@ def changes_of(session: Session, snapshot: RatingSnapshot) -> ChangeTable:
 def current_changes(session: Session) -> list[tuple[str, RatingSnapshot, ChangeTable]]:
     """Every list's current snapshot (by list id) with its changes."""
     current = session.execute(
-        select(RatingList.id, RatingSnapshot).join(RatingSnapshot, RatingSnapshot.id == RatingList.current_snapshot_id).order_by(RatingList.id)
+        select(RatingList.id, RatingSnapshot)
+        .join(RatingSnapshot, RatingSnapshot.id == RatingList.current_snapshot_id)
+        .order_by(RatingList.id)
     ).all()
     return [(list_id, snapshot, changes_of(session, snapshot)) for list_id, snapshot in current]
 
@@ -66,9 +72,14 @@ _NUMBERS = frozenset(("rating_before", "rating_after", "change", "change_unround
 
 def _read(session: Session, snapshot_id: int) -> ChangeTable:
     archive = session.scalar(select(RatingSnapshot.change_columns).where(RatingSnapshot.id == snapshot_id))
-    columns = stored_columns.unpack(archive) if archive else {
-        name: np.empty(0, dtype=np.float64 if name in _NUMBERS else np.int64 if name == "games_counted" else object) for name in _FIELDS
-    }
+    columns = (
+        stored_columns.unpack(archive)
+        if archive
+        else {
+            name: np.empty(0, dtype=np.float64 if name in _NUMBERS else np.int64 if name == "games_counted" else object)
+            for name in _FIELDS
+        }
+    )
     return ChangeTable(columns, columns["tournament_id"].tolist())
 
 

@@ -73,8 +73,11 @@ def _decoded(stored: dict[str, np.ndarray], name: str) -> np.ndarray:
         absent = stored[name + _ABSENT]
         per_field = [_decoded(stored, f"{name}.{i}").tolist() for i in range(len(fields))]
         records = np.full(len(absent), None, dtype=object)
-        records[~absent] = object_column([dict(zip(fields, row, strict=True)) for row in zip(*per_field, strict=True)] if fields
-                                         else [{} for _ in range(int((~absent).sum()))])
+        records[~absent] = object_column(
+            [dict(zip(fields, row, strict=True)) for row in zip(*per_field, strict=True)]
+            if fields
+            else [{} for _ in range(int((~absent).sum()))]
+        )
         return records
     values = stored.get(name + _VALUES)
     return stored[name] if values is None else object_column(_loaded(values))[stored[name]]

@@ -55,13 +55,25 @@ class Timeline:
         points = self.points
         return [
             {
-                "date": dt.date.fromordinal(day), "rating": rating, "deviation": None if math.isnan(deviation) else deviation,
-                "games": games, "status": status, "title": title, "counters": counters, "tournament_ids": tournament_ids,
+                "date": dt.date.fromordinal(day),
+                "rating": rating,
+                "deviation": None if math.isnan(deviation) else deviation,
+                "games": games,
+                "status": status,
+                "title": title,
+                "counters": counters,
+                "tournament_ids": tournament_ids,
             }
             for day, rating, deviation, games, status, title, counters, tournament_ids in zip(
-                points.day[rows].tolist(), points.rating[rows].tolist(), points.deviation[rows].tolist(),
-                points.games[rows].tolist(), points.status[rows].tolist(), points.title[rows].tolist(),
-                points.counters[rows].tolist(), self.tournament_ids[rows].tolist(), strict=True,
+                points.day[rows].tolist(),
+                points.rating[rows].tolist(),
+                points.deviation[rows].tolist(),
+                points.games[rows].tolist(),
+                points.status[rows].tolist(),
+                points.title[rows].tolist(),
+                points.counters[rows].tolist(),
+                self.tournament_ids[rows].tolist(),
+                strict=True,
             )
         ]
 

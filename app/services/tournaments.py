@@ -160,9 +160,7 @@ def list_tournaments(
         conditions.append(Tournament.start <= date(year, 12, 31))
         conditions.append(Tournament.end >= date(year, 1, 1))
     total = session.scalar(select(func.count()).select_from(Tournament).where(*conditions)) or 0
-    games_count = (
-        select(func.count()).where(Game.tournament_id == Tournament.id).correlate(Tournament).scalar_subquery()
-    )
+    games_count = select(func.count()).where(Game.tournament_id == Tournament.id).correlate(Tournament).scalar_subquery()
     rows = session.execute(
         select(Tournament, games_count)
         .where(*conditions)
@@ -201,7 +199,9 @@ def _player_records(players: Sequence[TournamentPlayerIn]) -> list[PlayerCreate]
     """The players' own fields (the per-tournament ones go to tournament_players), keeping which
     fields were given so that an update changes only those."""
     return [
-        PlayerCreate.model_validate(player.model_dump(exclude_unset=True, exclude=set(TOURNAMENT_PLAYER_FIELDS)) | {"id": player.id})
+        PlayerCreate.model_validate(
+            player.model_dump(exclude_unset=True, exclude=set(TOURNAMENT_PLAYER_FIELDS)) | {"id": player.id}
+        )
         for player in players
     ]
 
@@ -277,7 +277,9 @@ def _validate(session: Session, submission: TournamentIn, *, max_games: int) -> 
         for side in ("black", "white"):
             player_id = getattr(game, side)
             if player_id not in known:
-                errors.append(FieldError(f"{where}/{side}", f"unknown player {player_id!r}: give him in players or create him first"))
+                errors.append(
+                    FieldError(f"{where}/{side}", f"unknown player {player_id!r}: give him in players or create him first")
+                )
         if game.black == game.white:
             errors.append(FieldError(f"{where}/white", f"player {game.white!r} cannot play against himself"))
         if game.id is not None and game_ids[game.id] > 1:

@@ -59,8 +59,7 @@ def rating_chart(points: Sequence[ChartPoint], *, chart_id: str, subject: str) -
     title_id, desc_id = f"{chart_id}-title", f"{chart_id}-desc"
     marks = title_marks(points)
     parts = [
-        f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-labelledby="{title_id} {desc_id}" '
-        f'focusable="false">',
+        f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-labelledby="{title_id} {desc_id}" focusable="false">',
         f'<title id="{title_id}">{escape(subject)}</title>',
         f'<desc id="{desc_id}">{escape(describe(points, marks, banded))}</desc>',
     ]
@@ -83,7 +82,9 @@ def rating_chart(points: Sequence[ChartPoint], *, chart_id: str, subject: str) -
         parts.append(f'<path class="mark" d="M{cx:.1f},{cy - 7:.1f}l6,7l-6,7l-6,-7z"/>')
         label_x = min(max(cx, LEFT + 12), WIDTH - RIGHT - 12)
         label_y = cy - 11 if cy - 11 > TOP + 4 else cy + 22
-        parts.append(f'<text class="mark-label" x="{label_x:.1f}" y="{label_y:.1f}" text-anchor="middle">{escape(mark.title)}</text>')
+        parts.append(
+            f'<text class="mark-label" x="{label_x:.1f}" y="{label_y:.1f}" text-anchor="middle">{escape(mark.title)}</text>'
+        )
     parts.append("</svg>")
     return Markup("".join(parts))
 

@@ -217,8 +217,14 @@ def home(session: Session) -> dict[str, Any]:
             summary.counts = snapshot_facts.status_counts(session, snapshot.id)
             summary.top_status = "active" if summary.counts.get("active") else "all"
             rows, _ = lists_service.ratings(
-                session, snapshot, system=lists_service.system_of(rating_list), as_of=None, country=None,
-                status=summary.top_status, limit=TOP, offset=0,
+                session,
+                snapshot,
+                system=lists_service.system_of(rating_list),
+                as_of=None,
+                country=None,
+                status=summary.top_status,
+                limit=TOP,
+                offset=0,
             )
             summary.columns = shown_columns(rows, ("rank", "player", "country", "rating", "title"))
             summary.rows = shown_rows(rows)
@@ -235,8 +241,14 @@ def rating_list_page(session: Session, list_id: str, query: ListQuery) -> dict[s
     rating_list = lists_service.get_rating_list(session, list_id)
     snapshot = lists_service.get_snapshot(session, list_id, query.snapshot)
     rows, total = lists_service.ratings(
-        session, snapshot, system=lists_service.system_of(rating_list), as_of=query.as_of, country=query.country,
-        status=query.status, limit=query.per_page, offset=query.offset,
+        session,
+        snapshot,
+        system=lists_service.system_of(rating_list),
+        as_of=query.as_of,
+        country=query.country,
+        status=query.status,
+        limit=query.per_page,
+        offset=query.offset,
     )
     pages = max(1, math.ceil(total / query.per_page))
     context: dict[str, Any] = {
@@ -322,7 +334,12 @@ def player_page(session: Session, player_id: str) -> dict[str, Any]:
         chart = rating_chart(chart_points, chart_id=f"chart-{rating_list.id}", subject=f"{name}: {rating_list.name}")
         sections.append(
             PlayerList(
-                rating_list, snapshot, standing, chart, len(points), changes,
+                rating_list,
+                snapshot,
+                standing,
+                chart,
+                len(points),
+                changes,
                 has_titles=any(c.change.title_after for c in changes),
             )
         )
@@ -392,7 +409,9 @@ def player_search(session: Session, q: str | None, page: int) -> dict[str, Any]:
     found: list[Player] = []
     total = 0
     if q:
-        found, total = players.search_players(session, q=q, country=None, limit=SEARCH_PAGE_SIZE, offset=(page - 1) * SEARCH_PAGE_SIZE)
+        found, total = players.search_players(
+            session, q=q, country=None, limit=SEARCH_PAGE_SIZE, offset=(page - 1) * SEARCH_PAGE_SIZE
+        )
     return {
         "q": q or "",
         "players": found,

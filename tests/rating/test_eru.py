@@ -221,13 +221,18 @@ def test_one_to_four_dan():
 
 def test_five_to_six_dan_with_or_without_byo_yomi():
     def unmet(minutes: int, byo_yomi: bool) -> list[str]:
-        return eru.conditions_unmet(r("5d"), Conditions(eru_calendar=True, time_control_minutes=minutes, byo_yomi=byo_yomi, recorded=True), 7)
+        return eru.conditions_unmet(
+            r("5d"), Conditions(eru_calendar=True, time_control_minutes=minutes, byo_yomi=byo_yomi, recorded=True), 7
+        )
 
     assert unmet(90, False) == [] and unmet(89, False) != []
     assert unmet(60, True) == [] and unmet(59, True) != [] and unmet(60, False) != []
     assert eru.conditions_unmet(r("6d"), Conditions(eru_calendar=True, time_control_minutes=90, recorded=True), 7) == []
     # byo-yomi does not help below 5 dan's band or above it
-    assert eru.conditions_unmet(r("7d"), Conditions(eru_calendar=True, time_control_minutes=90, byo_yomi=True, recorded=True), 9) != []
+    assert (
+        eru.conditions_unmet(r("7d"), Conditions(eru_calendar=True, time_control_minutes=90, byo_yomi=True, recorded=True), 9)
+        != []
+    )
 
 
 def test_seven_to_eight_dan_needs_120_minutes_and_nine_games():
@@ -268,7 +273,9 @@ def test_seven_dan_needs_nine_games_to_rise():
 def test_eight_dan_to_nine_dan_only_at_a_championship():
     games = same_rank_games("8d", scored(Fraction(9), 9))
     assert eru.evaluate_norms(r("8d"), games, FULL).new_rank == r("8d")
-    world = Conditions(international=True, time_control_minutes=120, recorded=True, championship=Championship.WORLD_CHAMPIONSHIP_AT)
+    world = Conditions(
+        international=True, time_control_minutes=120, recorded=True, championship=Championship.WORLD_CHAMPIONSHIP_AT
+    )
     assert eru.evaluate_norms(r("8d"), games, world).new_rank == r("9d")
 
 
@@ -316,10 +323,23 @@ def test_demotion_only_in_a_tournament_meeting_the_current_ranks_conditions():
 # --- the Estonian rating table (ERU 4.9) -------------------------------------------------------------
 
 PRINTED_ROWS = [  # (from, to, draw, win) as printed in text 003
-    (0, 10, 0, 16), (11, 32, 1, 17), (33, 54, 2, 18), (55, 76, 3, 19), (77, 100, 4, 20),
-    (101, 124, 5, 21), (125, 149, 6, 22), (150, 176, 7, 23), (177, 204, 8, 24), (205, 236, 9, 25),
-    (237, 272, 10, 26), (273, 313, 11, 27), (314, 363, 12, 28), (364, 427, 13, 29), (428, 521, 14, 30),
-    (522, 724, 15, 31), (725, 3000, 16, 32),
+    (0, 10, 0, 16),
+    (11, 32, 1, 17),
+    (33, 54, 2, 18),
+    (55, 76, 3, 19),
+    (77, 100, 4, 20),
+    (101, 124, 5, 21),
+    (125, 149, 6, 22),
+    (150, 176, 7, 23),
+    (177, 204, 8, 24),
+    (205, 236, 9, 25),
+    (237, 272, 10, 26),
+    (273, 313, 11, 27),
+    (314, 363, 12, 28),
+    (364, 427, 13, 29),
+    (428, 521, 14, 30),
+    (522, 724, 15, 31),
+    (725, 3000, 16, 32),
 ]
 
 

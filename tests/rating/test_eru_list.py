@@ -19,13 +19,17 @@ CALENDAR = {"category": "renju", "rule": "RIF", "eru_calendar": True, "games_rec
 EIGHT = ["a", "b", "c", "d", "e", "f", "g", "h"]
 
 
-def _round_robin(tid: str, end: dt.date, players: list[str], minutes: int = 60, participants: dict | None = None, **fields: object) -> StoredTournament:
+def _round_robin(
+    tid: str, end: dt.date, players: list[str], minutes: int = 60, participants: dict | None = None, **fields: object
+) -> StoredTournament:
     """Everyone meets everyone once; the player listed first wins (a wins all, the last loses all)."""
     games = [StoredGame(None, end, black, white, 1.0) for black, white in combinations(players, 2)]
     return StoredTournament(tid, end, end, games, minutes, fields={**CALENDAR, **fields}, participants=participants or {})
 
 
-def _replay(tournaments: list[StoredTournament], seeds: list[Seed], list_date: dt.date = dt.date(2024, 12, 31), **params: object) -> Replay:
+def _replay(
+    tournaments: list[StoredTournament], seeds: list[Seed], list_date: dt.date = dt.date(2024, 12, 31), **params: object
+) -> Replay:
     return replay_eru(ReplayInput(tournaments, seeds, EruListParams(**params), list_date))
 
 
@@ -53,7 +57,14 @@ def test_one_tournament_promotes_keeps_and_demotes_by_the_norms_and_moves_the_ra
         "h": ("6k", 1488.0, 7),
     }
     a = _changes(replayed, "spring")["a"]
-    assert (a.rating_before, a.rating_after, a.change, a.games_counted, a.title_after, a.system) == (1600, 1712, 112, 7, "3k", "eru")
+    assert (a.rating_before, a.rating_after, a.change, a.games_counted, a.title_after, a.system) == (
+        1600,
+        1712,
+        112,
+        7,
+        "3k",
+        "eru",
+    )
     assert a.details["norms"] == {"keep": 2.5, "up1": 5.0, "up2": 6.0}
     assert (a.details["decision"], a.details["norm_reached"], a.details["score"]) == ("promoted", "up2", 7.0)
     assert a.details["rank_before"] == "5k" and a.details["rank_source"] == "list"
@@ -71,7 +82,9 @@ def test_the_replay_is_the_engine_run_tournament_after_tournament():
     for tournament in (first, second):
         games = [eru.Game(g.black, g.white, Fraction(g.black_score)) for g in tournament.games]
         order = list(dict.fromkeys(p for g in tournament.games for p in (g.black, g.white)))
-        results = eru.rate_tournament([players[p] for p in order], games, eru.conditions_of_tournament(tournament.fields | {"time_control_minutes": 60}))
+        results = eru.rate_tournament(
+            [players[p] for p in order], games, eru.conditions_of_tournament(tournament.fields | {"time_control_minutes": 60})
+        )
         changes = _changes(replayed, tournament.id)
         for result in results:
             change = changes[result.id]
@@ -84,7 +97,10 @@ def test_the_replay_is_the_engine_run_tournament_after_tournament():
     }
     h_points = [(p.date, p.title, p.rating, p.tournament_ids) for p in replayed.points if p.player_id == "h"]
     assert h_points[0] == (START, "5k", 1600.0, [])  # the seed
-    assert [p[1:] for p in h_points[1:]] == [("6k", 1488.0, ["one"]), (eru.rank_name(players["h"].rank or 0), float(players["h"].rating or 0), ["two"])]
+    assert [p[1:] for p in h_points[1:]] == [
+        ("6k", 1488.0, ["one"]),
+        (eru.rank_name(players["h"].rank or 0), float(players["h"].rating or 0), ["two"]),
+    ]
     # h, 6k after "one", wins all 7 in "two" against 6k, 3k, 6k, 3k, 5k, 4k, 5k: the +2 kyu norm is
     # (80 + 35 + 80 + 35 + 65 + 50 + 65) % = 4.1 -> 4.5 (ERU 4.3), so he rises to 4k.
     assert h_points[-1][1] == "4k" and _changes(replayed, "two")["h"].details["norms"]["up2"] == 4.5
@@ -139,12 +155,22 @@ def test_a_referee_accepted_tournament_ranks_only_up_to_10k():
 def test_a_newcomer_is_unranked_for_his_opponents_until_a_tournament_evaluates_him():
     # n plays 3 games in "first" (not evaluated: fewer than 7, ERU 4.5): he stays unranked, so in "second"
     # his games are out of his opponents' norms and their count (INTERPRETATIONS 4.6).
-    first = StoredTournament("first", dt.date(2024, 2, 1), dt.date(2024, 2, 1),
-                             [StoredGame(None, dt.date(2024, 2, 1), "n", p, 1.0) for p in ("a", "b", "c")], 60, fields=CALENDAR)
+    first = StoredTournament(
+        "first",
+        dt.date(2024, 2, 1),
+        dt.date(2024, 2, 1),
+        [StoredGame(None, dt.date(2024, 2, 1), "n", p, 1.0) for p in ("a", "b", "c")],
+        60,
+        fields=CALENDAR,
+    )
     second = _round_robin("second", dt.date(2024, 3, 3), ["n", *EIGHT])
     replayed = _replay([first, second], _seeds("12k"))
     n_first = _changes(replayed, "first")["n"]
-    assert (n_first.title_after, n_first.details["decision"], n_first.details["rank_source"]) == (None, "not-evaluated", "unranked")
+    assert (n_first.title_after, n_first.details["decision"], n_first.details["rank_source"]) == (
+        None,
+        "not-evaluated",
+        "unranked",
+    )
     assert n_first.details["evaluated_from"] == "15k"
     # His first Estonian rating: 1500 after his first tournament (ERU 4.10); his games do not count for a, b, c.
     assert (n_first.rating_before, n_first.rating_after) == (None, 1500)
@@ -160,8 +186,14 @@ def test_a_newcomer_is_unranked_for_his_opponents_until_a_tournament_evaluates_h
 
 
 def test_the_first_rank_comes_from_the_seed_or_the_list():
-    lone = StoredTournament("t", dt.date(2024, 2, 1), dt.date(2024, 2, 1),
-                            [StoredGame(None, dt.date(2024, 2, 1), "n", p, 0.0) for p in EIGHT[:7]], 60, fields=CALENDAR)
+    lone = StoredTournament(
+        "t",
+        dt.date(2024, 2, 1),
+        dt.date(2024, 2, 1),
+        [StoredGame(None, dt.date(2024, 2, 1), "n", p, 0.0) for p in EIGHT[:7]],
+        60,
+        fields=CALENDAR,
+    )
     seeds = [*_seeds("9k", players=EIGHT[:7]), Seed("n", 1500, "new", START, None, {"first_rank": "8k"})]
     change = _changes(_replay([lone], seeds), "t")["n"]
     # Evaluated from 8k against 9k opponents and losing all: below the keep norm, demoted to 9k.
@@ -178,7 +210,9 @@ def test_a_declared_rank_is_the_rank_at_the_start():
     replayed = _replay([_round_robin("open", dt.date(2024, 3, 3), [*EIGHT, "x", "y"], participants=participants)], _seeds("5k"))
     changes = _changes(replayed, "open")
     assert changes["x"].details["rank_source"] == "declared" and changes["x"].details["rank_before"] == "2d"
-    assert changes["y"].details["rank_source"] == "unranked" and "20k is not on ERU's scale" in changes["y"].details["rank_remark"]
+    assert (
+        changes["y"].details["rank_source"] == "unranked" and "20k is not on ERU's scale" in changes["y"].details["rank_remark"]
+    )
     assert changes["a"].details["rank_before"] == "4k" and changes["a"].details["rank_on_list"] == "5k"
     assert "the declared rank is used" in changes["a"].details["rank_remark"]
     # b played x (2d, ranked) and y (unranked): 8 of his 9 games count.
@@ -188,8 +222,11 @@ def test_a_declared_rank_is_the_rank_at_the_start():
 def test_seeds_with_a_rif_rating_and_a_new_player_with_the_referees_bonus():
     # r's RIF rating 1700 is the base of his Estonian rating (ERU 4.10); n is new and the referee
     # grants the bonus: 1500 + 50 per win over a player rated above 1600 (r, at 1700).
-    seeds = [Seed("r", 1700, "rif", START, "5k"), Seed("n", 1500, "new", START, None, {"rating_bonus": True}),
-             *_seeds("5k", players=["a", "b"])]
+    seeds = [
+        Seed("r", 1700, "rif", START, "5k"),
+        Seed("n", 1500, "new", START, None, {"rating_bonus": True}),
+        *_seeds("5k", players=["a", "b"]),
+    ]
     games = [StoredGame(None, dt.date(2024, 2, 1), b, w, s) for b, w, s in [("n", "r", 1.0), ("n", "a", 1.0), ("r", "a", 0.5)]]
     replayed = _replay([StoredTournament("t", dt.date(2024, 2, 1), dt.date(2024, 2, 1), games, 60, fields=CALENDAR)], seeds)
     rows = {e.player_id: e for e in replayed.entries}
@@ -239,8 +276,18 @@ def test_bad_seeds_are_refused_where_they_are_wrong(seed, where):
 
 
 def test_good_seeds_and_params():
-    assert EruSeed.model_validate({"player_id": "p", "rating": 1500, "status": "new", "as_of": "2024-01-01",
-                                   "counters": {"first_rank": "12k", "rating_bonus": True}}).counters is not None
+    assert (
+        EruSeed.model_validate(
+            {
+                "player_id": "p",
+                "rating": 1500,
+                "status": "new",
+                "as_of": "2024-01-01",
+                "counters": {"first_rank": "12k", "rating_bonus": True},
+            }
+        ).counters
+        is not None
+    )
     assert EruSeed.model_validate({"player_id": "p", "rating": 2400, "as_of": "2024-01-01", "title": "9d"}).status == "estonian"
     with pytest.raises(ValidationError):
         EruListParams(first_rank="0k")
@@ -251,4 +298,6 @@ def test_a_tournament_the_engine_refuses_is_left_out_with_a_note():
     fine = _round_robin("fine", dt.date(2024, 4, 4), EIGHT)
     replayed = _replay([odd, fine], _seeds("5k"))
     assert {c.tournament_id for c in replayed.changes} == {"fine"}
-    assert any(note.startswith("tournament 'odd' (2024-03-03..2024-03-03) not rated: ") for note in replayed.notes), replayed.notes
+    assert any(note.startswith("tournament 'odd' (2024-03-03..2024-03-03) not rated: ") for note in replayed.notes), (
+        replayed.notes
+    )

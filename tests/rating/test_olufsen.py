@@ -77,9 +77,22 @@ def bisect(function, low: float, high: float) -> float:  # type: ignore[no-untyp
 @pytest.mark.parametrize(
     ("rating", "k"),
     [
-        (3000, 16), (2240, 16), (2239, 20), (1920, 20), (1919, 24), (1560, 24), (1559, 28),
-        (1280, 28), (1279, 32), (1040, 32), (1039, 36), (720, 36), (719, 40), (0, 40),
-        (2239.999, 20), (719.5, 40),
+        (3000, 16),
+        (2240, 16),
+        (2239, 20),
+        (1920, 20),
+        (1919, 24),
+        (1560, 24),
+        (1559, 28),
+        (1280, 28),
+        (1279, 32),
+        (1040, 32),
+        (1039, 36),
+        (720, 36),
+        (719, 40),
+        (0, 40),
+        (2239.999, 20),
+        (719.5, 40),
     ],
 )
 def test_k_bands_are_lower_inclusive(rating, k):
@@ -521,7 +534,9 @@ def test_a_table_solves_its_equations_to_1e_9(random):
         if i < 3:
             players[f"p{i}"] = newcomer(random.choice([None, "5k", "1d"]))
         elif i < 6:
-            players[f"p{i}"] = PlayerState(rating=random.randint(600, 2000), rated_games=random.randint(9, 14), category=PROVISIONAL)
+            players[f"p{i}"] = PlayerState(
+                rating=random.randint(600, 2000), rated_games=random.randint(9, 14), category=PROVISIONAL
+            )
         else:
             players[f"p{i}"] = established(random.randint(400, 2500))
     ids = list(players)

@@ -28,7 +28,9 @@ def test_a_seed_supersedes_the_tables_ending_on_its_day_and_holds_for_later_ones
     later = _table("later", DAY + dt.timedelta(days=1), [("a", "b", 1.0)])
     replayed = _replay([on_the_day, later], seeds)
     # "on" rated a and b as newcomers; the seed then replaced that, and "later" is rated from 1900 each.
-    expected = {r.id: r for r in olufsen.rate_table({"a": _established(1900), "b": _established(1900)}, [olufsen.Game("a", "b", 1.0)])}
+    expected = {
+        r.id: r for r in olufsen.rate_table({"a": _established(1900), "b": _established(1900)}, [olufsen.Game("a", "b", 1.0)])
+    }
     by_player = {e.player_id: e for e in replayed.entries}
     assert by_player["a"].rating == expected["a"].rating_after and by_player["b"].rating == expected["b"].rating_after
     a_points = [(p.date, p.rating, p.tournament_ids) for p in replayed.points if p.player_id == "a"]
@@ -60,6 +62,8 @@ def test_statuses_and_standing_between_points():
 
 
 def test_handicap_games_leave_a_table_unrated():
-    replayed = _replay([_table("h", DAY, [("a", "b", 1.0)], handicap=3)], [Seed("a", 1900, "established", DAY - dt.timedelta(days=1))])
+    replayed = _replay(
+        [_table("h", DAY, [("a", "b", 1.0)], handicap=3)], [Seed("a", 1900, "established", DAY - dt.timedelta(days=1))]
+    )
     assert replayed.changes == [] and "1 handicap game(s) not rated (INTERPRETATIONS 2.17)" in replayed.notes
     assert [e.player_id for e in replayed.entries] == ["a"]

@@ -365,8 +365,7 @@ def test_8a_fewer_than_three_counted_games_gives_no_start_rating() -> None:
 
 
 def test_games_between_two_new_players_count_for_neither() -> None:
-    base = [Game("X", "A", 1), Game("X", "B", 0.5), Game("X", "C", 0), Game("Y", "A", 1), Game("Y", "B", 1),
-            Game("Y", "C", 1)]
+    base = [Game("X", "A", 1), Game("X", "B", 0.5), Game("X", "C", 0), Game("Y", "A", 1), Game("Y", "B", 1), Game("Y", "C", 1)]
     players = OPPONENTS_2300 + [new("X"), new("Y")]
     with_game = by_id_1995(players, base + [Game("X", "Y", 1)])
     without_game = by_id_1995(players, base)
@@ -432,9 +431,7 @@ def test_1997_every_game_uses_the_ratings_at_the_event_start() -> None:
 
 
 def test_1997_established_players_ignore_games_against_provisional_players() -> None:
-    results = by_id_1997(
-        [established("E", 2200), Player1997("P", None, PROVISIONAL)], [Game("P", "E", 1)]
-    )
+    results = by_id_1997([established("E", 2200), Player1997("P", None, PROVISIONAL)], [Game("P", "E", 1)])
     assert (results["E"].change, results["E"].games_counted, results["E"].rating_after) == (0, 0, 2200)
     assert results["P"].rating_after == 2200 + 300  # one win: Ra + 400, capped at Ra + 300
 
@@ -547,8 +544,7 @@ def changes_of(result, tournament_id: str):  # type: ignore[no-untyped-def]
 
 
 def test_replay_without_seeds_rates_nobody_and_says_why() -> None:
-    result = replay([tournament("T1", "1996-02-01", "1996-02-03", Game("A", "B", 1), Game("A", "C", 1),
-                                Game("B", "C", 1))], [])
+    result = replay([tournament("T1", "1996-02-01", "1996-02-03", Game("A", "B", 1), Game("A", "C", 1), Game("B", "C", 1))], [])
     assert result.ratings == [] and result.history == []
     assert all(change.rating_after is None for change in result.changes)
     assert "no seed ratings and bootstrap off: nobody can be rated (INTERPRETATIONS 1.18)" in result.notes
@@ -591,8 +587,11 @@ def test_replay_8a_carries_an_unofficial_start_rating_to_the_next_tournament() -
             tournament("T1", "1996-01-10", "1996-01-12", Game("X", "A", 1), Game("X", "B", 1), Game("X", "C", 1)),
             tournament("T2", "1996-02-01", "1996-02-03", Game("X", "A", 1)),
         ],
-        [Seed("A", 2200, "official", date(1996, 1, 1)), Seed("B", 2300, "official", date(1996, 1, 1)),
-         Seed("C", 2400, "official", date(1996, 1, 1))],
+        [
+            Seed("A", 2200, "official", date(1996, 1, 1)),
+            Seed("B", 2300, "official", date(1996, 1, 1)),
+            Seed("C", 2400, "official", date(1996, 1, 1)),
+        ],
     )
     t1, t2 = changes_of(result, "T1"), changes_of(result, "T2")
     assert (t1["X"].R0, t1["X"].change, t1["X"].rating_after, t1["X"].status_after) == (2400, 35, 2435, "unofficial")
@@ -714,7 +713,12 @@ def test_replay_bootstrap_option_rates_the_earliest_tournaments_nobody_holds_a_r
     ]
     result = replay(tournaments, [], ReplayOptions(bootstrap_rating=2000))
     assert {r.player_id: r.rating for r in result.ratings} == {
-        "A": 2032, "B": 2000, "C": 1968, "D": 2000, "E": 2000, "F": 2000,
+        "A": 2032,
+        "B": 2000,
+        "C": 1968,
+        "D": 2000,
+        "E": 2000,
+        "F": 2000,
     }
     assert changes_of(result, "T4")["H"].rating_after is None  # the leading run ended at T3
     assert changes_of(result, "T3")["G"].rating_after is None  # one game: no R0 (#8.a)
@@ -723,10 +727,10 @@ def test_replay_bootstrap_option_rates_the_earliest_tournaments_nobody_holds_a_r
 
 
 def test_replay_bootstrap_under_1997_rules_makes_players_established() -> None:
-    result = replay([tournament("T", "1998-01-01", "1998-01-02", Game("A", "B", 1))], [],
-                    ReplayOptions(bootstrap_rating=1800))
+    result = replay([tournament("T", "1998-01-01", "1998-01-02", Game("A", "B", 1))], [], ReplayOptions(bootstrap_rating=1800))
     assert [(r.player_id, r.rating, r.status) for r in result.ratings] == [
-        ("A", 1816, "established"), ("B", 1784, "established"),
+        ("A", 1816, "established"),
+        ("B", 1784, "established"),
     ]
 
 
@@ -746,12 +750,17 @@ def test_replay_ignores_tournaments_ending_after_the_last_day() -> None:
 
 
 def test_replay_final_ratings_are_best_first_with_games_and_last_played() -> None:
-    seeds = [Seed("A", 2000, "established", date(1997, 1, 1)), Seed("B", 2100, "established", date(1997, 1, 1)),
-             Seed("S", 2050, "established", date(1997, 1, 1))]
+    seeds = [
+        Seed("A", 2000, "established", date(1997, 1, 1)),
+        Seed("B", 2100, "established", date(1997, 1, 1)),
+        Seed("S", 2050, "established", date(1997, 1, 1)),
+    ]
     result = replay([tournament("T", "1997-03-01", "1997-03-02", Game("A", "B", 1), Game("A", "B", 1))], seeds)
     # A beat B twice: 2 · 32(1 - We(2000, 2100)) = 40.99 -> 41
     assert [(r.player_id, r.rating, r.games, r.status) for r in result.ratings] == [
-        ("B", 2059, 2, "established"), ("S", 2050, 0, "established"), ("A", 2041, 2, "established"),
+        ("B", 2059, 2, "established"),
+        ("S", 2050, 0, "established"),
+        ("A", 2041, 2, "established"),
     ]
     ratings = {r.player_id: r for r in result.ratings}
     assert ratings["S"].last_played == date(1997, 1, 1)  # seeded, never played: the seed's date
@@ -819,7 +828,7 @@ def test_1995_a_better_result_never_lowers_F(
     game = games[index]
     if game.score_a == 1:
         return
-    better = games[:index] + [Game(game.a, game.b, game.score_a + 0.5)] + games[index + 1:]
+    better = games[:index] + [Game(game.a, game.b, game.score_a + 0.5)] + games[index + 1 :]
     before = by_id_1995(players, games)[game.a]
     after = by_id_1995(players, better)[game.a]
     assert after.change_unrounded > before.change_unrounded
@@ -828,9 +837,7 @@ def test_1995_a_better_result_never_lowers_F(
 
 @settings(max_examples=200)
 @given(st.lists(st.tuples(ratings, scores), min_size=3, max_size=8), st.booleans())
-def test_new_player_R0_stays_in_the_interval_and_F_is_zero_inside(
-    opponents: list[tuple[int, float]], before_1996: bool
-) -> None:
+def test_new_player_R0_stays_in_the_interval_and_F_is_zero_inside(opponents: list[tuple[int, float]], before_1996: bool) -> None:
     players = [official(f"O{i}", rating) for i, (rating, _) in enumerate(opponents)] + [new("X")]
     games = [Game("X", f"O{i}", score) for i, (_, score) in enumerate(opponents)]
     x = by_id_1995(players, games, before_1996=before_1996)["X"]

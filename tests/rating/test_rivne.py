@@ -297,7 +297,11 @@ def test_anomaly_below_100_restarts_at_100() -> None:
     #          Y = 205.786525 + 109.710674·(1 − 0.436153 + 0.0578843) = 273.997120
     #          Z = 150 + 113·(0 − 0.563847 + 0.059) = 92.95 → held at 100
     players = [
-        Player("Y", 40), Player("X", 450), Player("Z", 150), Player("P", 1500, "6k"), Player("Q", 1900, "2k"),
+        Player("Y", 40),
+        Player("X", 450),
+        Player("Z", 150),
+        Player("P", 1500, "6k"),
+        Player("Q", 1900, "2k"),
     ]
     games = [Game(1, "Y", "X", 1.0), Game(2, "Z", "Y", 0.0), Game(1, "P", "Q", 1.0, handicap=4)]
     result = rate_tournament(players, games)
@@ -328,9 +332,7 @@ def test_after_crossing_100_delta_R_stays_on_one_scale() -> None:
     # a = 205 − 120/20 = 199; SE(Y) = 1/(e^(80/199) + 1) = 0.400829;
     # K1(120) = 116 − 6·0.2 = 114.8; K2(120) = 2980/50000 = 0.0596
     # Y = 120 + 114.8·(1 − 0.400829 + 0.0596) = 195.6269
-    computed = rate_rounds(
-        [Player("Y", 97), Player("Z", 50), Player("X", 150)], [Game(1, "Y", "Z", 1.0), Game(2, "Y", "X", 1.0)]
-    )
+    computed = rate_rounds([Player("Y", 97), Player("Z", 50), Player("X", 150)], [Game(1, "Y", "Z", 1.0), Game(2, "Y", "X", 1.0)])
     assert computed.rounds["Y"][0].rating_after == 120
     assert computed.final["Y"] == pytest.approx(120 + 114.8 * (1 - SE(80, 199) + 0.0596))
     assert computed.final["Y"] == pytest.approx(195.6269, abs=1e-4)

@@ -51,7 +51,10 @@ def run_reference(black, white, score, day, w2=12.9, virtual_games=2):
     """
     base = whr_reference.Base(config={"w2": w2, "virtual_games": virtual_games})
     base.create_games(
-        [[str(b), str(w), RESULT_CODE[s], int(d)] for b, w, s, d in zip(black.tolist(), white.tolist(), score.tolist(), day.tolist())]
+        [
+            [str(b), str(w), RESULT_CODE[s], int(d)]
+            for b, w, s, d in zip(black.tolist(), white.tolist(), score.tolist(), day.tolist())
+        ]
     )
     base.iterate_until_converge(False)
     return base

@@ -140,14 +140,10 @@ def _games_of(player_id: str, games: Iterable[Game]) -> list[tuple[str, float]]:
     ]
 
 
-def _counted_games(
-    player_id: str, games: Iterable[Game], opponent_ratings: dict[str, int]
-) -> list[tuple[int, float]]:
+def _counted_games(player_id: str, games: Iterable[Game], opponent_ratings: dict[str, int]) -> list[tuple[int, float]]:
     """(opponent rating, score) for the player's games against opponents in ``opponent_ratings``."""
     return [
-        (opponent_ratings[opponent], score)
-        for opponent, score in _games_of(player_id, games)
-        if opponent in opponent_ratings
+        (opponent_ratings[opponent], score) for opponent, score in _games_of(player_id, games) if opponent in opponent_ratings
     ]
 
 

@@ -65,9 +65,7 @@ class Result1995:
     R0_reason: str | None = None
 
 
-def rate_tournament_1995(
-    players: Sequence[Player1995], games: Sequence[Game], *, before_1996: bool
-) -> list[Result1995]:
+def rate_tournament_1995(players: Sequence[Player1995], games: Sequence[Game], *, before_1996: bool) -> list[Result1995]:
     """Rate one tournament under GA 1995 #6-#8; results in the order of ``players``.
 
     ``before_1996`` switches #8.c off (GA 1996 #3). Raises ValueError on invalid input.
@@ -82,9 +80,7 @@ def rate_tournament_1995(
         for player in players
         if player.status is Status1995.NEW
     }
-    tournament_ratings = start_ratings | {
-        player_id: start.R0 for player_id, start in new_starts.items() if start.R0 is not None
-    }
+    tournament_ratings = start_ratings | {player_id: start.R0 for player_id, start in new_starts.items() if start.R0 is not None}
     return [
         _new_player_result(player.id, new_starts[player.id])
         if player.status is Status1995.NEW
@@ -136,8 +132,7 @@ def _new_player_start(
     before_1996: bool,
 ) -> _NewPlayerStart:
     # INTERPRETATIONS 1.8: only games against opponents holding a start rating when the tournament began.
-    counted_with_ids = [(opponent, score) for opponent, score in _games_of(player_id, games)
-                        if opponent in start_ratings]
+    counted_with_ids = [(opponent, score) for opponent, score in _games_of(player_id, games) if opponent in start_ratings]
     # INTERPRETATIONS 1.9 (a): RIF 1995 #8.a first.
     if len(counted_with_ids) < NEW_PLAYER_MINIMUM_GAMES:
         return _NewPlayerStart(None, "fewer than 3 counted games (#8.a)")
@@ -186,22 +181,48 @@ def _new_player_result(player_id: str, start: _NewPlayerStart) -> Result1995:
     if start.R0 is None:
         # No start rating: none of his games is rated, for him or for his opponents (#8.a, #8.c).
         return Result1995(
-            player_id, None, None, None, None, Et=0.0, Ee=None, games_counted=0,
-            status_after=Status1995.NEW, R0=None, R0_reason=start.reason,
+            player_id,
+            None,
+            None,
+            None,
+            None,
+            Et=0.0,
+            Ee=None,
+            games_counted=0,
+            status_after=Status1995.NEW,
+            R0=None,
+            R0_reason=start.reason,
         )
     Et = math.fsum(score for _, score in start.counted)
     if not start.at_bound:
         # RIF 1995 #8.d: "the rating contribution ... must be zero" inside the interval; Ee = Et.
         return Result1995(
-            player_id, None, start.R0, 0, 0.0, Et=Et, Ee=Et, games_counted=len(start.counted),
-            status_after=Status1995.UNOFFICIAL, R0=start.R0, R0_reason=start.reason,
+            player_id,
+            None,
+            start.R0,
+            0,
+            0.0,
+            Et=Et,
+            Ee=Et,
+            games_counted=len(start.counted),
+            status_after=Status1995.UNOFFICIAL,
+            R0=start.R0,
+            R0_reason=start.reason,
         )
     # RIF 1995 #8.d: set to a bound, the new player can get a negative or a positive contribution.
     contribution = _tournament_contribution(start.R0, start.counted)
     return Result1995(
-        player_id, None, start.R0 + contribution.F, contribution.F, contribution.F_unrounded,
-        Et=contribution.Et, Ee=contribution.Ee, games_counted=len(start.counted),
-        status_after=Status1995.UNOFFICIAL, R0=start.R0, R0_reason=start.reason,
+        player_id,
+        None,
+        start.R0 + contribution.F,
+        contribution.F,
+        contribution.F_unrounded,
+        Et=contribution.Et,
+        Ee=contribution.Ee,
+        games_counted=len(start.counted),
+        status_after=Status1995.UNOFFICIAL,
+        R0=start.R0,
+        R0_reason=start.reason,
     )
 
 
@@ -209,8 +230,15 @@ def _rated_player_result_1995(player: Player1995, counted: Sequence[tuple[int, f
     assert player.rating is not None
     contribution = _tournament_contribution(player.rating, counted)
     return Result1995(
-        player.id, player.rating, player.rating + contribution.F, contribution.F, contribution.F_unrounded,
-        Et=contribution.Et, Ee=contribution.Ee, games_counted=len(counted), status_after=player.status,
+        player.id,
+        player.rating,
+        player.rating + contribution.F,
+        contribution.F,
+        contribution.F_unrounded,
+        Et=contribution.Et,
+        Ee=contribution.Ee,
+        games_counted=len(counted),
+        status_after=player.status,
     )
 
 

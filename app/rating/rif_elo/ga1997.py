@@ -82,9 +82,7 @@ def rate_event_1997(players: Sequence[Player1997], games: Sequence[Game]) -> lis
     players = _checked_players_1997(players)
     _check_games(games, {player.id for player in players})
     established = {
-        player.id: player.rating
-        for player in players
-        if player.status is Status1997.ESTABLISHED and player.rating is not None
+        player.id: player.rating for player in players if player.status is Status1997.ESTABLISHED and player.rating is not None
     }
     # GA 1997 #6 for established players, INTERPRETATIONS 1.13 for provisional ones: only games
     # against established opponents count, so games between two provisional players count for neither.
@@ -126,34 +124,54 @@ def _established_result(player: Player1997, counted: Sequence[tuple[int, float]]
     Rc_sum = math.fsum(change.change_unrounded for change in per_game)
     change = round_half_away_from_zero(Rc_sum)
     return Result1997(
-        player.id, player.rating, player.rating + change, change, Rc_sum,
+        player.id,
+        player.rating,
+        player.rating + change,
+        change,
+        Rc_sum,
         Et=math.fsum(score for _, score in counted),
         Ee=math.fsum(change.expected for change in per_game),
-        games_counted=len(counted), status_after=Status1997.ESTABLISHED, record_after=player.record,
+        games_counted=len(counted),
+        status_after=Status1997.ESTABLISHED,
+        record_after=player.record,
     )
 
 
 def _provisional_result(player: Player1997, counted: Sequence[tuple[int, float]]) -> Result1997:
     Et = math.fsum(score for _, score in counted)
-    Ee = (math.fsum(win_expectancy(player.rating, opponent_rating) for opponent_rating, _ in counted)
-          if player.rating is not None else Et)
+    Ee = (
+        math.fsum(win_expectancy(player.rating, opponent_rating) for opponent_rating, _ in counted)
+        if player.rating is not None
+        else Et
+    )
     if not counted:
         unchanged = player.rating is not None
         return Result1997(
-            player.id, player.rating, player.rating, 0 if unchanged else None, 0.0 if unchanged else None,
-            Et=Et, Ee=Ee, games_counted=0, status_after=Status1997.PROVISIONAL, record_after=player.record,
+            player.id,
+            player.rating,
+            player.rating,
+            0 if unchanged else None,
+            0.0 if unchanged else None,
+            Et=Et,
+            Ee=Ee,
+            games_counted=0,
+            status_after=Status1997.PROVISIONAL,
+            record_after=player.record,
         )
     record = _extended_record(player.record, counted)
     Rp = _provisional_rating(record)
     rating_after = round_half_away_from_zero(Rp)  # INTERPRETATIONS 1.13: Rp is rounded
     # GA 1997 #9: status changes only after the event, on the whole record (GA 1997 #5).
-    established = (record.games >= ESTABLISHED_MINIMUM_GAMES
-                   and record.points >= ESTABLISHED_MINIMUM_POINTS)
+    established = record.games >= ESTABLISHED_MINIMUM_GAMES and record.points >= ESTABLISHED_MINIMUM_POINTS
     return Result1997(
-        player.id, player.rating, rating_after,
+        player.id,
+        player.rating,
+        rating_after,
         rating_after - player.rating if player.rating is not None else None,
         Rp - player.rating if player.rating is not None else None,
-        Et=Et, Ee=Ee, games_counted=len(counted),
+        Et=Et,
+        Ee=Ee,
+        games_counted=len(counted),
         status_after=Status1997.ESTABLISHED if established else Status1997.PROVISIONAL,
         record_after=record,
     )

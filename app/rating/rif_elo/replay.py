@@ -100,9 +100,7 @@ class Replay:
     notes: list[str]
 
 
-def replay(
-    tournaments: Sequence[Tournament], seeds: Sequence[Seed], options: ReplayOptions = ReplayOptions()
-) -> Replay:
+def replay(tournaments: Sequence[Tournament], seeds: Sequence[Seed], options: ReplayOptions = ReplayOptions()) -> Replay:
     """Replay a history into the historical RIF Elo list.
 
     Tournaments run in (end, start, id) order (INTERPRETATIONS 1.11): those ending before
@@ -118,15 +116,12 @@ def replay(
     for seed in seeds:
         if seed.as_of > options.last_day:
             ledger.notes.append(f"seed of {seed.player_id} as of {seed.as_of} is after the last day: ignored")
-    pending_seeds = deque(
-        sorted((seed for seed in seeds if seed.as_of <= options.last_day), key=lambda seed: seed.as_of)
-    )
+    pending_seeds = deque(sorted((seed for seed in seeds if seed.as_of <= options.last_day), key=lambda seed: seed.as_of))
     # INTERPRETATIONS 1.11: end date, then start date, then tournament id.
     for tournament in sorted(tournaments, key=lambda each: (each.end, each.start, each.id)):
         if tournament.end > options.last_day:
             ledger.notes.append(
-                f"tournament {tournament.id} ends {tournament.end}, after the last day "
-                f"{options.last_day}: ignored"
+                f"tournament {tournament.id} ends {tournament.end}, after the last day {options.last_day}: ignored"
             )
             continue
         while pending_seeds and pending_seeds[0].as_of <= tournament.start:
@@ -182,8 +177,7 @@ def _check_seeds(seeds: Sequence[Seed]) -> None:
     for seed in seeds:
         if seed.status not in _SEED_STATUSES:
             raise ValueError(
-                f"seed of {seed.player_id!r}: status must be one of {', '.join(_SEED_STATUSES)}, "
-                f"got {seed.status!r}"
+                f"seed of {seed.player_id!r}: status must be one of {', '.join(_SEED_STATUSES)}, got {seed.status!r}"
             )
 
 
@@ -221,9 +215,7 @@ class _Ledger:
         assert self.open_period_end is not None
         day = self.open_period_end
         if day != _period_end(day):
-            self.notes.append(
-                f"the 1995 period open at the switch was closed on {day}, the day before the 1997 rules apply"
-            )
+            self.notes.append(f"the 1995 period open at the switch was closed on {day}, the day before the 1997 rules apply")
         for player_id in sorted(self.standings):
             standing = self.standings[player_id]
             if standing.status is Status1995.OFFICIAL and player_id in self.period_players:
@@ -245,9 +237,7 @@ class _Ledger:
             self.standings[player_id] = replace(
                 standing, status=_STATUS_AT_SWITCH[Status1995(standing.status)], pending=0, record=ProvisionalRecord()
             )
-        established = sum(
-            1 for standing in self.standings.values() if standing.status is Status1997.ESTABLISHED
-        )
+        established = sum(1 for standing in self.standings.values() if standing.status is Status1997.ESTABLISHED)
         self.notes.append(
             f"from {switch} the 1997 rules apply (GA 1997 #3): {established} players holding an official "
             f"rating are established (INTERPRETATIONS 1.12)"
@@ -262,9 +252,13 @@ class _Ledger:
         # A seed replaces what the replay had: pending 1995 contributions and a 1997 provisional record.
         # A seeded player who has not played yet counts as last seen on the seed's date.
         self.update(
-            seed.player_id, seed.as_of, rating=seed.rating,
+            seed.player_id,
+            seed.as_of,
+            rating=seed.rating,
             status=status_1995 if self.system == SYSTEM_1995 else status_1997,
-            pending=0, record=ProvisionalRecord(), last_played=standing.last_played or seed.as_of,
+            pending=0,
+            record=ProvisionalRecord(),
+            last_played=standing.last_played or seed.as_of,
         )
 
     def rate(self, tournament: Tournament) -> None:
@@ -302,12 +296,8 @@ class _Ledger:
             Player1995(player_id, self.standings[player_id].rating, Status1995(self.standings[player_id].status))
             for player_id in participants
         ]
-        results = rate_tournament_1995(
-            players, tournament.games, before_1996=tournament.end < RATING_BEFORE_1996
-        )
-        self.open_period_end = min(
-            _period_end(tournament.end), self.options.switch_to_1997 - timedelta(days=1)
-        )
+        results = rate_tournament_1995(players, tournament.games, before_1996=tournament.end < RATING_BEFORE_1996)
+        self.open_period_end = min(_period_end(tournament.end), self.options.switch_to_1997 - timedelta(days=1))
         for result in results:
             standing = self.standings[result.id]
             if standing.status is Status1995.OFFICIAL:
@@ -319,14 +309,21 @@ class _Ledger:
                 standing = replace(standing, rating=result.rating_after, status=Status1995.UNOFFICIAL)
             if result.games_counted:
                 self.period_players.add(result.id)
-            self.standings[result.id] = replace(
-                standing, games=standing.games + result.games_counted, last_played=tournament.end
+            self.standings[result.id] = replace(standing, games=standing.games + result.games_counted, last_played=tournament.end)
+            self.changes.append(
+                TournamentChange(
+                    tournament.id,
+                    result.id,
+                    SYSTEM_1995,
+                    result.rating_before,
+                    result.rating_after,
+                    result.change,
+                    result.change_unrounded,
+                    result.games_counted,
+                    str(result.status_after),
+                    R0=result.R0,
+                )
             )
-            self.changes.append(TournamentChange(
-                tournament.id, result.id, SYSTEM_1995, result.rating_before, result.rating_after,
-                result.change, result.change_unrounded, result.games_counted, str(result.status_after),
-                R0=result.R0,
-            ))
 
     def rate_1997(self, tournament: Tournament, participants: list[str]) -> None:
         standings = [(player_id, self.standings[player_id]) for player_id in participants]
@@ -336,18 +333,28 @@ class _Ledger:
         ]
         for result in rate_event_1997(players, tournament.games):
             standing = self.standings[result.id]
-            self.standings[result.id] = replace(
-                standing, games=standing.games + result.games_counted, last_played=tournament.end
-            )
+            self.standings[result.id] = replace(standing, games=standing.games + result.games_counted, last_played=tournament.end)
             self.update(
-                result.id, tournament.end, rating=result.rating_after, status=result.status_after,
+                result.id,
+                tournament.end,
+                rating=result.rating_after,
+                status=result.status_after,
                 record=result.record_after,
                 record_history=result.games_counted > 0 or result.status_after is not standing.status,
             )
-            self.changes.append(TournamentChange(
-                tournament.id, result.id, SYSTEM_1997, result.rating_before, result.rating_after,
-                result.change, result.change_unrounded, result.games_counted, str(result.status_after),
-            ))
+            self.changes.append(
+                TournamentChange(
+                    tournament.id,
+                    result.id,
+                    SYSTEM_1997,
+                    result.rating_before,
+                    result.rating_after,
+                    result.change,
+                    result.change_unrounded,
+                    result.games_counted,
+                    str(result.status_after),
+                )
+            )
 
     def finish(self) -> None:
         self.advance_to(self.options.last_day)
@@ -366,9 +373,7 @@ class _Ledger:
         standing = replace(self.standings.get(player_id, _Standing()), **changes)  # type: ignore[arg-type]
         self.standings[player_id] = standing
         if record_history and standing.rating is not None:
-            self.history.append(
-                HistoryPoint(player_id, day, standing.rating, standing.games, str(standing.status))
-            )
+            self.history.append(HistoryPoint(player_id, day, standing.rating, standing.games, str(standing.status)))
 
     def result(self) -> Replay:
         ratings = [

@@ -197,8 +197,6 @@ def _validate_params(params: WhrParams, tolerance: float) -> None:
         raise ValueError(f"tolerance must be positive, got {tolerance!r}")
 
 
-
-
 # ---------------------------------------------------------------------------------------------
 # Ratings on a date (INTERPRETATIONS 3.6)
 
