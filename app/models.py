@@ -207,6 +207,8 @@ class Job(Base):
     result: Mapped[dict | None] = mapped_column(JsonType)
     snapshot_id: Mapped[int | None] = mapped_column(Integer)
     worker: Mapped[str | None] = mapped_column(String(100))
+    # Claims so far: a job whose worker died is queued again once (app.services.jobs).
+    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     heartbeat_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

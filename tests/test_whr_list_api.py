@@ -212,18 +212,35 @@ def test_a_job_failing_half_way_leaves_the_previous_snapshot(client, monkeypatch
     assert len(ratings(client)) == 4
 
 
-def test_a_killed_job_is_marked_failed_and_the_list_still_served(client):
+def test_a_killed_job_is_run_again_once_and_the_list_still_served(client):
     client.post("/v1/tournaments", json=tournament_body(), headers=AUTH)
     recompute_now(client)
     job_id = client.post("/v1/rating-lists/rif-whr/recompute", headers=AUTH).json()["job_id"]
+
+    def claim_and_die() -> None:
+        with db.session_scope() as session:
+            assert jobs.claim_next_job(session, "doomed-worker") == job_id
+            long_ago = dt.datetime.now(dt.UTC) - dt.timedelta(minutes=10)
+            session.execute(update(Job).where(Job.id == job_id).values(heartbeat_at=long_ago))
+
+    claim_and_die()
+    # The worker process died here. The next worker to look for work queues the job again and runs it.
+    assert run_pending_jobs() == 1
+    job = client.get(f"/v1/jobs/{job_id}").json()
+    assert job["status"] == "succeeded", job
     with db.session_scope() as session:
-        assert jobs.claim_next_job(session, "doomed-worker") == job_id
-        long_ago = dt.datetime.now(dt.UTC) - dt.timedelta(minutes=10)
-        session.execute(update(Job).where(Job.id == job_id).values(heartbeat_at=long_ago))
-    # The worker process died here. The next worker to look for work reaps it.
+        assert session.get(Job, job_id).attempts == 2
+    assert len(ratings(client)) == 4
+
+    # A job whose worker dies a second time is not run a third time.
+    job_id = client.post("/v1/rating-lists/rif-whr/recompute", headers=AUTH).json()["job_id"]
+    claim_and_die()
+    with db.session_scope() as session:
+        jobs.requeue_dead_jobs(session)
+    claim_and_die()
     assert run_pending_jobs() == 0
     job = client.get(f"/v1/jobs/{job_id}").json()
-    assert job["status"] == "failed" and "stopped reporting" in job["error"]
+    assert job["status"] == "failed" and "stopped reporting" in job["error"] and "run 2 times" in job["error"]
     assert len(ratings(client)) == 4
 
 

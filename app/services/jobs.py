@@ -1,19 +1,27 @@
 """Recompute jobs. They live in the database: a trigger queues one (a second trigger while one is
 queued coalesces into it), exactly one worker claims it, and the new snapshot, the list's pointer
 to it and the job's success are written in one transaction, so readers see the old snapshot until
-the new one commits and a failed job leaves it served."""
+the new one commits and a failed job leaves it served.
+
+The promise a submission's 201 makes: the job it names reads the stored tournaments only after the
+submission committed. A submission that joins a queued job holds a share lock on the job's row
+until it commits, and a claim skips a locked job (PostgreSQL; SQLite serialises writers, so the
+claim waits for the commit), so a job is never claimed while a submission that joined it is still
+open. A job whose worker died (killed process, lost database) is queued again, once."""
 
 import datetime as dt
 import gc
 import logging
 import os
 import socket
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from sqlalchemy import func, select, text, update
-from sqlalchemy.orm import Session
+from sqlalchemy import exists, func, select, text, update
+from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError
+from sqlalchemy.orm import Session, aliased
 
 from app.db import dialect_insert, insert_rows, session_scope
 from app.models import (
@@ -30,8 +38,12 @@ log = logging.getLogger("app.jobs")
 
 QUEUED, RUNNING, SUCCEEDED, FAILED = "queued", "running", "succeeded", "failed"
 QUEUED_PREDICATE = "status = 'queued'"  # the partial unique index uq_jobs_list_id_queued
-# A running job whose worker has not reported for this long is taken as dead (killed process).
-STALE_AFTER = dt.timedelta(minutes=2)
+# A running job's worker writes a heartbeat this often, whatever the computation is doing; one that
+# has not reported for STALE_AFTER is taken as dead (killed process, lost database connection).
+HEARTBEAT_SECONDS = 10.0
+STALE_AFTER = dt.timedelta(minutes=1)
+# A job is claimed at most this often: once, and once more after its worker died.
+MAX_ATTEMPTS = 2
 
 
 def trigger_recompute(session: Session, list_id: str) -> Job:
@@ -50,7 +62,7 @@ def trigger_recompute(session: Session, list_id: str) -> Job:
             # conflict target only when it can prove the WHERE, which a bound parameter defeats.
             .on_conflict_do_nothing(index_elements=[Job.list_id], index_where=text(QUEUED_PREDICATE))
         )
-        queued = _queued_job(session, list_id)
+        queued = _queued_job(session, list_id, hold=True)
         if queued is not None:
             return queued
     raise RuntimeError(f"no queued job of list {list_id!r} after three attempts")
@@ -81,16 +93,18 @@ def claim_next_job(session: Session, worker: str) -> int | None:
     The conditional UPDATE is the claim: of several workers racing for one job, exactly one sees a
     row count of 1. On PostgreSQL, SKIP LOCKED lets the others move on to the next job at once.
     """
-    _fail_stale_jobs(session)
+    requeue_dead_jobs(session)
     candidates = select(Job.id).where(Job.status == QUEUED).order_by(Job.id).limit(5)
-    if session.get_bind().dialect.name == "postgresql":
+    if _is_postgresql(session):
+        # A queued job still share-locked by an open submission that joined it is skipped: it is
+        # claimed once that submission has committed (trigger_recompute).
         candidates = candidates.with_for_update(skip_locked=True)
     for job_id in session.scalars(candidates).all():
         now = _now()
         claimed = session.execute(
             update(Job)
             .where(Job.id == job_id, Job.status == QUEUED)
-            .values(status=RUNNING, worker=worker, started_at=now, heartbeat_at=now, progress=0.0)
+            .values(status=RUNNING, worker=worker, started_at=now, heartbeat_at=now, progress=0.0, attempts=Job.attempts + 1)
         ).rowcount
         if claimed == 1:
             return job_id
@@ -98,9 +112,12 @@ def claim_next_job(session: Session, worker: str) -> int | None:
 
 
 def run_job(job_id: int, list_date: dt.date | None = None) -> None:
-    """Run a claimed job to success or failure; never raises for a failure of the computation."""
+    """Run a claimed job to success or failure; never raises for a failure of the computation.
+
+    A failure of the database itself (connection lost, server stopped) is not the job's: the job is
+    queued again when the database answers, or found dead by the next claim once it does."""
     try:
-        with _cyclic_gc_paused():
+        with _cyclic_gc_paused(), _heartbeat(job_id):
             with session_scope() as session:
                 job = session.get(Job, job_id)
                 assert job is not None and job.status == RUNNING, f"job {job_id} is not running"
@@ -123,14 +140,20 @@ def run_job(job_id: int, list_date: dt.date | None = None) -> None:
                 "write_s": round(written - computed, 3),
             },
         )
+    except DBAPIError as error:
+        if not _database_unavailable(error):
+            _fail(job_id, error)
+            return
+        log.exception("recompute interrupted: the database is unavailable", extra={"job_id": job_id})
+        try:
+            with session_scope() as session:
+                job = session.get(Job, job_id, with_for_update=True)
+                if job is not None and job.status == RUNNING:
+                    _queue_again_or_fail(session, job, "its database connection was lost")
+        except DBAPIError:
+            log.warning("the database is still unavailable; the job is queued again once it answers", extra={"job_id": job_id})
     except Exception as error:
-        log.exception("recompute failed", extra={"job_id": job_id})
-        with session_scope() as session:
-            session.execute(
-                update(Job)
-                .where(Job.id == job_id)
-                .values(status=FAILED, error=f"{type(error).__name__}: {error}", finished_at=_now())
-            )
+        _fail(job_id, error)
 
 
 def write_snapshot(session: Session, job_id: int, data: recompute.SnapshotData, list_date: dt.date) -> int:
@@ -166,6 +189,23 @@ def write_snapshot(session: Session, job_id: int, data: recompute.SnapshotData, 
     job.result = {"snapshot_id": snapshot.id, "players": len(data.entries), "games": data.games, "notes": data.notes}
     session.flush()
     return snapshot.id
+
+
+def requeue_dead_jobs(session: Session) -> None:
+    """Queue again, once, every running job whose worker is dead: silent for STALE_AFTER, or a
+    process of this host that no longer exists (a restarted server need not wait for the timeout).
+    A job already retried, or whose list has a newer queued job that will rate everything it would
+    have, is marked failed instead (the unique index allows one queued job per list)."""
+    running = select(Job).where(Job.status == RUNNING).order_by(Job.id)
+    if _is_postgresql(session):
+        running = running.with_for_update(skip_locked=True)
+    stale_before = _now() - STALE_AFTER
+    for job in session.scalars(running).all():
+        heartbeat = job.heartbeat_at
+        if heartbeat is not None and heartbeat.tzinfo is None:
+            heartbeat = heartbeat.replace(tzinfo=dt.UTC)  # SQLite keeps no zone; the column is UTC
+        if (heartbeat is not None and heartbeat < stale_before) or _process_gone(job.worker):
+            _queue_again_or_fail(session, job, "the worker running it stopped reporting (killed or crashed)")
 
 
 def run_pending_jobs(worker: str | None = None, list_date: dt.date | None = None) -> int:
@@ -213,21 +253,112 @@ def _report_progress(job_id: int, progress: float) -> None:
         session.execute(update(Job).where(Job.id == job_id, Job.status == RUNNING).values(progress=progress, heartbeat_at=_now()))
 
 
-def _fail_stale_jobs(session: Session) -> None:
-    limit = _now() - STALE_AFTER
+def _queue_again_or_fail(session: Session, job: Job, why: str) -> None:
+    log.warning("recompute job lost its worker", extra={"job_id": job.id, "worker": job.worker, "why": why})
+    if job.attempts < MAX_ATTEMPTS and _requeue(session, job):
+        return
+    newer = _queued_job(session, job.list_id)
+    if job.attempts >= MAX_ATTEMPTS:
+        reason = f"{why}, and had been run {job.attempts} times"
+    elif newer is not None:
+        reason = f"{why}; job {newer.id}, queued after it, rates everything it would have"
+    else:
+        reason = why
     session.execute(
         update(Job)
-        .where(Job.status == RUNNING, Job.heartbeat_at < limit)
-        .values(
-            status=FAILED,
-            finished_at=_now(),
-            error="the worker running this job stopped reporting (killed or crashed); the previous snapshot is still served",
-        )
+        .where(Job.id == job.id, Job.status == RUNNING)
+        .values(status=FAILED, finished_at=_now(), error=f"{reason}; the previous snapshot is still served")
     )
 
 
-def _queued_job(session: Session, list_id: str) -> Job | None:
-    return session.scalars(select(Job).where(Job.list_id == list_id, Job.status == QUEUED)).first()
+def _requeue(session: Session, job: Job) -> bool:
+    """Back to queued, unless another job of the list is queued. On PostgreSQL a submission may be
+    inserting that other job right now: the unique index then refuses this one, in a savepoint."""
+    other = aliased(Job)
+    statement = (
+        update(Job)
+        .where(
+            Job.id == job.id,
+            Job.status == RUNNING,
+            ~exists().where(other.list_id == job.list_id, other.status == QUEUED),
+        )
+        .values(status=QUEUED, worker=None, started_at=None, heartbeat_at=None, progress=0.0)
+        .execution_options(synchronize_session=False)
+    )
+    if not _is_postgresql(session):
+        return session.execute(statement).rowcount == 1  # SQLite: no other writer can be inside
+    try:
+        with session.begin_nested():
+            return session.execute(statement).rowcount == 1
+    except IntegrityError:
+        return False
+
+
+def _queued_job(session: Session, list_id: str, *, hold: bool = False) -> Job | None:
+    """The list's queued job; ``hold``: share-locked until the caller's transaction ends, so no
+    worker claims it before the caller's changes are committed (PostgreSQL; SQLite ignores it)."""
+    query = select(Job).where(Job.list_id == list_id, Job.status == QUEUED)
+    if hold:
+        query = query.with_for_update(read=True)
+    return session.scalars(query).first()
+
+
+@contextmanager
+def _heartbeat(job_id: int) -> Iterator[None]:
+    """Report the job alive every HEARTBEAT_SECONDS from a thread of its own while it runs, so a long
+    computation between two progress reports is never taken for a dead worker."""
+    stop = threading.Event()
+
+    def beat() -> None:
+        while not stop.wait(HEARTBEAT_SECONDS):
+            try:
+                with session_scope() as session:
+                    session.execute(update(Job).where(Job.id == job_id, Job.status == RUNNING).values(heartbeat_at=_now()))
+            except Exception:  # noqa: BLE001 - the job itself meets a lasting database failure
+                log.warning("heartbeat not written", extra={"job_id": job_id})
+
+    thread = threading.Thread(target=beat, name=f"job-{job_id}-heartbeat", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+
+
+def _fail(job_id: int, error: Exception) -> None:
+    log.exception("recompute failed", extra={"job_id": job_id})
+    with session_scope() as session:
+        session.execute(
+            update(Job)
+            .where(Job.id == job_id)
+            .values(status=FAILED, error=f"{type(error).__name__}: {error}", finished_at=_now())
+        )
+
+
+def _database_unavailable(error: DBAPIError) -> bool:
+    """The server, the connection or the storage failed, not the job's statements or data (those
+    raise IntegrityError, DataError, ...): worth running again."""
+    return error.connection_invalidated or isinstance(error, OperationalError | InterfaceError)
+
+
+def _process_gone(worker: str | None) -> bool:
+    """A worker of this host (``host:pid`` or ``host:pid:thread``) whose process no longer exists."""
+    host, _, rest = (worker or "").partition(":")
+    pid = rest.split(":", 1)[0]
+    if host != socket.gethostname() or not pid.isdigit() or int(pid) == os.getpid():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
+
+
+def _is_postgresql(session: Session) -> bool:
+    return session.get_bind().dialect.name == "postgresql"
 
 
 def _now() -> dt.datetime:
