@@ -38,6 +38,11 @@ def main(argv: list[str] | None = None) -> int:
         "--rated-anyway", type=Path, metavar="FILE", help="tournament ids (one a line) to rate whatever the file says"
     )
     importer.add_argument("--not-rated-anyway", type=Path, metavar="FILE", help="tournament ids (one a line) never to rate")
+    importer.add_argument(
+        "--no-recompute",
+        action="store_true",
+        help="leave the queued recomputes to the service's worker instead of running them before returning",
+    )
 
     submission = commands.add_parser("submission", help="print one tournament of a results file as a POST /v1/tournaments body")
     submission.add_argument("path", type=Path)
@@ -59,7 +64,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "export-openapi":
         return _export_openapi(args.output)
     if args.command == "import":
-        return _import(args.path, args.rated_anyway, args.not_rated_anyway, progress=not args.no_progress)
+        return _import(
+            args.path, args.rated_anyway, args.not_rated_anyway, progress=not args.no_progress, recompute=not args.no_recompute
+        )
     if args.command == "submission":
         return _print_submission(args.path, args.tournament)
     return 2
@@ -107,7 +114,9 @@ def _export_openapi(output: Path) -> int:
     return 0
 
 
-def _import(path: Path, rated_anyway: Path | None, not_rated_anyway: Path | None, *, progress: bool) -> int:
+def _import(
+    path: Path, rated_anyway: Path | None, not_rated_anyway: Path | None, *, progress: bool, recompute: bool = True
+) -> int:
     from tqdm import tqdm
 
     from app.importers.formats import detect_format
@@ -138,6 +147,14 @@ def _import(path: Path, rated_anyway: Path | None, not_rated_anyway: Path | None
         if reason in report.explanations:
             print(f"             means: {report.explanations[reason]}")
         print(f"             e.g. {'; '.join(report.examples.get(reason, []))}")
+    if report.jobs_queued:
+        print(
+            f"  recomputes queued:  {', '.join(f'{list_id} (job {job})' for list_id, job in sorted(report.jobs_queued.items()))}"
+        )
+        if recompute:
+            from app.services.jobs import run_pending_jobs
+
+            print(f"  recomputes run:     {run_pending_jobs()} (the rest, if any, were run by the service's worker)")
     return 0
 
 

@@ -5,13 +5,16 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
+from typing import TypeVar
 
-from sqlalchemy import Engine, Table, create_engine, event
+from sqlalchemy import Engine, Table, create_engine, event, inspect, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.settings import get_settings
+
+T = TypeVar("T")
 
 
 def make_engine(url: str) -> Engine:
@@ -62,6 +65,18 @@ def get_session() -> Iterator[Session]:
     """FastAPI dependency: one session per request, committed when the endpoint returns."""
     with session_scope() as session:
         yield session
+
+
+def locked_row(session: Session, model: type[T], key: str) -> T | None:
+    """The row, read after taking its write lock, which the transaction holds until it ends: a
+    change that reads a row and writes what depends on it sees the version the previous writer
+    left. PostgreSQL: SELECT ... FOR UPDATE. SQLite has no row locks, and runs reads before a
+    transaction's first write outside it: a write that changes nothing (the key set to itself)
+    takes the database's one write lock first."""
+    if session.get_bind().dialect.name == "sqlite":
+        primary_key = inspect(model).primary_key[0]
+        session.execute(update(model).where(primary_key == key).values({primary_key: primary_key}))
+    return session.get(model, key, with_for_update=True, populate_existing=True)
 
 
 def dialect_insert(session: Session):  # type: ignore[no-untyped-def]

@@ -8,7 +8,7 @@ from fastapi.middleware.cors import CORSMiddleware
 
 from app import contract, problems
 from app import logging as app_logging
-from app.api import calc, calc_eru, calc_olufsen, calc_rivne, health, jobs, players, rating_lists, tournaments
+from app.api import audit, calc, calc_eru, calc_olufsen, calc_rivne, health, jobs, players, rating_lists, tournaments
 from app.api.conditional import ConditionalReads
 from app.middleware import BodySizeLimitMiddleware, RequestContextMiddleware
 from app.settings import Settings, get_settings
@@ -57,6 +57,7 @@ def create_app(settings: Settings | None = None, *, start_worker: bool | None = 
         tournaments.router,
         players.router,
         jobs.router,
+        audit.router,
         calc_olufsen.router,
         calc_eru.router,
         calc_rivne.router,

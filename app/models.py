@@ -82,6 +82,9 @@ class Tournament(Base):
     tournament_class: Mapped[str | None] = mapped_column(String(10))
     handicap_rule: Mapped[str | None] = mapped_column(String(40))
     komi: Mapped[float | None] = mapped_column(Float)
+    # A withdrawn tournament stays stored and readable; no list rates it (DELETE /v1/tournaments/{id}).
+    withdrawn_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    withdrawn_reason: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now(), onupdate=func.now())
 
@@ -241,3 +244,29 @@ class TournamentPlayer(Base):
     club: Mapped[str | None] = mapped_column(String(100))
     egf_pin: Mapped[str | None] = mapped_column(String(20))
     rating_origin: Mapped[str | None] = mapped_column(String(40))
+
+
+class Revision(Base):
+    """One change of a stored object, written in the change's own transaction: who (the key's
+    name), when, what kind, a readable summary and the object's whole version before the change
+    (null when the change created it). Each version is stored once: the latest is the object
+    itself, every earlier one the ``previous`` of the change that ended it."""
+
+    __tablename__ = "revisions"
+    __table_args__ = (
+        UniqueConstraint("subject", "subject_id", "number"),
+        Index(None, "at"),
+        Index(None, "actor", "at"),
+        Index(None, "list_id", "at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    subject: Mapped[str] = mapped_column(String(20))  # "tournament" or "rating_list"
+    subject_id: Mapped[str] = mapped_column(String(ID_LENGTH))
+    number: Mapped[int] = mapped_column(Integer)  # the subject's recorded changes counted from 1
+    kind: Mapped[str] = mapped_column(String(30))
+    list_id: Mapped[str | None] = mapped_column(String(ID_LENGTH))
+    actor: Mapped[str] = mapped_column(String(100))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    summary: Mapped[str] = mapped_column(Text)
+    previous: Mapped[dict | None] = mapped_column(JsonType)

@@ -13,8 +13,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _run_import() -> str:
+    """The CLI import, its recomputes left queued: the tests that follow recompute when they choose."""
     result = subprocess.run(
-        [sys.executable, "-m", "app.cli", "import", "--no-progress", str(RENJU_CN)],
+        [sys.executable, "-m", "app.cli", "import", "--no-progress", "--no-recompute", str(RENJU_CN)],
         capture_output=True,
         text=True,
         cwd=ROOT,

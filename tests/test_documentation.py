@@ -271,6 +271,10 @@ def real_data_scenario(client) -> dict[str, dict[str, Any]]:  # type: ignore[no-
     call(
         "replace_tournament", "PUT", "/v1/tournaments/T0017", "real-2017", json=CORRECT_TOURNAMENT_EXAMPLES["real-2017"]["value"]
     )
+    call("list_tournament_revisions", "GET", "/v1/tournaments/T0017/revisions")
+    call("get_tournament_revision", "GET", "/v1/tournaments/T0017/revisions/2")
+    call("withdraw_tournament", "DELETE", "/v1/tournaments/T0017", params={"reason": "entered twice"})
+    call("restore_tournament", "POST", "/v1/tournaments/T0017/restore")
     call("recompute_rating_list", "POST", "/v1/rating-lists/rif-whr/recompute", status=202)
     call("replace_seeds", "PUT", "/v1/rating-lists/rif-elo/seeds", json=SEEDS_EXAMPLES["real"]["value"])
     call("get_seeds", "GET", "/v1/rating-lists/rif-elo/seeds")
@@ -279,14 +283,24 @@ def real_data_scenario(client) -> dict[str, dict[str, Any]]:  # type: ignore[no-
             "update_rating_list_params", "PATCH", f"/v1/rating-lists/{list_id}/params", name, json=PARAMS_EXAMPLES[name]["value"]
         )
     call("update_rating_list", "PATCH", "/v1/rating-lists/rif-whr", json=UPDATE_RATING_LIST_EXAMPLES["real"]["value"])
+    call("list_audit", "GET", "/v1/audit", params={"list": "rif-whr", "limit": 2})
     return answers
 
 
 # Differ from run to run, or between databases, and are left out of the comparison: timestamps, the
 # day of a recompute, database ids, a job's timings.
-VOLATILE = {"created_at", "started_at", "finished_at", "list_date", "timings_s", "job_id", "snapshot_id", "current_snapshot_id"}
+VOLATILE = {
+    *("created_at", "started_at", "finished_at", "at", "withdrawn_at", "list_date", "timings_s"),
+    *("job_id", "snapshot_id", "current_snapshot_id"),
+}
 # Lists a later rating system adds to (a new default list of the same category) are compared by id.
-OPEN_LISTS = {"list_rating_lists": "", "submit_tournament": "/lists", "replace_tournament": "/lists"}
+OPEN_LISTS = {
+    "list_rating_lists": "",
+    **{
+        operation: "/lists"
+        for operation in ("submit_tournament", "replace_tournament", "withdraw_tournament", "restore_tournament")
+    },
+}
 
 
 def _assert_matches(example: Any, answer: Any, where: str, path: str = "") -> None:

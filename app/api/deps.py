@@ -31,6 +31,9 @@ JobIdPath = Annotated[
 SnapshotIdPath = Annotated[
     int, Path(ge=1, le=MAX_DATABASE_ID, description="The snapshot's id (`GET /v1/rating-lists/{list_id}/snapshots`)")
 ]
+RevisionNumberPath = Annotated[
+    int, Path(ge=1, le=MAX_DATABASE_ID, description="The revision's number among its subject's, from 1 (the submission)")
+]
 IfNoneMatch = Annotated[
     str | None,
     Header(

@@ -154,6 +154,7 @@ def _tournament_summary(tournament: dict[str, Any], games_count: int) -> dict[st
         "format": "face-to-face", "complete_records": True, "board_size": None, "eru_calendar": False,
         "referee_accepted": False, "international": False, "championship": None, "games_recorded": False,
         "byo_yomi": False, "tournament_class": None, "handicap_rule": None, "komi": None, "games_count": games_count,
+        "withdrawn_at": None, "withdrawn_reason": None,
     }  # fmt: skip
 
 
@@ -219,6 +220,58 @@ REPLACE_TOURNAMENT = {
         },
     },
 }
+_T0017_CORRECTED = REPLACE_TOURNAMENT["real-2017"]["value"]
+WITHDRAW_TOURNAMENT = _example(
+    "The real tournament of 2017, withdrawn (reason=entered twice)",
+    {
+        **_T0017_CORRECTED,
+        "withdrawn_at": "2026-11-24T19:24:09.604021Z",
+        "withdrawn_reason": "entered twice",
+        "lists": [
+            {"id": "rif-elo", "rated": False, "reason": "the tournament was withdrawn: entered twice", "job_id": None},
+            {"id": "rif-whr", "rated": False, "reason": "the tournament was withdrawn: entered twice", "job_id": 2},
+        ],
+    },
+    "Still stored and readable; rif-whr, which rated it, joins the recompute the correction had queued (job 2). "
+    "Until that has run, `rating_changes` are those of the current snapshot.",
+)
+RESTORE_TOURNAMENT = _example(
+    "The real tournament of 2017, restored",
+    {**_T0017_CORRECTED, "lists": _T0017_CORRECTED["lists"]},
+    "The lists that rate it do so again from the recompute it joins (job 2).",
+)
+_T0017_SUBMITTED_REVISION = {
+    "id": 16, "subject": "tournament", "subject_id": "T0017", "number": 1, "kind": "submitted", "list_id": None,
+    "actor": "tester", "at": "2026-11-24T19:24:08.940058Z",
+    "summary": "submitted 'Qualification to Chinese National Network Mind Sports Games 2016', 2017-04-08–2017-04-09, "
+    "5 players, 10 games",
+}  # fmt: skip
+_T0017_CORRECTED_REVISION = {
+    **_T0017_SUBMITTED_REVISION, "id": 60, "number": 2, "kind": "corrected", "at": "2026-11-24T19:24:09.569610Z",
+    "summary": "corrected: country None → 'CHN'",
+}  # fmt: skip
+LIST_TOURNAMENT_REVISIONS = _example(
+    "The real tournament of 2017: submitted, then corrected",
+    {"items": [_T0017_SUBMITTED_REVISION, _T0017_CORRECTED_REVISION], "total": 2, "limit": 50, "offset": 0},
+)
+GET_TOURNAMENT_REVISION = _example(
+    "Its correction, with the version it replaced",
+    {
+        **_T0017_CORRECTED_REVISION,
+        "previous": {
+            **{k: v for k, v in REAL_TOURNAMENT.items() if k not in ("players", "games")},
+            "rated": True, "format": "face-to-face", "complete_records": True, "eru_calendar": False,
+            "referee_accepted": False, "international": False, "games_recorded": False, "byo_yomi": False,
+            "players": [],
+            "games": [{**game, "played": True, "date": REAL_TOURNAMENT["end"]} for game in REAL_TOURNAMENT["games"]],
+            "withdrawn": None,
+        },
+    },
+    "`previous` is the tournament as submitted, in the form `PUT /v1/tournaments/T0017` takes: nothing was declared "
+    "for its players, so `players` is empty (they are stored, and its games may name them).",
+)  # fmt: skip
+
+
 LIST_TOURNAMENTS = _example(
     "The first three tournaments of 2017 (year=2017&limit=3)",
     {
@@ -505,3 +558,17 @@ HEALTH: dict[str, dict[str, Any]] = {
     "postgresql": {"summary": "A service on PostgreSQL", "value": {"status": "ok", "database": "postgresql"}},
     "sqlite": {"summary": "A service on its embedded SQLite file", "value": {"status": "ok", "database": "sqlite"}},
 }
+LIST_AUDIT = _example(
+    "The WHR list's last two changes (list=rif-whr&limit=2)",
+    {
+        "items": [
+            {"id": 68, "subject": "rating_list", "subject_id": "rif-whr", "number": 2, "kind": "settings_changed",
+             "list_id": "rif-whr", "actor": "tester", "at": "2026-11-24T19:24:09.684256Z",
+             "summary": "settings: auto_recompute True → False"},
+            {"id": 64, "subject": "rating_list", "subject_id": "rif-whr", "number": 1, "kind": "params_changed",
+             "list_id": "rif-whr", "actor": "tester", "at": "2026-11-24T19:24:09.655048Z",
+             "summary": "params: unchanged"},
+        ],
+        "total": 2, "limit": 2, "offset": 0,
+    },
+)  # fmt: skip

@@ -33,5 +33,6 @@ def get_job(job_id: JobIdPath, session: SessionDep) -> JobRead:
 
     Its status (queued, running, succeeded or failed), its progress from 0 to 1, and its outcome: the
     snapshot it wrote and a summary, or why it failed. Poll it until it has succeeded or failed; a
-    job whose worker stopped answering is failed after a while rather than left running."""
+    job whose worker died (stopped answering for a minute, or lost its database) is queued and run
+    again once, then failed rather than left running."""
     return JobRead.model_validate(service.get_job(session, job_id))

@@ -62,17 +62,14 @@ def update_rating_list(
     list_id: ListIdPath,
     body: Annotated[RatingListSettingsPatch, Body(openapi_examples=examples.UPDATE_RATING_LIST_EXAMPLES)],
     session: SessionDep,
-    _: Writer,
+    actor: Writer,
 ) -> RatingListRead:
     """Change a rating list's settings
 
     Today the one setting is `auto_recompute`: whether a submission or correction of a tournament the
     list rates queues a recompute of the list. Fields left out keep their value. The list's rating
     parameters are changed at `/v1/rating-lists/{list_id}/params`. Needs a write key."""
-    rating_list = service.get_rating_list(session, list_id)
-    for field, value in body.model_dump(exclude_unset=True).items():
-        setattr(rating_list, field, value)
-    session.flush()
+    rating_list = service.update_settings(session, list_id, body.model_dump(exclude_unset=True), actor=actor)
     return RatingListRead.model_validate(rating_list)
 
 
@@ -84,7 +81,7 @@ def update_rating_list(
 def update_rating_list_params(
     list_id: ListIdPath,
     session: SessionDep,
-    _: Writer,
+    actor: Writer,
     body: dict[str, Any] = Body(
         description="Parameters to change, checked by the list's rating system: rif-whr takes w2 (> 0), virtual_games "
         "(1–100), virtual_rating, start_rating (finite numbers); rif-elo takes switch_to_1997, last_day (dates) and "
@@ -99,7 +96,7 @@ def update_rating_list_params(
     the system does not take, or a value out of its range, is a 422 pointing at it, and nothing
     changes. They apply from the list's next recompute; the snapshots already computed keep the
     parameters they were computed with. Needs a write key."""
-    return RatingListRead.model_validate(service.update_params(session, list_id, body))
+    return RatingListRead.model_validate(service.update_params(session, list_id, body, actor=actor))
 
 
 @router.post(
@@ -254,7 +251,7 @@ def replace_seeds(
     list_id: ListIdPath,
     body: Annotated[SeedsIn, Body(openapi_examples=examples.SEEDS_EXAMPLES)],
     session: SessionDep,
-    _: Writer,
+    actor: Writer,
 ) -> SeedsRead:
     """Replace a rating list's seed ratings
 
@@ -266,7 +263,7 @@ def replace_seeds(
     RIF rating, or a newcomer's first rank and the referee's bonus (ERU 4.8, 4.10). The list's system checks each seed;
     its players must be stored. The body replaces every seed of the list, all or nothing, and applies
     from the next recompute. A list whose system takes no seeds (WHR) answers 422. Needs a write key."""
-    seeds = service.replace_seeds(session, list_id, [s.model_dump(exclude_none=True) for s in body.seeds])
+    seeds = service.replace_seeds(session, list_id, [s.model_dump(exclude_none=True) for s in body.seeds], actor=actor)
     return SeedsRead(list_id=list_id, seeds=[SeedRead.model_validate(s) for s in seeds])
 
 

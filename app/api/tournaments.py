@@ -4,10 +4,11 @@ from fastapi import APIRouter, BackgroundTasks, Body, Depends, Header, Query, st
 from fastapi.responses import JSONResponse
 
 from app.api import examples
-from app.api.deps import Limit, Offset, SessionDep, TournamentIdPath, Writer
+from app.api.deps import Limit, Offset, RevisionNumberPath, SessionDep, TournamentIdPath, Writer
 from app.api.examples import CORRECT_TOURNAMENT_EXAMPLES, SUBMIT_TOURNAMENT_EXAMPLES
 from app.schemas.common import CountryCode, Page, Text
 from app.schemas.players import PlayerRead
+from app.schemas.revisions import RevisionDetail, RevisionRead
 from app.schemas.tournaments import (
     Category,
     GameRead,
@@ -19,7 +20,7 @@ from app.schemas.tournaments import (
     TournamentSubmitted,
     TournamentSummary,
 )
-from app.services import idempotency, worker
+from app.services import idempotency, revisions, worker
 from app.services import tournaments as service
 from app.settings import Settings, get_settings
 from app.transactions import run_in_transaction
@@ -73,7 +74,7 @@ def submit_tournament(
             replay = idempotency.claim(session, key, fingerprint)
             if replay is not None:
                 return replay
-        service.submit_tournament(session, body, max_games=settings.max_games_per_tournament)
+        service.submit_tournament(session, body, max_games=settings.max_games_per_tournament, actor=caller)
         outcomes = service.queue_recomputes(session, body)
         stored = idempotency.StoredResponse(201, _submitted(session, body.id, outcomes).model_dump(mode="json"), location)
         if key is not None:
@@ -91,7 +92,7 @@ def replace_tournament(
     tournament_id: TournamentIdPath,
     body: Annotated[TournamentIn, Body(openapi_examples=CORRECT_TOURNAMENT_EXAMPLES)],
     session: SessionDep,
-    _: Writer,
+    actor: Writer,
     background: BackgroundTasks,
     settings: Settings = Depends(get_settings),
 ) -> TournamentSubmitted:
@@ -102,17 +103,103 @@ def replace_tournament(
     created or updated as in a submission. A tournament that does not exist is a 404 (submit it with
     `POST /v1/tournaments`), a body whose `id` differs from the path's a 422. Every list that rated
     the tournament before or rates it now, and recomputes itself, queues a recompute; the answer's
-    `lists` say which. Needs a write key."""
+    `lists` say which. The version it replaces is kept in the tournament's revisions. A withdrawn
+    tournament stays withdrawn. Needs a write key."""
 
     def store() -> TournamentSubmitted:
         rated_before = service.lists_rating(session, tournament_id)
-        service.replace_tournament(session, tournament_id, body, max_games=settings.max_games_per_tournament)
+        service.replace_tournament(session, tournament_id, body, max_games=settings.max_games_per_tournament, actor=actor)
         outcomes = service.queue_recomputes(session, body, also_for=rated_before)
         return _submitted(session, tournament_id, outcomes)
 
     submitted = run_in_transaction(session, store, attempts=settings.transaction_attempts)
     background.add_task(worker.wake)
     return submitted
+
+
+@router.delete("/{tournament_id}", operation_id="withdraw_tournament", responses=examples.responses(examples.WITHDRAW_TOURNAMENT))
+def withdraw_tournament(
+    tournament_id: TournamentIdPath,
+    reason: Annotated[
+        Text,
+        Query(min_length=1, max_length=500, description="Why it is withdrawn, in words; kept with it and in its revisions"),
+    ],
+    session: SessionDep,
+    actor: Writer,
+    background: BackgroundTasks,
+    settings: Settings = Depends(get_settings),
+) -> TournamentSubmitted:
+    """Withdraw a tournament from every list
+
+    The tournament stays stored and readable, marked with when and why it was withdrawn
+    (`withdrawn_at`, `withdrawn_reason`); no list rates it from the recompute this queues on (the
+    answer's `lists` name each job). `POST /v1/tournaments/{tournament_id}/restore` undoes it. A
+    tournament withdrawn already is a 409. Needs a write key."""
+
+    def store() -> TournamentSubmitted:
+        rated_before = service.lists_rating(session, tournament_id)
+        tournament = service.withdraw_tournament(session, tournament_id, reason, actor=actor)
+        return _submitted(session, tournament_id, service.queue_recomputes(session, tournament, also_for=rated_before))
+
+    withdrawn = run_in_transaction(session, store, attempts=settings.transaction_attempts)
+    background.add_task(worker.wake)
+    return withdrawn
+
+
+@router.post(
+    "/{tournament_id}/restore", operation_id="restore_tournament", responses=examples.responses(examples.RESTORE_TOURNAMENT)
+)
+def restore_tournament(
+    tournament_id: TournamentIdPath,
+    session: SessionDep,
+    actor: Writer,
+    background: BackgroundTasks,
+    settings: Settings = Depends(get_settings),
+) -> TournamentSubmitted:
+    """Restore a withdrawn tournament
+
+    The lists that rate it do so again from the recompute this queues on (the answer's `lists`). A
+    tournament that is not withdrawn is a 409. Needs a write key."""
+
+    def store() -> TournamentSubmitted:
+        tournament = service.restore_tournament(session, tournament_id, actor=actor)
+        return _submitted(session, tournament_id, service.queue_recomputes(session, tournament))
+
+    restored = run_in_transaction(session, store, attempts=settings.transaction_attempts)
+    background.add_task(worker.wake)
+    return restored
+
+
+@router.get(
+    "/{tournament_id}/revisions",
+    operation_id="list_tournament_revisions",
+    responses=examples.responses(examples.LIST_TOURNAMENT_REVISIONS),
+)
+def list_tournament_revisions(
+    tournament_id: TournamentIdPath, session: SessionDep, limit: Limit = 50, offset: Offset = 0
+) -> Page[RevisionRead]:
+    """List a tournament's revisions, the oldest first
+
+    Every recorded change of the tournament: its submission, corrections, withdrawals and restores,
+    each with the key that made it, when, and a summary of what changed. The version a change
+    replaced is at `GET /v1/tournaments/{tournament_id}/revisions/{number}`."""
+    service.get_tournament_row(session, tournament_id)
+    rows, total = revisions.revisions_of(session, revisions.TOURNAMENT, tournament_id, limit, offset)
+    return Page(items=[RevisionRead.model_validate(r) for r in rows], total=total, limit=limit, offset=offset)
+
+
+@router.get(
+    "/{tournament_id}/revisions/{number}",
+    operation_id="get_tournament_revision",
+    responses=examples.responses(examples.GET_TOURNAMENT_REVISION),
+)
+def get_tournament_revision(tournament_id: TournamentIdPath, number: RevisionNumberPath, session: SessionDep) -> RevisionDetail:
+    """Read a revision of a tournament and the version it replaced
+
+    `previous` is the whole tournament as it stood before this change, in the form of a submission
+    body (what `PUT /v1/tournaments/{tournament_id}` would take to put it back), with its withdrawal;
+    null for the submission that created it."""
+    return RevisionDetail.model_validate(revisions.revision_of(session, revisions.TOURNAMENT, tournament_id, number))
 
 
 @router.get("/{tournament_id}", operation_id="get_tournament", responses=examples.responses(examples.GET_TOURNAMENT))

@@ -177,6 +177,11 @@ class TournamentSummary(BaseModel):
     handicap_rule: str | None = Field(None, description="Go handicap rule as the file wrote it")
     komi: float | None = Field(None, description="Go komi of even games")
     games_count: int = Field(0, description="Number of stored games, played or not")
+    withdrawn_at: dt.datetime | None = Field(
+        None,
+        description="When it was withdrawn (`DELETE /v1/tournaments/{tournament_id}`): no list rates it; null when it counts",
+    )
+    withdrawn_reason: str | None = Field(None, description="Why it was withdrawn, as the withdrawing key gave it")
 
 
 class RatingChangeRead(BaseModel):

@@ -62,7 +62,14 @@ def requirements(rating_list: RatingList) -> list[Requirement]:
             Tournament.category == rating_list.category,
             lambda t: t.category == rating_list.category,
             lambda t: f"the list rates {rating_list.category} tournaments, this one is {t.category}",
-        )
+        ),
+        # A withdrawn tournament is kept and shown, never rated (DELETE /v1/tournaments/{id}); a
+        # submission has not been withdrawn.
+        Requirement(
+            Tournament.withdrawn_at.is_(None),
+            lambda t: getattr(t, "withdrawn_at", None) is None,
+            lambda t: f"the tournament was withdrawn: {getattr(t, 'withdrawn_reason', None)}",
+        ),
     ]
     if rules.get("rated_only", True):
         found.append(

@@ -15,9 +15,11 @@ from app.importers.source import ImportOptions, SubmissionSource
 from app.models import Game, Player, Tournament
 from app.problems import InvalidInput, PayloadTooLarge
 from app.schemas.tournaments import TournamentIn
-from app.services.tournaments import replace_tournament, stores_same, submit_tournament
+from app.services.tournaments import lists_rating, queue_recomputes, replace_tournament, stores_same, submit_tournament
 from app.settings import get_settings
 
+# The name the audit trail gives the command-line importer's changes (an API key's name otherwise).
+IMPORT_ACTOR = "import"
 TOURNAMENT_REFUSED = "tournament refused by the submission service"
 GAME_OF_REFUSED_TOURNAMENT = "game of a tournament the submission service refused"
 SERVICE_REASONS = {
@@ -35,6 +37,8 @@ class ImportReport:
     players_stored: int = 0
     games_stored: int = 0
     rejected: Counter[str] = field(default_factory=Counter)
+    # The recompute queued for each list that rates a stored or corrected tournament, as a submission queues it.
+    jobs_queued: dict[str, int] = field(default_factory=dict)
     examples: dict[str, list[str]] = field(default_factory=dict)
     explanations: dict[str, str] = field(default_factory=dict)
 
@@ -46,9 +50,10 @@ def import_results_file(
     options: ImportOptions | None = None,
     file_format: FileFormat | None = None,
 ) -> ImportReport:
-    """Import a results file of any known format, one tournament at a time (all or nothing each).
-    Safe to run twice: a tournament already stored with the same content is left alone, one stored
-    with other content is corrected (its games replaced). ``options`` override tournaments' rated
+    """Import a results file of any known format, one tournament at a time (all or nothing each), as
+    submissions are stored: with a revision each, and a recompute queued for every list that rates
+    it and recomputes itself. Safe to run twice: a tournament already stored with the same content
+    is left alone, one stored with other content is corrected (its games replaced). ``options`` override tournaments' rated
     flags whatever the format. ``on_progress(done, total)`` follows the tournaments submitted."""
     options = options or ImportOptions()
     source = (file_format or detect_format(path)).read(path, options)
@@ -64,14 +69,19 @@ def import_results_file(
             submission = TournamentIn.model_validate(raw)
             with session_scope() as session:
                 stored = session.get(Tournament, submission.id)
-                if stored is None:
-                    submit_tournament(session, submission, max_games=max_games)
-                    report.tournaments_stored += 1
-                elif stores_same(session, submission):
+                if stored is not None and stores_same(session, submission):
                     report.tournaments_unchanged += 1
                 else:
-                    replace_tournament(session, submission.id, submission, max_games=max_games)
+                    rated_before = frozenset[str]()
+                    if stored is None:
+                        submit_tournament(session, submission, max_games=max_games, actor=IMPORT_ACTOR)
+                    else:
+                        rated_before = lists_rating(session, submission.id)
+                        replace_tournament(session, submission.id, submission, max_games=max_games, actor=IMPORT_ACTOR)
                     report.tournaments_stored += 1
+                    for outcome in queue_recomputes(session, submission, also_for=rated_before):
+                        if outcome.job_id is not None:
+                            report.jobs_queued[outcome.list_id] = outcome.job_id
         except (InvalidInput, PayloadTooLarge) as problem:
             first = f"{problem.errors[0].pointer}: {problem.errors[0].detail}" if problem.errors else problem.detail
             _refuse(source, raw, first)

@@ -6,12 +6,14 @@ import datetime as dt
 import hashlib
 import json
 import math
+from typing import Any
 
 import numpy as np
 from pydantic import TypeAdapter, ValidationError
 from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session
 
+from app.db import locked_row
 from app.models import (
     Player,
     RatingEntry,
@@ -23,7 +25,7 @@ from app.problems import Conflict, FieldError, InvalidInput, NotFound
 from app.rating.registry import UnknownSystem, get_system
 from app.rating.system import NO_DAY, RatingSystem
 from app.schemas.rating_lists import RatingRowRead
-from app.services import timelines
+from app.services import revisions, timelines
 from app.services.players import full_name
 
 STATUSES = ("active", "inactive", "provisional")
@@ -33,8 +35,10 @@ def list_rating_lists(session: Session) -> list[RatingList]:
     return list(session.scalars(select(RatingList).order_by(RatingList.id)))
 
 
-def get_rating_list(session: Session, list_id: str) -> RatingList:
-    rating_list = session.get(RatingList, list_id)
+def get_rating_list(session: Session, list_id: str, *, lock: bool = False) -> RatingList:
+    """The list; ``lock``: row-locked until the transaction ends (a change of its seeds, parameters
+    or settings, so two at once each record the version the other left)."""
+    rating_list = locked_row(session, RatingList, list_id) if lock else session.get(RatingList, list_id)
     if rating_list is None:
         raise NotFound(f"Rating list {list_id!r} does not exist; GET /v1/rating-lists shows the lists.")
     return rating_list
@@ -47,9 +51,9 @@ def system_of(rating_list: RatingList) -> RatingSystem:
         raise Conflict(f"Rating list {rating_list.id!r}: {error}.") from None
 
 
-def update_params(session: Session, list_id: str, params: dict) -> RatingList:
+def update_params(session: Session, list_id: str, params: dict, *, actor: str) -> RatingList:
     """Merge the changes into the list's parameters, checked by its system's own parameter model."""
-    rating_list = get_rating_list(session, list_id)
+    rating_list = get_rating_list(session, list_id, lock=True)
     system = system_of(rating_list)
     merged = {**(rating_list.params or {}), **params}
     try:
@@ -61,8 +65,27 @@ def update_params(session: Session, list_id: str, params: dict) -> RatingList:
             f"Rating list {list_id!r} ({system.id}) does not take these parameters.",
             [FieldError("/" + "/".join(str(part) for part in e["loc"]), e["msg"]) for e in error.errors()],
         ) from None
+    previous = dict(rating_list.params or {})
     rating_list.params = merged
     session.flush()
+    changed = [f"{name} {previous.get(name)!r} → {value!r}" for name, value in params.items() if previous.get(name) != value]
+    _record_list_change(
+        session, rating_list, revisions.PARAMS_CHANGED, actor, "params: " + ("; ".join(changed) or "unchanged"), previous
+    )
+    return rating_list
+
+
+def update_settings(session: Session, list_id: str, settings: dict[str, Any], *, actor: str) -> RatingList:
+    """Change the list's own settings (``auto_recompute``)."""
+    rating_list = get_rating_list(session, list_id, lock=True)
+    previous = {name: getattr(rating_list, name) for name in settings}
+    for name, value in settings.items():
+        setattr(rating_list, name, value)
+    session.flush()
+    changed = [f"{name} {previous[name]!r} → {value!r}" for name, value in settings.items() if previous[name] != value]
+    _record_list_change(
+        session, rating_list, revisions.SETTINGS_CHANGED, actor, "settings: " + ("; ".join(changed) or "unchanged"), previous
+    )
     return rating_list
 
 
@@ -127,8 +150,8 @@ def player_history(session: Session, player_id: str, snapshot: RatingSnapshot | 
     return timelines.timeline_of(session, snapshot).history(player_id)
 
 
-def replace_seeds(session: Session, list_id: str, seeds: list[dict]) -> list[RatingSeed]:
-    rating_list = get_rating_list(session, list_id)
+def replace_seeds(session: Session, list_id: str, seeds: list[dict], *, actor: str) -> list[RatingSeed]:
+    rating_list = get_rating_list(session, list_id, lock=True)
     system = system_of(rating_list)
     if system.seed_model is None:
         raise InvalidInput(
@@ -159,10 +182,19 @@ def replace_seeds(session: Session, list_id: str, seeds: list[dict]) -> list[Rat
         seen.add(seed["player_id"])
     if errors:
         raise InvalidInput(f"{len(errors)} seed(s) are invalid; the seeds were not changed.", errors)
+    previous = [_seed_version(seed) for seed in get_seeds(session, list_id)]
     session.execute(delete(RatingSeed).where(RatingSeed.list_id == list_id))
     if validated:
         session.execute(insert(RatingSeed), [{"title": None, "counters": None, **seed, "list_id": list_id} for seed in validated])
-    return get_seeds(session, list_id)
+    stored = get_seeds(session, list_id)
+    before, after = {s["player_id"]: s for s in previous}, {s.player_id: _seed_version(s) for s in stored}
+    summary = (
+        f"seeds replaced: {len(before)} → {len(after)}; {len(after.keys() - before.keys())} added, "
+        f"{len(before.keys() - after.keys())} removed, "
+        f"{sum(1 for p in after.keys() & before.keys() if after[p] != before[p])} changed"
+    )
+    _record_list_change(session, rating_list, revisions.SEEDS_CHANGED, actor, summary, {"seeds": previous})
+    return stored
 
 
 def get_seeds(session: Session, list_id: str) -> list[RatingSeed]:
@@ -267,3 +299,22 @@ _ROW_FIELDS = (
     "counters",
 )
 _ROWS = TypeAdapter(list[RatingRowRead])  # one validation of the page's rows, in pydantic-core
+
+
+def _record_list_change(
+    session: Session, rating_list: RatingList, kind: str, actor: str, summary: str, previous: dict[str, Any]
+) -> None:
+    revisions.record(
+        session,
+        subject=revisions.RATING_LIST,
+        subject_id=rating_list.id,
+        list_id=rating_list.id,
+        kind=kind,
+        actor=actor,
+        summary=summary,
+        previous=json.loads(json.dumps(previous, default=str)),
+    )
+
+
+def _seed_version(seed: RatingSeed) -> dict[str, Any]:
+    return {column.name: getattr(seed, column.name) for column in RatingSeed.__table__.columns if column.name != "list_id"}

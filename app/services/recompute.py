@@ -225,7 +225,7 @@ def _fetch_all(session: Session, statement: Any) -> list[tuple]:
         result.close()
 
 
-_NOT_FIELDS = {"id", "start", "end", "created_at", "updated_at"}
+_NOT_FIELDS = {"id", "start", "end", "created_at", "updated_at", "withdrawn_at", "withdrawn_reason"}
 
 
 def _eligible_tournaments(session: Session, rating_list: RatingList) -> dict[str, StoredTournament]:

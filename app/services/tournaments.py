@@ -5,18 +5,19 @@ rejected submission stores nothing."""
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import UTC, date, datetime
 
 from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session
 
+from app.db import locked_row
 from app.models import Game, Player, RatingList, Tournament, TournamentPlayer
 from app.problems import Conflict, FieldError, InvalidInput, NotFound, PayloadTooLarge
 from app.rating.system import Change
 from app.schemas.players import PlayerCreate
 from app.schemas.tournaments import TOURNAMENT_PLAYER_FIELDS, TournamentIn, TournamentPlayerIn
-from app.services import snapshot_changes
-from app.services.eligibility import reasons_not_rated
+from app.services import revisions, snapshot_changes
+from app.services.eligibility import TournamentFields, reasons_not_rated
 from app.services.jobs import trigger_recompute
 from app.services.players import upsert_players
 
@@ -38,8 +39,8 @@ CATEGORY_RANGES = {
 }
 
 
-def submit_tournament(session: Session, submission: TournamentIn, *, max_games: int) -> Tournament:
-    """Store a new tournament with its players and games, all or nothing."""
+def submit_tournament(session: Session, submission: TournamentIn, *, max_games: int, actor: str) -> Tournament:
+    """Store a new tournament with its players and games, all or nothing, and its first revision."""
     if session.get(Tournament, submission.id) is not None:
         raise Conflict(
             f"Tournament {submission.id!r} already exists; use PUT /v1/tournaments/{submission.id} to correct it.",
@@ -52,20 +53,33 @@ def submit_tournament(session: Session, submission: TournamentIn, *, max_games: 
     session.flush()
     _insert_games(session, submission)
     _insert_tournament_players(session, submission)
+    revisions.record(
+        session,
+        subject=revisions.TOURNAMENT,
+        subject_id=submission.id,
+        kind=revisions.SUBMITTED,
+        actor=actor,
+        summary=revisions.describe_submission(submission),
+        previous=None,
+    )
     return tournament
 
 
-def replace_tournament(session: Session, tournament_id: str, submission: TournamentIn, *, max_games: int) -> Tournament:
-    """A correction: the tournament's fields and its whole list of games are replaced."""
+def replace_tournament(
+    session: Session, tournament_id: str, submission: TournamentIn, *, max_games: int, actor: str
+) -> Tournament:
+    """A correction: the tournament's fields and its whole list of games are replaced; the revision
+    keeps the version it replaced. A withdrawn tournament stays withdrawn."""
     if submission.id != tournament_id:
         raise InvalidInput(
             "The body's id must be the id in the path.",
             [FieldError("/id", f"expected {tournament_id!r}, got {submission.id!r}")],
         )
-    tournament = session.get(Tournament, tournament_id, with_for_update=True)
+    tournament = locked_row(session, Tournament, tournament_id)
     if tournament is None:
         raise NotFound(f"Tournament {tournament_id!r} does not exist; submit it with POST /v1/tournaments.")
     _validate(session, submission, max_games=max_games)
+    previous = revisions.tournament_version(session, tournament_id)
     upsert_players(session, _player_records(submission.players))
     for field, value in _tournament_fields(submission).items():
         setattr(tournament, field, value)
@@ -74,7 +88,75 @@ def replace_tournament(session: Session, tournament_id: str, submission: Tournam
     _insert_games(session, submission)
     _insert_tournament_players(session, submission)
     session.flush()
+    revisions.record(
+        session,
+        subject=revisions.TOURNAMENT,
+        subject_id=tournament_id,
+        kind=revisions.CORRECTED,
+        actor=actor,
+        summary=revisions.describe_correction(previous, submission),
+        previous=previous,
+    )
     return tournament
+
+
+def withdraw_tournament(session: Session, tournament_id: str, reason: str, *, actor: str) -> Tournament:
+    """Withdraw a stored tournament: it stays stored and readable, marked with when and why, and no
+    list rates it from its next recompute on."""
+    tournament = _locked(session, tournament_id)
+    if tournament.withdrawn_at is not None:
+        raise Conflict(
+            f"Tournament {tournament_id!r} was withdrawn already on {tournament.withdrawn_at:%Y-%m-%d}: {tournament.withdrawn_reason}"
+        )
+    previous = revisions.tournament_version(session, tournament_id)
+    tournament.withdrawn_at = datetime.now(UTC)
+    tournament.withdrawn_reason = reason
+    session.flush()
+    revisions.record(
+        session,
+        subject=revisions.TOURNAMENT,
+        subject_id=tournament_id,
+        kind=revisions.WITHDRAWN,
+        actor=actor,
+        summary=f"withdrawn: {reason}",
+        previous=previous,
+    )
+    return tournament
+
+
+def restore_tournament(session: Session, tournament_id: str, *, actor: str) -> Tournament:
+    """Undo a withdrawal: the lists rate the tournament again from their next recompute on."""
+    tournament = _locked(session, tournament_id)
+    if tournament.withdrawn_at is None:
+        raise Conflict(f"Tournament {tournament_id!r} is not withdrawn; there is nothing to restore.")
+    previous = revisions.tournament_version(session, tournament_id)
+    tournament.withdrawn_at = None
+    tournament.withdrawn_reason = None
+    session.flush()
+    revisions.record(
+        session,
+        subject=revisions.TOURNAMENT,
+        subject_id=tournament_id,
+        kind=revisions.RESTORED,
+        actor=actor,
+        summary=f"restored (withdrawn on {previous['withdrawn']['at'][:10]}: {previous['withdrawn']['reason']})",
+        previous=previous,
+    )
+    return tournament
+
+
+def get_tournament_row(session: Session, tournament_id: str, *, lock: bool = False) -> Tournament:
+    """The stored tournament alone; ``lock``: row-locked until the transaction ends."""
+    tournament = locked_row(session, Tournament, tournament_id) if lock else session.get(Tournament, tournament_id)
+    if tournament is None:
+        raise NotFound(f"Tournament {tournament_id!r} does not exist.")
+    return tournament
+
+
+def _locked(session: Session, tournament_id: str) -> Tournament:
+    """A correction, withdrawal or restore of one tournament at once wait for each other (the row
+    lock), so each reads the version the other left and records it as the one it replaced."""
+    return get_tournament_row(session, tournament_id, lock=True)
 
 
 @dataclass(frozen=True)
@@ -87,7 +169,9 @@ class ListOutcome:
     job_id: int | None
 
 
-def queue_recomputes(session: Session, submission: TournamentIn, *, also_for: frozenset[str] = frozenset()) -> list[ListOutcome]:
+def queue_recomputes(
+    session: Session, submission: TournamentFields, *, also_for: frozenset[str] = frozenset()
+) -> list[ListOutcome]:
     """Say, for every list of the submission's category, whether it rates the tournament, and queue
     a recompute of each one that does and recomputes itself (``auto_recompute``), in the caller's
     transaction: the job exists exactly when the tournament does. A queued job of the list absorbs

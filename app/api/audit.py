@@ -1,0 +1,37 @@
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+
+from app.api import examples
+from app.api.deps import Limit, Offset, SessionDep, Writer
+from app.schemas.common import Date, Identifier, Page, Text
+from app.schemas.revisions import RevisionKind, RevisionRead
+from app.services import revisions
+
+router = APIRouter(prefix="/v1/audit", tags=["audit"])
+
+
+@router.get("", operation_id="list_audit", responses=examples.responses(examples.LIST_AUDIT))
+def list_audit(
+    session: SessionDep,
+    _: Writer,
+    actor: Annotated[
+        Text | None, Query(alias="key", max_length=100, description="Only changes made with this key (its name)")
+    ] = None,
+    list_id: Annotated[Identifier | None, Query(alias="list", description="Only changes of this rating list")] = None,
+    kind: Annotated[RevisionKind | None, Query(description="Only changes of this kind")] = None,
+    since: Annotated[Date | None, Query(alias="from", description="Only changes made on or after this day (UTC)")] = None,
+    until: Annotated[Date | None, Query(alias="to", description="Only changes made on or before this day (UTC)")] = None,
+    limit: Limit = 50,
+    offset: Offset = 0,
+) -> Page[RevisionRead]:
+    """Read the audit trail, the newest change first
+
+    Every recorded change of the stored data: tournaments submitted, corrected, withdrawn and
+    restored, and lists' seeds, parameters and settings changed, each with the key that made it,
+    when and a summary; filtered by key, list, kind and a range of days. The version a tournament's
+    change replaced is at `GET /v1/tournaments/{tournament_id}/revisions/{number}`. Needs a write key."""
+    rows, total = revisions.audit(
+        session, actor=actor, list_id=list_id, kind=kind, since=since, until=until, limit=limit, offset=offset
+    )
+    return Page(items=[RevisionRead.model_validate(r) for r in rows], total=total, limit=limit, offset=offset)

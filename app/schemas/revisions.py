@@ -1,0 +1,32 @@
+import datetime as dt
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+RevisionKind = Literal["submitted", "corrected", "withdrawn", "restored", "seeds_changed", "params_changed", "settings_changed"]
+RevisionSubject = Literal["tournament", "rating_list"]
+
+
+class RevisionRead(BaseModel):
+    """One recorded change of a tournament or of a rating list's seeds, parameters or settings."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+    id: int = Field(description="The revision's id, in the order the changes were committed")
+    subject: RevisionSubject = Field(description="What was changed: a tournament or a rating list")
+    subject_id: str = Field(description="The tournament's or the list's id")
+    number: int = Field(description="The subject's recorded changes counted from 1")
+    kind: RevisionKind = Field(description="What the change was")
+    list_id: str | None = Field(description="The rating list changed (seeds, parameters, settings); null for a tournament")
+    actor: str = Field(description="The name of the API key that made the change (`import` for the command-line importer)")
+    at: dt.datetime = Field(description="When the change was committed (UTC)")
+    summary: str = Field(description="What changed, in words")
+
+
+class RevisionDetail(RevisionRead):
+    """A revision with the whole version of its subject that the change replaced."""
+
+    previous: dict[str, Any] | None = Field(
+        description="The subject as it was before the change, whole (a tournament as a submission body, with its "
+        "`withdrawn` state; a list's seeds, parameters or settings); null when the change created it"
+    )

@@ -1,0 +1,177 @@
+"""The audit trail: every change of a tournament or of a list's seeds and parameters, recorded in
+the change's own transaction with the key that made it, a readable summary and the whole earlier
+version (docs/decisions.md 7.13). Services call ``record`` after the change is applied; nothing
+here commits."""
+
+import datetime as dt
+from collections import Counter
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from app.models import Game, Revision, Tournament, TournamentPlayer
+from app.problems import NotFound
+from app.schemas.tournaments import TOURNAMENT_PLAYER_FIELDS, GameIn, TournamentIn
+
+TOURNAMENT, RATING_LIST = "tournament", "rating_list"
+SUBMITTED, CORRECTED, WITHDRAWN, RESTORED = "submitted", "corrected", "withdrawn", "restored"
+SEEDS_CHANGED, PARAMS_CHANGED, SETTINGS_CHANGED = "seeds_changed", "params_changed", "settings_changed"
+KINDS = (SUBMITTED, CORRECTED, WITHDRAWN, RESTORED, SEEDS_CHANGED, PARAMS_CHANGED, SETTINGS_CHANGED)
+
+_TOURNAMENT_FIELDS = [name for name in TournamentIn.model_fields if name not in ("id", "players", "games")]
+_GAME_FIELDS = {"id": "game_id", "round": "round", "black": "black_id", "white": "white_id", "result": "result"}
+_GAME_FIELDS |= {name: name for name in ("played", "date", "handicap", "board_size")}
+
+
+def record(
+    session: Session,
+    *,
+    subject: str,
+    subject_id: str,
+    kind: str,
+    actor: str,
+    summary: str,
+    previous: dict[str, Any] | None,
+    list_id: str | None = None,
+) -> Revision:
+    """Append the subject's next revision. Two changes of one subject at once are serialised by the
+    subject's own row lock (the tournament's, the list's); the unique (subject, number) is the guard."""
+    last = session.scalar(select(func.max(Revision.number)).where(Revision.subject == subject, Revision.subject_id == subject_id))
+    revision = Revision(
+        subject=subject,
+        subject_id=subject_id,
+        number=(last or 0) + 1,
+        kind=kind,
+        list_id=list_id,
+        actor=actor,
+        at=dt.datetime.now(dt.UTC),
+        summary=summary,
+        previous=previous,
+    )
+    session.add(revision)
+    session.flush()
+    return revision
+
+
+def revisions_of(session: Session, subject: str, subject_id: str, limit: int, offset: int) -> tuple[list[Revision], int]:
+    """A subject's revisions, oldest first."""
+    where = (Revision.subject == subject, Revision.subject_id == subject_id)
+    total = session.scalar(select(func.count()).select_from(Revision).where(*where)) or 0
+    rows = session.scalars(select(Revision).where(*where).order_by(Revision.number).limit(limit).offset(offset))
+    return list(rows), total
+
+
+def revision_of(session: Session, subject: str, subject_id: str, number: int) -> Revision:
+    revision = session.scalar(
+        select(Revision).where(Revision.subject == subject, Revision.subject_id == subject_id, Revision.number == number)
+    )
+    if revision is None:
+        raise NotFound(f"The {subject.replace('_', ' ')} {subject_id!r} has no revision {number}.")
+    return revision
+
+
+def audit(
+    session: Session,
+    *,
+    actor: str | None,
+    list_id: str | None,
+    kind: str | None,
+    since: dt.date | None,
+    until: dt.date | None,
+    limit: int,
+    offset: int,
+) -> tuple[list[Revision], int]:
+    """Every revision, newest first, filtered by key, list, kind and a range of days (UTC, inclusive)."""
+    conditions = []
+    if actor is not None:
+        conditions.append(Revision.actor == actor)
+    if list_id is not None:
+        conditions.append(Revision.list_id == list_id)
+    if kind is not None:
+        conditions.append(Revision.kind == kind)
+    if since is not None:
+        conditions.append(Revision.at >= dt.datetime.combine(since, dt.time(), dt.UTC))
+    if until is not None:
+        conditions.append(Revision.at < dt.datetime.combine(until + dt.timedelta(days=1), dt.time(), dt.UTC))
+    total = session.scalar(select(func.count()).select_from(Revision).where(*conditions)) or 0
+    rows = session.scalars(select(Revision).where(*conditions).order_by(Revision.id.desc()).limit(limit).offset(offset))
+    return list(rows), total
+
+
+def tournament_version(session: Session, tournament_id: str) -> dict[str, Any]:
+    """The stored tournament whole, as a submission body (what a PUT would send to restore it), with
+    its withdrawal: the form every earlier version of a tournament is kept in."""
+    tournament = session.get(Tournament, tournament_id)
+    if tournament is None:
+        raise NotFound(f"Tournament {tournament_id!r} does not exist.")
+    declared = session.scalars(
+        select(TournamentPlayer).where(TournamentPlayer.tournament_id == tournament_id).order_by(TournamentPlayer.player_id)
+    )
+    games = session.scalars(select(Game).where(Game.tournament_id == tournament_id).order_by(Game.seq))
+    body = TournamentIn.model_validate(
+        {
+            "id": tournament.id,
+            **{name: getattr(tournament, name) for name in _TOURNAMENT_FIELDS},
+            "players": [
+                {"id": entry.player_id, **{name: getattr(entry, name) for name in TOURNAMENT_PLAYER_FIELDS}} for entry in declared
+            ],
+            "games": [{name: getattr(game, column) for name, column in _GAME_FIELDS.items()} for game in games],
+        }
+    ).model_dump(mode="json", exclude_none=True)
+    withdrawn_at = tournament.withdrawn_at
+    body["withdrawn"] = None if withdrawn_at is None else {"at": withdrawn_at.isoformat(), "reason": tournament.withdrawn_reason}
+    return body
+
+
+def describe_submission(submission: TournamentIn) -> str:
+    return (
+        f"submitted {submission.name!r}, {submission.start}–{submission.end}, "
+        f"{len(submission.players)} players, {len(submission.games)} games"
+    )
+
+
+def describe_correction(before: dict[str, Any], after: TournamentIn) -> str:
+    """What a correction changed, in words: the fields with their old and new values, and the games
+    added, removed or given another result (a game is known by its date, round and pair)."""
+    new = after.model_dump(mode="json", exclude_none=True)
+    changed = [
+        f"{name} {_short(before.get(name))} → {_short(new.get(name))}"
+        for name in _TOURNAMENT_FIELDS
+        if before.get(name) != new.get(name)
+    ]
+    old_games = Counter(_game_key(game, str(before["end"])) for game in before.get("games", []))
+    new_games = Counter(_game_key(game, str(new["end"])) for game in new.get("games", []))
+    old_meetings = Counter(meeting for meeting, _ in old_games.elements())
+    new_meetings = Counter(meeting for meeting, _ in new_games.elements())
+    added = (new_meetings - old_meetings).total()
+    removed = (old_meetings - new_meetings).total()
+    other_outcome = (old_meetings & new_meetings).total() - (old_games & new_games).total()
+    if added or removed or other_outcome:
+        changed.append(f"games: {added} added, {removed} removed, {other_outcome} with another result")
+    if before.get("players", []) != _declared(new.get("players", [])):
+        changed.append("what was declared for its players")
+    return "corrected: " + ("; ".join(changed) if changed else "nothing changed")
+
+
+def _declared(players: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A submission's players as a kept version holds them: those with anything declared for them at
+    the tournament, with only that, by id."""
+    kept = [
+        {"id": player["id"], **{name: player[name] for name in TOURNAMENT_PLAYER_FIELDS if player.get(name) is not None}}
+        for player in players
+    ]
+    return sorted((player for player in kept if len(player) > 1), key=lambda player: player["id"])
+
+
+def _game_key(game: dict[str, Any], end: str) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """A game's meeting (date, round, pair) and its outcome (result, played)."""
+    return (game.get("date") or end, game.get("round"), game["black"], game["white"]), (game["result"], game.get("played", True))
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+assert set(_GAME_FIELDS) == set(GameIn.model_fields), "a game field is missing from the kept version"
