@@ -14,10 +14,12 @@ from starlette.concurrency import run_in_threadpool
 from starlette.types import Scope
 
 from app import db
-from app.api import examples, response_cache
-from app.api.conditional import CURRENT_CACHE, PINNED_CACHE, current_snapshot, matches, reads_etag
-from app.api.deps import IfNoneMatch, Limit, ListIdPath, Offset, PlayerIdPath, SessionDep, SnapshotIdPath, Writer
+from app.api import examples
+from app.api.deps import IfNoneMatch, Limit, ListIdPath, Offset, PlayerIdPath, SnapshotIdPath, Writer
 from app.api.examples import responses
+from app.http import response_cache
+from app.http.caching import CURRENT_CACHE, PINNED_CACHE, current_snapshot, matches, not_modified, reads_etag
+from app.http.session import SessionDep
 from app.schemas.common import EARLIEST_DATE, LATEST_DATE, MAX_DATABASE_ID, CountryCode, Identifier, Page
 from app.schemas.jobs import JobAccepted
 from app.schemas.rating_lists import (
@@ -170,7 +172,7 @@ async def get_ratings(
     if current is not None:
         etag = reads_etag(snapshot_id if snapshot_id is not None else current.snapshot_id, request.scope)
         if matches(if_none_match, etag):
-            return _not_modified(etag, cache_control)  # type: ignore[return-value]
+            return not_modified(etag, cache_control)  # type: ignore[return-value]
         body = response_cache.responses.get(("ratings", *current, *query.values())) if snapshot_id is None else None
         if body is not None:
             return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": cache_control})  # type: ignore[return-value]
@@ -184,7 +186,7 @@ def _ratings_answer(
         rating_list = service.get_rating_list(session, list_id)
         etag = reads_etag(snapshot_id if snapshot_id is not None else rating_list.current_snapshot_id, scope)
         if matches(if_none_match, etag):
-            return _not_modified(etag, cache_control)
+            return not_modified(etag, cache_control)
         snapshot = service.get_snapshot(session, list_id, snapshot_id)
         key = ("ratings", snapshot.id, snapshot.created_at, *query.values()) if snapshot else None  # (as in get_ratings)
 
@@ -207,10 +209,6 @@ def _ratings_answer(
 
         body = response_cache.responses.kept_or_built(key, page)
     return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": cache_control})
-
-
-def _not_modified(etag: str, cache_control: str) -> Response:
-    return Response(status_code=304, headers={"ETag": etag, "Cache-Control": cache_control})
 
 
 @router.get("/v1/rating-lists/{list_id}/snapshots", operation_id="list_snapshots", responses=responses(examples.LIST_SNAPSHOTS))
@@ -295,7 +293,7 @@ async def get_player_history(
     if current is not None:
         etag = reads_etag(current.snapshot_id, request.scope)
         if matches(if_none_match, etag):
-            return _not_modified(etag, CURRENT_CACHE)  # type: ignore[return-value]
+            return not_modified(etag, CURRENT_CACHE)  # type: ignore[return-value]
         body = response_cache.responses.get(("history", *current, player_id))
         if body is not None:
             return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": CURRENT_CACHE})  # type: ignore[return-value]
@@ -307,7 +305,7 @@ def _history_answer(player_id: str, list_id: str, scope: Scope, if_none_match: s
         rating_list = service.get_rating_list(session, list_id)
         etag = reads_etag(rating_list.current_snapshot_id, scope)
         if matches(if_none_match, etag):
-            return _not_modified(etag, CURRENT_CACHE)
+            return not_modified(etag, CURRENT_CACHE)
         snapshot = service.get_snapshot(session, list_id, None)
         key = ("history", snapshot.id, snapshot.created_at, player_id) if snapshot else None  # (as in get_player_history)
 

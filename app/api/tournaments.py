@@ -4,8 +4,9 @@ from fastapi import APIRouter, BackgroundTasks, Body, Depends, Header, Query, st
 from fastapi.responses import JSONResponse
 
 from app.api import examples
-from app.api.deps import Limit, Offset, SessionDep, TournamentIdPath, Writer
+from app.api.deps import Limit, Offset, TournamentIdPath, Writer
 from app.api.examples import CORRECT_TOURNAMENT_EXAMPLES, SUBMIT_TOURNAMENT_EXAMPLES
+from app.http.session import SessionDep
 from app.schemas.common import CountryCode, Page, Text
 from app.schemas.players import PlayerRead
 from app.schemas.tournaments import (
