@@ -5,6 +5,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import Engine, Table, create_engine, event
 from sqlalchemy.dialects import postgresql, sqlite
@@ -71,7 +72,7 @@ def dialect_insert(session: Session):  # type: ignore[no-untyped-def]
 
 
 def insert_rows(
-    session: Session, table: Table, columns: Sequence[str], rows: Sequence[tuple], *, same: dict[str, int] | None = None
+    session: Session, table: Table, columns: Sequence[str], rows: Sequence[tuple[Any, ...]], *, same: dict[str, int] | None = None
 ) -> None:
     """Insert many rows in the session's transaction by the driver's fastest path: COPY FROM STDIN
     on PostgreSQL (psycopg 3's ``cursor.copy``), one ``executemany`` of the tuples elsewhere (SQLite).

@@ -34,7 +34,7 @@ class Problem(Exception):
     type_slug: str = "internal-error"
     title: str = "Internal error"
 
-    def __init__(self, detail: str, errors: list[FieldError] | None = None, headers: dict | None = None):
+    def __init__(self, detail: str, errors: list[FieldError] | None = None, headers: dict[str, str] | None = None):
         super().__init__(detail)
         self.detail = detail
         self.errors = errors or []

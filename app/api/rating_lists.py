@@ -180,7 +180,7 @@ async def get_ratings(
 
 
 def _ratings_answer(
-    list_id: str, snapshot_id: int | None, query: dict, scope: Scope, if_none_match: str | None, cache_control: str
+    list_id: str, snapshot_id: int | None, query: dict[str, Any], scope: Scope, if_none_match: str | None, cache_control: str
 ) -> Response:
     with db.session_scope() as session:
         rating_list = service.get_rating_list(session, list_id)
