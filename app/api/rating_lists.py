@@ -1,4 +1,3 @@
-import datetime as dt
 from typing import Annotated, Any
 
 from fastapi import (
@@ -20,7 +19,7 @@ from app.api.examples import responses
 from app.http import response_cache
 from app.http.caching import CURRENT_CACHE, PINNED_CACHE, current_snapshot, matches, not_modified, reads_etag
 from app.http.session import SessionDep
-from app.schemas.common import EARLIEST_DATE, LATEST_DATE, MAX_DATABASE_ID, CountryCode, Identifier, Page
+from app.schemas.common import MAX_DATABASE_ID, CountryCode, Date, Identifier, Page
 from app.schemas.jobs import JobAccepted
 from app.schemas.rating_lists import (
     PlayerHistory,
@@ -122,21 +121,21 @@ def recompute_rating_list(
     job = jobs.trigger_recompute(session, list_id)
     background.add_task(worker.wake)  # runs after the response, when the job is committed
     response.headers["Location"] = f"/v1/jobs/{job.id}"
-    return JobAccepted(job_id=job.id, status=job.status, list_id=list_id)  # type: ignore[arg-type]
+    # The stored status is text; validating it checks it is one of JobStatus's, as JobRead does.
+    return JobAccepted.model_validate({"job_id": job.id, "status": job.status, "list_id": list_id})
 
 
 @router.get(
     "/v1/rating-lists/{list_id}/ratings",
     operation_id="get_ratings",
+    response_model=RatingsPage,
     responses={**responses(examples.GET_RATINGS), 304: {"description": "Not modified (If-None-Match)"}},
 )
 async def get_ratings(
     list_id: ListIdPath,
     request: Request,
-    as_of: dt.date | None = Query(
+    as_of: Date | None = Query(
         None,
-        ge=EARLIEST_DATE,
-        le=LATEST_DATE,
         description="The list as it stood on this date, from the snapshot's stored per-day points. The default list "
         "(status=active, on the snapshot's list date, the day of its recompute) is empty for a history whose last games are more than five years old: "
         "every player is then inactive; ask for status=all, or as_of the data's last date.",
@@ -154,7 +153,7 @@ async def get_ratings(
     limit: Limit = 100,
     offset: Offset = 0,
     if_none_match: IfNoneMatch = None,
-) -> RatingsPage:
+) -> Response:
     """Read a rating list, best first
 
     One page of the list's players, highest rating first (ties by player id), each with his rank
@@ -172,11 +171,11 @@ async def get_ratings(
     if current is not None:
         etag = reads_etag(snapshot_id if snapshot_id is not None else current.snapshot_id, request.scope)
         if matches(if_none_match, etag):
-            return not_modified(etag, cache_control)  # type: ignore[return-value]
+            return not_modified(etag, cache_control)
         body = response_cache.responses.get(("ratings", *current, *query.values())) if snapshot_id is None else None
         if body is not None:
-            return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": cache_control})  # type: ignore[return-value]
-    return await run_in_threadpool(_ratings_answer, list_id, snapshot_id, query, request.scope, if_none_match, cache_control)  # type: ignore[return-value]
+            return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": cache_control})
+    return await run_in_threadpool(_ratings_answer, list_id, snapshot_id, query, request.scope, if_none_match, cache_control)
 
 
 def _ratings_answer(
@@ -272,6 +271,7 @@ def replace_seeds(
     "/v1/players/{player_id}/history",
     operation_id="get_player_history",
     tags=["players"],
+    response_model=PlayerHistory,
     responses={**responses(examples.GET_PLAYER_HISTORY), 304: {"description": "Not modified (If-None-Match)"}},
 )
 async def get_player_history(
@@ -281,7 +281,7 @@ async def get_player_history(
         Identifier, Query(alias="list", description="The rating list whose history is read (default `rif-whr`)")
     ] = "rif-whr",
     if_none_match: IfNoneMatch = None,
-) -> PlayerHistory:
+) -> Response:
     """Read a player's rating history
 
     The series a chart draws: one point per day on which the player's rating changed under the list's
@@ -293,11 +293,11 @@ async def get_player_history(
     if current is not None:
         etag = reads_etag(current.snapshot_id, request.scope)
         if matches(if_none_match, etag):
-            return not_modified(etag, CURRENT_CACHE)  # type: ignore[return-value]
+            return not_modified(etag, CURRENT_CACHE)
         body = response_cache.responses.get(("history", *current, player_id))
         if body is not None:
-            return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": CURRENT_CACHE})  # type: ignore[return-value]
-    return await run_in_threadpool(_history_answer, player_id, list_id, request.scope, if_none_match)  # type: ignore[return-value]
+            return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": CURRENT_CACHE})
+    return await run_in_threadpool(_history_answer, player_id, list_id, request.scope, if_none_match)
 
 
 def _history_answer(player_id: str, list_id: str, scope: Scope, if_none_match: str | None) -> Response:
@@ -312,11 +312,8 @@ def _history_answer(player_id: str, list_id: str, scope: Scope, if_none_match: s
         def history() -> bytes:
             points = service.player_history(session, player_id, snapshot)
             snapshot_id = snapshot.id if snapshot else None
-            return (
-                PlayerHistory(player_id=player_id, list_id=list_id, snapshot_id=snapshot_id, points=points)
-                .model_dump_json()
-                .encode()
-            )  # type: ignore[arg-type]
+            answer = {"player_id": player_id, "list_id": list_id, "snapshot_id": snapshot_id, "points": points}
+            return PlayerHistory.model_validate(answer).model_dump_json().encode()
 
         body = response_cache.responses.kept_or_built(key, history)
     return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": CURRENT_CACHE})

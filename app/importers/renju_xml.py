@@ -155,9 +155,11 @@ def _day(text: str) -> date:
 
 
 def _number(text: str | None) -> int:
+    if text is None:
+        raise Undatable(f"not a number: {text!r}")
     try:
-        return int(text)  # type: ignore[arg-type]
-    except (TypeError, ValueError) as error:
+        return int(text)
+    except ValueError as error:
         raise Undatable(f"not a number: {text!r}") from error
 
 
@@ -284,6 +286,7 @@ class _Staging:
         handle, self.path = tempfile.mkstemp(prefix="renju-xml-import-", suffix=".sqlite3")
         os.close(handle)
         self.connection = sqlite3.connect(self.path)
+        self.closed = False
         self.connection.execute("PRAGMA journal_mode=OFF")
         self.connection.execute("PRAGMA synchronous=OFF")
         self.connection.execute("PRAGMA cache_size=-8000")  # 8 MB of page cache, whatever the file
@@ -315,7 +318,7 @@ class _Staging:
         return iter(self.connection.execute(query, parameters))
 
     def count(self, table_and_condition: str, parameters: tuple[Any, ...] = ()) -> int:
-        return self.connection.execute(f"SELECT count(*) FROM {table_and_condition}", parameters).fetchone()[0]
+        return int(self.connection.execute(f"SELECT count(*) FROM {table_and_condition}", parameters).fetchone()[0])
 
     def country_code(self, country_id: str) -> str | None:
         if country_id not in self._countries:
@@ -348,9 +351,9 @@ class _Staging:
         return described
 
     def close(self) -> None:
-        if self.connection is not None:
+        if not self.closed:
+            self.closed = True
             self.connection.close()
-            self.connection = None  # type: ignore[assignment]
             os.unlink(self.path)
 
 

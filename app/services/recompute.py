@@ -214,13 +214,13 @@ def eligible_games(session: Session, rating_list: RatingList) -> tuple[list[Stor
     )
 
 
-def _fetch_all(session: Session, statement: Any) -> list[tuple[Any, ...]]:
+def _fetch_all(session: Session, statement: Any) -> Sequence[tuple[Any, ...]]:
     """All rows of a select as the driver's own tuples, on the session's connection (its
     transaction): SQLAlchemy's per-row processing is skipped, so the statement selects only columns
     the driver returns in the wanted form (text for dates, as ``cast(..., String)``)."""
     result = session.connection().execute(statement)
     try:
-        return result.cursor.fetchall()  # type: ignore[no-any-return]
+        return result.cursor.fetchall()
     finally:
         result.close()
 
