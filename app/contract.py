@@ -84,7 +84,7 @@ ERROR_DESCRIPTIONS = {
 
 def install(app: FastAPI) -> None:
     """Publish the problem-aware contract and the offline documentation pages on ``app``."""
-    app.openapi = lambda: _contract(app)  # type: ignore[method-assign]
+    app.openapi = lambda: _contract(app)  # type: ignore[method-assign]  # replacing app.openapi is FastAPI's documented hook
     app.add_exception_handler(405, _method_not_allowed)
     _serve_offline_documentation(app)
 

@@ -2,7 +2,7 @@
 that these models and the migrations agree."""
 
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import Any, ClassVar, Literal
 
 from sqlalchemy import (
     JSON,
@@ -16,6 +16,7 @@ from sqlalchemy import (
     LargeBinary,
     MetaData,
     String,
+    Table,
     Text,
     UniqueConstraint,
     false,
@@ -39,6 +40,9 @@ class Base(DeclarativeBase):
             "pk": "pk_%(table_name)s",
         }
     )
+    # Every class here is mapped to a table of its own (none to a join or a select), so its
+    # __table__ is a Table, with a name, as app.db.insert_rows needs.
+    __table__: ClassVar[Table]
 
 
 class Player(Base):
@@ -98,7 +102,8 @@ class Game(Base):
     round: Mapped[str | None] = mapped_column(String(20))
     black_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
     white_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
-    result: Mapped[str] = mapped_column(String(1))
+    # From black's side: B black won, W white won, D draw (the submission's Result, checked on the way in).
+    result: Mapped[Literal["B", "W", "D"]] = mapped_column(String(1))
     played: Mapped[bool] = mapped_column(Boolean, default=True)
     # Resolved at submission: a game without a date is dated on its tournament's end (RIF 2021 #8.4).
     date: Mapped[date] = mapped_column(Date, nullable=False)
