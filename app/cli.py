@@ -6,6 +6,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from app.settings import PROJECT_ROOT, get_settings
 
@@ -79,7 +80,7 @@ def migrate() -> None:
     command.upgrade(Config(str(PROJECT_ROOT / "alembic.ini")), "head")
 
 
-def openapi_document() -> dict:
+def openapi_document() -> dict[str, Any]:
     from app.main import create_app
 
     return create_app(start_worker=False).openapi()

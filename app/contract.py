@@ -84,7 +84,7 @@ ERROR_DESCRIPTIONS = {
 
 def install(app: FastAPI) -> None:
     """Publish the problem-aware contract and the offline documentation pages on ``app``."""
-    app.openapi = lambda: _contract(app)  # type: ignore[method-assign]
+    app.openapi = lambda: _contract(app)  # type: ignore[method-assign]  # replacing app.openapi is FastAPI's documented hook
     app.add_exception_handler(405, _method_not_allowed)
     _serve_offline_documentation(app)
 
@@ -93,7 +93,8 @@ def allowed_methods(app: FastAPI, path: str) -> list[str]:
     """Every method some route answers on ``path`` (RFC 9110 15.5.6: a 405 carries ``Allow``)."""
     methods: set[str] = set()
     for route in iter_route_contexts(app.routes):
-        if isinstance(route.original_route, APIRoute) and compile_path(route.path_format)[0].fullmatch(path):
+        path_format = route.path_format  # (None only for a route that is not an APIRoute)
+        if isinstance(route.original_route, APIRoute) and path_format and compile_path(path_format)[0].fullmatch(path):
             methods |= route.methods or set()
     return sorted(methods)
 
@@ -174,9 +175,10 @@ def _restore_nulls_in_examples(route: RouteContext, operation: dict[str, Any]) -
     too: an answer's example would lack the nullable fields its schema requires. The examples are
     put back as the route declares them."""
     body_field = getattr(route, "body_field", None)
-    examples = getattr(body_field.field_info, "openapi_examples", None) if body_field is not None else None
+    field_info = body_field.field_info if body_field is not None else None
+    examples = getattr(field_info, "openapi_examples", None)
     if examples:
-        media_type = getattr(body_field.field_info, "media_type", "application/json")  # type: ignore[union-attr]
+        media_type = getattr(field_info, "media_type", "application/json")
         operation["requestBody"]["content"][media_type]["examples"] = jsonable_encoder(examples)
     for status, declared in (getattr(route, "responses", None) or {}).items():
         for media_type, content in declared.get("content", {}).items():

@@ -1,16 +1,18 @@
 """Engine and session handling. The request's session dependency commits or rolls back;
 services never commit (polar's convention)."""
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from sqlalchemy import Engine, Table, create_engine, event, inspect, update
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.pool import ConnectionPoolEntry
 
 from app.settings import get_settings
 
@@ -28,7 +30,7 @@ def make_engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
-def _sqlite_pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
+def _sqlite_pragmas(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
     cursor = dbapi_connection.cursor()
     # WAL lets readers keep reading the previous snapshot while a recompute writes the next one.
     cursor.execute("PRAGMA journal_mode=WAL")
@@ -79,14 +81,15 @@ def locked_row(session: Session, model: type[T], key: str) -> T | None:
     return session.get(model, key, with_for_update=True, populate_existing=True)
 
 
-def dialect_insert(session: Session):  # type: ignore[no-untyped-def]
-    """The session's database's own INSERT, which has ON CONFLICT DO NOTHING / DO UPDATE: the
-    database settles a race between two inserts of one key, not a look-up before the insert."""
+def dialect_insert(session: Session) -> Callable[[type[Any]], postgresql.Insert | sqlite.Insert]:
+    """The session's database's own INSERT of a mapped class, which has ON CONFLICT DO NOTHING / DO
+    UPDATE: the database settles a race between two inserts of one key, not a look-up before the
+    insert."""
     return postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
 
 
 def insert_rows(
-    session: Session, table: Table, columns: Sequence[str], rows: Sequence[tuple], *, same: dict[str, int] | None = None
+    session: Session, table: Table, columns: Sequence[str], rows: Sequence[tuple[Any, ...]], *, same: dict[str, int] | None = None
 ) -> None:
     """Insert many rows in the session's transaction by the driver's fastest path: COPY FROM STDIN
     on PostgreSQL (psycopg 3's ``cursor.copy``), one ``executemany`` of the tuples elsewhere (SQLite).

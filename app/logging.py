@@ -19,11 +19,12 @@ def configure(level: str = "INFO") -> None:
     # Every request logs an access line; our JSON lines never show the caller's file and line, the
     # thread, the process or the asyncio task, so do not collect them for each record (the logging
     # HOWTO's "Optimization" section): about a third of the cost of a record.
-    logging._srcfile = None  # type: ignore[attr-defined]
+    logging._srcfile = None
     logging.logThreads = False
     logging.logProcesses = False
     logging.logMultiprocessing = False
-    logging.logAsyncioTasks = False
+    if sys.version_info >= (3, 12):  # (3.12 added the asyncio task name; 3.11 has none to collect)
+        logging.logAsyncioTasks = False
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter("%(asctime)s %(levelname)s %(name)s %(message)s %(request_id)s"))
     handler.addFilter(_RequestIdFilter())

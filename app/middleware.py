@@ -55,7 +55,8 @@ class RequestContextMiddleware:
 
 
 def _incoming_request_id(scope: Scope) -> str:
-    for name, value in scope.get("headers") or ():
+    headers: list[tuple[bytes, bytes]] = scope.get("headers") or []
+    for name, value in headers:
         if name == b"x-request-id":
             return value.decode("latin-1")[:100]
     return ""

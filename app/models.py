@@ -2,6 +2,7 @@
 that these models and the migrations agree."""
 
 from datetime import UTC, date, datetime
+from typing import Any, ClassVar, Literal
 
 from sqlalchemy import (
     JSON,
@@ -15,6 +16,7 @@ from sqlalchemy import (
     LargeBinary,
     MetaData,
     String,
+    Table,
     Text,
     UniqueConstraint,
     false,
@@ -38,6 +40,9 @@ class Base(DeclarativeBase):
             "pk": "pk_%(table_name)s",
         }
     )
+    # Every class here is mapped to a table of its own (none to a join or a select), so its
+    # __table__ is a Table, with a name, as app.db.insert_rows needs.
+    __table__: ClassVar[Table]
 
 
 class Player(Base):
@@ -100,7 +105,8 @@ class Game(Base):
     round: Mapped[str | None] = mapped_column(String(20))
     black_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
     white_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
-    result: Mapped[str] = mapped_column(String(1))
+    # From black's side: B black won, W white won, D draw (the submission's Result, checked on the way in).
+    result: Mapped[Literal["B", "W", "D"]] = mapped_column(String(1))
     played: Mapped[bool] = mapped_column(Boolean, default=True)
     # Resolved at submission: a game without a date is dated on its tournament's end (RIF 2021 #8.4).
     date: Mapped[date] = mapped_column(Date, nullable=False)
@@ -115,8 +121,8 @@ class RatingList(Base):
     name: Mapped[str] = mapped_column(String(200))
     system: Mapped[str] = mapped_column(String(20))
     category: Mapped[str] = mapped_column(String(10))
-    params: Mapped[dict] = mapped_column(JsonType, default=dict)
-    eligibility: Mapped[dict] = mapped_column(JsonType, default=dict)
+    params: Mapped[dict[str, Any]] = mapped_column(JsonType, default=dict)
+    eligibility: Mapped[dict[str, Any]] = mapped_column(JsonType, default=dict)
     # Queue a recompute of this list when a tournament it rates is submitted or corrected.
     auto_recompute: Mapped[bool] = mapped_column(Boolean, server_default=false(), default=False)
     # Readers follow this pointer; a recompute moves it in the same transaction that writes the
@@ -137,11 +143,11 @@ class RatingSnapshot(Base):
         DateTime(timezone=True), server_default=func.now(), default=lambda: datetime.now(UTC)
     )
     job_id: Mapped[int | None] = mapped_column(Integer)
-    params: Mapped[dict] = mapped_column(JsonType, default=dict)
+    params: Mapped[dict[str, Any]] = mapped_column(JsonType, default=dict)
     players: Mapped[int] = mapped_column(Integer, default=0)
     games: Mapped[int] = mapped_column(Integer, default=0)
     tournaments: Mapped[int] = mapped_column(Integer, default=0)
-    notes: Mapped[list] = mapped_column(JsonType, default=list)
+    notes: Mapped[list[Any]] = mapped_column(JsonType, default=list)
     # The fitted player-days in compact binary form (numpy .npz), so the next recompute can
     # warm-start without decoding every entry's JSON history.
     warm_start: Mapped[bytes | None] = mapped_column(LargeBinary, deferred=True)
@@ -169,7 +175,7 @@ class RatingEntry(Base):
     last_played: Mapped[date | None] = mapped_column(Date)
     status: Mapped[str] = mapped_column(String(20))
     title: Mapped[str | None] = mapped_column(String(50))
-    counters: Mapped[dict | None] = mapped_column(JsonType)
+    counters: Mapped[dict[str, Any] | None] = mapped_column(JsonType)
 
 
 class RatingSeed(Base):
@@ -184,7 +190,7 @@ class RatingSeed(Base):
     as_of: Mapped[date] = mapped_column(Date)
     # What a system with grades or ranks starts a player from ("3 dan") and its own counters.
     title: Mapped[str | None] = mapped_column(String(20))
-    counters: Mapped[dict | None] = mapped_column(JsonType)
+    counters: Mapped[dict[str, Any] | None] = mapped_column(JsonType)
 
 
 class Job(Base):
@@ -207,7 +213,7 @@ class Job(Base):
     status: Mapped[str] = mapped_column(String(10))
     progress: Mapped[float] = mapped_column(Float, default=0.0)
     error: Mapped[str | None] = mapped_column(Text)
-    result: Mapped[dict | None] = mapped_column(JsonType)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JsonType)
     snapshot_id: Mapped[int | None] = mapped_column(Integer)
     worker: Mapped[str | None] = mapped_column(String(100))
     # Claims so far: a job whose worker died is queued again once (app.services.jobs).
@@ -226,7 +232,7 @@ class IdempotencyRecord(Base):
     # Empty while the request that inserted the record is in progress; filled in the same transaction
     # before its commit, so other transactions only ever see a complete record.
     status_code: Mapped[int | None] = mapped_column(Integer)
-    response: Mapped[dict | None] = mapped_column(JsonType)
+    response: Mapped[dict[str, Any] | None] = mapped_column(JsonType)
     location: Mapped[str | None] = mapped_column(String(300))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
 
@@ -269,4 +275,4 @@ class Revision(Base):
     actor: Mapped[str] = mapped_column(String(100))
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     summary: Mapped[str] = mapped_column(Text)
-    previous: Mapped[dict | None] = mapped_column(JsonType)
+    previous: Mapped[dict[str, Any] | None] = mapped_column(JsonType)

@@ -1,6 +1,7 @@
 """RFC 9457 problem details. Every error the service answers is one of these classes, rendered as
 ``application/problem+json`` with ``type``, ``title``, ``status``, ``detail`` and, for invalid
-input, ``errors: [{"pointer": "/games/3/white", "detail": "..."}]``."""
+input, ``errors: [{"pointer": "/games/3/white", "detail": "..."}]``. A database error that reaches
+the request's edge is answered as the problem ``problem_for`` names (409, 422 or 503)."""
 
 import logging
 import re
@@ -10,13 +11,16 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DataError, DBAPIError, IntegrityError, InterfaceError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
+
+from app.transactions import DEADLOCK_DETECTED, LOCK_NOT_AVAILABLE, SERIALIZATION_FAILURE, sqlstate
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 _MODEL_NAME = re.compile(r"^[A-Z][a-z]+[A-Z][A-Za-z0-9]*$")
 TYPE_BASE = "https://renju-rating.example/problems/"
+RETRY_AFTER_SECONDS = "1"
 
 
 @dataclass(frozen=True)
@@ -30,7 +34,7 @@ class Problem(Exception):
     type_slug: str = "internal-error"
     title: str = "Internal error"
 
-    def __init__(self, detail: str, errors: list[FieldError] | None = None, headers: dict | None = None):
+    def __init__(self, detail: str, errors: list[FieldError] | None = None, headers: dict[str, str] | None = None):
         super().__init__(detail)
         self.detail = detail
         self.errors = errors or []
@@ -88,6 +92,27 @@ def problem_response(problem: Problem) -> JSONResponse:
     return JSONResponse(problem.body(), status_code=problem.status, media_type=PROBLEM_MEDIA_TYPE, headers=problem.headers)
 
 
+def problem_for(error: DBAPIError) -> Problem:
+    """The problem response a database error that reached the request's edge stands for."""
+    state = sqlstate(error)
+    if isinstance(error, IntegrityError):
+        if state == "23505" or "UNIQUE constraint failed" in str(error.orig):
+            return Conflict("The request conflicts with data another request stored at the same time; retry it.")
+        return InvalidInput("The request refers to data that does not exist or violates a constraint.")
+    if state == LOCK_NOT_AVAILABLE:
+        return Conflict(
+            "Another request with the same Idempotency-Key (or on the same data) is still in progress; retry shortly.",
+            headers={"Retry-After": RETRY_AFTER_SECONDS},
+        )
+    if isinstance(error, DataError):
+        return InvalidInput("A value in the request cannot be stored (out of range or not representable).")
+    if isinstance(error, (OperationalError, InterfaceError)) or state in (SERIALIZATION_FAILURE, DEADLOCK_DETECTED):
+        return ServiceUnavailable(
+            "The database is unavailable or busy; retry shortly.", headers={"Retry-After": RETRY_AFTER_SECONDS}
+        )
+    return Problem("An unexpected database error occurred; it has been logged.")
+
+
 def json_pointer(location: tuple[str | int, ...] | list[str | int]) -> str:
     """A pydantic error location as an RFC 6901 pointer into the request body."""
     parts = list(location)
@@ -129,8 +154,6 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(DBAPIError)
     async def _database(_: Request, error: DBAPIError) -> JSONResponse:
-        from app.transactions import problem_for
-
         problem = problem_for(error)
         if problem.status >= 500:
             logging.getLogger("app.database").warning("database error answered %s: %s", problem.status, error.orig)

@@ -1,11 +1,12 @@
-"""Running a request's unit of work to its commit, and what a database error means to the caller.
+"""Running a request's unit of work to its commit, and which database errors are worth a re-run.
 
 A write endpoint calls ``run_in_transaction``: the work and the commit run together, so the
 response it builds is sent only once the commit succeeded. Transient failures (a deadlock, a
 serialization failure, a busy SQLite file) and integrity errors are re-run a bounded number of
 times: on the re-run the service's own checks see what the other transaction committed and give the
 precise answer (409 "this tournament exists", the idempotent replay, 422 "unknown player").
-Whatever is left becomes a problem+json 409 / 422 / 503, never a 500.
+Whatever is left becomes a problem+json 409 / 422 / 503, never a 500 (``app.problems.problem_for``).
+This module knows nothing of HTTP: the problems module imports it, not the other way round.
 """
 
 import logging
@@ -14,16 +15,13 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
-from sqlalchemy.exc import DataError, DBAPIError, IntegrityError, InterfaceError, OperationalError
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.orm import Session
-
-from app.problems import Conflict, InvalidInput, Problem, ServiceUnavailable
 
 log = logging.getLogger("app.transactions")
 T = TypeVar("T")
 
 SERIALIZATION_FAILURE, DEADLOCK_DETECTED, LOCK_NOT_AVAILABLE = "40001", "40P01", "55P03"
-RETRY_AFTER_SECONDS = "1"
 
 
 def run_in_transaction(session: Session, work: Callable[[], T], *, attempts: int) -> T:
@@ -53,27 +51,6 @@ def is_worth_retrying(error: DBAPIError) -> bool:
     if state in (SERIALIZATION_FAILURE, DEADLOCK_DETECTED):
         return True
     return isinstance(error, OperationalError) and _sqlite_busy(error)
-
-
-def problem_for(error: DBAPIError) -> Problem:
-    """The problem response a database error that reached the request's edge stands for."""
-    state = sqlstate(error)
-    if isinstance(error, IntegrityError):
-        if state == "23505" or "UNIQUE constraint failed" in str(error.orig):
-            return Conflict("The request conflicts with data another request stored at the same time; retry it.")
-        return InvalidInput("The request refers to data that does not exist or violates a constraint.")
-    if state == LOCK_NOT_AVAILABLE:
-        return Conflict(
-            "Another request with the same Idempotency-Key (or on the same data) is still in progress; retry shortly.",
-            headers={"Retry-After": RETRY_AFTER_SECONDS},
-        )
-    if isinstance(error, DataError):
-        return InvalidInput("A value in the request cannot be stored (out of range or not representable).")
-    if isinstance(error, (OperationalError, InterfaceError)) or state in (SERIALIZATION_FAILURE, DEADLOCK_DETECTED):
-        return ServiceUnavailable(
-            "The database is unavailable or busy; retry shortly.", headers={"Retry-After": RETRY_AFTER_SECONDS}
-        )
-    return Problem("An unexpected database error occurred; it has been logged.")
 
 
 def sqlstate(error: DBAPIError) -> str | None:

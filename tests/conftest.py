@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 from sqlalchemy import delete, insert, text  # noqa: E402
 
 from app import db  # noqa: E402
-from app.api import response_cache  # noqa: E402
+from app.http import response_cache  # noqa: E402
 from app.models import Base, RatingList  # noqa: E402
 from app.services import snapshot_changes, timelines  # noqa: E402
 from app.services.current_snapshots import current_snapshots  # noqa: E402

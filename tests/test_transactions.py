@@ -5,8 +5,8 @@ import pytest
 from sqlalchemy.exc import DataError, IntegrityError, OperationalError, ProgrammingError
 
 from app import db
-from app.problems import Conflict, InvalidInput, Problem, ServiceUnavailable
-from app.transactions import problem_for, run_in_transaction
+from app.problems import Conflict, InvalidInput, Problem, ServiceUnavailable, problem_for
+from app.transactions import run_in_transaction
 
 
 class DriverError(Exception):

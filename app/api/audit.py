@@ -3,7 +3,8 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from app.api import examples
-from app.api.deps import Limit, Offset, SessionDep, Writer
+from app.api.deps import Limit, Offset, Writer
+from app.http.session import SessionDep
 from app.schemas.common import Date, Identifier, Page, Text
 from app.schemas.revisions import RevisionKind, RevisionRead
 from app.services import revisions

@@ -1,16 +1,12 @@
+"""The API's parameters as its endpoints declare them (the request's session is ``app.http.session``)."""
+
 from typing import Annotated
 
 from fastapi import Depends, Header, Path, Query
-from sqlalchemy.orm import Session
 
-from app.db import get_session
 from app.schemas.common import MAX_DATABASE_ID, MAX_OFFSET, MAX_PAGE_SIZE, Identifier
 from app.security import require_writer
 
-# scope="function": the session's exit code (the commit) runs when the endpoint returns, BEFORE the
-# response is sent, so a 2xx means the transaction committed; a failed commit becomes a problem
-# response instead (FastAPI's default "request" scope would commit after the response).
-SessionDep = Annotated[Session, Depends(get_session, scope="function")]
 Writer = Annotated[str, Depends(require_writer)]
 Limit = Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE, description=f"Items per page, 1 to {MAX_PAGE_SIZE}")]
 Offset = Annotated[

@@ -9,6 +9,8 @@ runs (timestamps, database ids, the day of a recompute).
 
 from typing import Any
 
+from fastapi.openapi.models import Example
+
 # Tournament T0017 of tests/data/renju-cn-2009-2019/source.tsv, exactly as
 # `python -m app.cli submission tests/data/renju-cn-2009-2019/source.tsv --tournament T0017` prints it.
 REAL_TOURNAMENT: dict[str, Any] = {
@@ -40,7 +42,7 @@ REAL_TOURNAMENT: dict[str, Any] = {
     ],
 }
 
-SUBMIT_TOURNAMENT_EXAMPLES: dict[str, dict[str, Any]] = {
+SUBMIT_TOURNAMENT_EXAMPLES: dict[str, Example] = {
     "real-2017": {
         "summary": "A real tournament of 2017 (5 players, 10 games)",
         "description": "Players the service does not know yet are created from `players`; "
@@ -69,7 +71,7 @@ def responses(examples: dict[str, dict[str, Any]], status: int = 200) -> dict[in
 
 # The same tournament corrected: the file names its country only by an id it does not define (5, the id
 # its Chinese tournaments and players carry), so the import leaves `country` empty; the correction adds it.
-CORRECT_TOURNAMENT_EXAMPLES: dict[str, dict[str, Any]] = {
+CORRECT_TOURNAMENT_EXAMPLES: dict[str, Example] = {
     "real-2017": {
         "summary": "The real tournament of 2017 with its country added",
         "description": "The whole tournament is sent again, as it should be stored; here `country` is added.",
@@ -77,14 +79,14 @@ CORRECT_TOURNAMENT_EXAMPLES: dict[str, dict[str, Any]] = {
     },
 }
 
-CREATE_PLAYER_EXAMPLES: dict[str, dict[str, Any]] = {
+CREATE_PLAYER_EXAMPLES: dict[str, Example] = {
     "real": {
         "summary": "A player of the Chinese file",
         "value": {"id": "3578", "name": "Wenhui", "surname": "Ma"},
     },
 }
 
-UPDATE_PLAYER_EXAMPLES: dict[str, dict[str, Any]] = {
+UPDATE_PLAYER_EXAMPLES: dict[str, Example] = {
     "real": {
         "summary": "Add a country",
         "description": "Only `country` changes; the name stays as it was.",
@@ -94,21 +96,17 @@ UPDATE_PLAYER_EXAMPLES: dict[str, dict[str, Any]] = {
 
 # Four players of the Chinese file, with ratings given them before its first tournament (2009-11-14),
 # as the README's walk-through of the historical Elo list does.
-SEEDS_EXAMPLES: dict[str, dict[str, Any]] = {
-    "real": {
-        "summary": "Four players of the Chinese file as of 2009-11-01",
-        "value": {
-            "seeds": [
-                {"player_id": "1193", "rating": 2300, "status": "established", "as_of": "2009-11-01"},
-                {"player_id": "2223", "rating": 2250, "status": "established", "as_of": "2009-11-01"},
-                {"player_id": "1168", "rating": 2200, "status": "established", "as_of": "2009-11-01"},
-                {"player_id": "487", "rating": 2150, "status": "established", "as_of": "2009-11-01"},
-            ]
-        },
-    },
+_SEEDS_IN: list[dict[str, Any]] = [
+    {"player_id": "1193", "rating": 2300, "status": "established", "as_of": "2009-11-01"},
+    {"player_id": "2223", "rating": 2250, "status": "established", "as_of": "2009-11-01"},
+    {"player_id": "1168", "rating": 2200, "status": "established", "as_of": "2009-11-01"},
+    {"player_id": "487", "rating": 2150, "status": "established", "as_of": "2009-11-01"},
+]
+SEEDS_EXAMPLES: dict[str, Example] = {
+    "real": {"summary": "Four players of the Chinese file as of 2009-11-01", "value": {"seeds": _SEEDS_IN}},
 }
 
-PARAMS_EXAMPLES: dict[str, dict[str, Any]] = {
+PARAMS_EXAMPLES: dict[str, Example] = {
     "whr": {"summary": "rif-whr: the rule text's drift and virtual games", "value": {"w2": 12.9, "virtual_games": 2}},
     "elo": {"summary": "rif-elo: start the replay from a bootstrap rating", "value": {"bootstrap_rating": 1800}},
     "rivne": {
@@ -118,7 +116,7 @@ PARAMS_EXAMPLES: dict[str, dict[str, Any]] = {
     "eru": {"summary": "eru: unranked newcomers are evaluated from 12 kyu", "value": {"first_rank": "12k"}},
 }
 
-UPDATE_RATING_LIST_EXAMPLES: dict[str, dict[str, Any]] = {
+UPDATE_RATING_LIST_EXAMPLES: dict[str, Example] = {
     "real": {
         "summary": "Stop recomputing after each submission",
         "description": "The list is then recomputed only by `POST /v1/rating-lists/{list_id}/recompute`.",
@@ -202,25 +200,25 @@ GET_TOURNAMENT = _example(
     "The real tournament of 2017 after the rif-whr list's recompute",
     {**_T0017_READ, "rating_changes": _T0017_CHANGES},
 )
+_T0017_CORRECTED: dict[str, Any] = {
+    **_T0017_READ,
+    "country": "CHN",
+    "players": [{**player, "country": "CHN"} if player["id"] == "3578" else player for player in _T0017_PLAYERS],
+    "rating_changes": _T0017_CHANGES,
+    "lists": [
+        {"id": "rif-elo", "rated": True, "reason": None, "job_id": None},
+        {"id": "rif-whr", "rated": True, "reason": None, "job_id": 2},
+    ],
+}
 REPLACE_TOURNAMENT = {
     "real-2017": {
         "summary": "The real tournament of 2017, corrected",
         "description": "The country is stored; rif-whr, which rates the tournament, queues a recompute (job 2); "
         "until it has run, `rating_changes` are those of the current snapshot. Player 3578's country had been "
         "set by `PATCH /v1/players/3578`.",
-        "value": {
-            **_T0017_READ,
-            "country": "CHN",
-            "players": [{**player, "country": "CHN"} if player["id"] == "3578" else player for player in _T0017_PLAYERS],
-            "rating_changes": _T0017_CHANGES,
-            "lists": [
-                {"id": "rif-elo", "rated": True, "reason": None, "job_id": None},
-                {"id": "rif-whr", "rated": True, "reason": None, "job_id": 2},
-            ],
-        },
+        "value": _T0017_CORRECTED,
     },
 }
-_T0017_CORRECTED = REPLACE_TOURNAMENT["real-2017"]["value"]
 WITHDRAW_TOURNAMENT = _example(
     "The real tournament of 2017, withdrawn (reason=entered twice)",
     {
@@ -345,7 +343,7 @@ _RIF_WHR = {
     "auto_recompute": True,
     "current_snapshot_id": 1,
 }
-_RIF_ELO = {
+_RIF_ELO: dict[str, Any] = {
     "id": "rif-elo",
     "name": "Historical RIF Elo list (1995 rules to 1996, 1997 rules to 2021-08-07)",
     "system": "rif-elo",
@@ -546,10 +544,7 @@ RECOMPUTE_RATING_LIST = _example(
 
 _SEEDS = {
     "list_id": "rif-elo",
-    "seeds": [
-        {**seed, "title": None, "counters": None}
-        for seed in sorted(SEEDS_EXAMPLES["real"]["value"]["seeds"], key=lambda seed: seed["player_id"])
-    ],
+    "seeds": [{**seed, "title": None, "counters": None} for seed in sorted(_SEEDS_IN, key=lambda seed: seed["player_id"])],
 }
 REPLACE_SEEDS = _example("The four seeds stored, by player id", _SEEDS)
 GET_SEEDS = _example("The historical Elo list's seeds", _SEEDS)

@@ -3,8 +3,9 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from app.api import examples
-from app.api.deps import JobIdPath, Limit, Offset, SessionDep
+from app.api.deps import JobIdPath, Limit, Offset
 from app.api.examples import responses
+from app.http.session import SessionDep
 from app.schemas.common import Identifier, Page
 from app.schemas.jobs import JobRead, JobStatus
 from app.services import jobs as service

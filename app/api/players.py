@@ -3,8 +3,9 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Depends, Query, Response, status
 
 from app.api import examples
-from app.api.deps import Limit, Offset, PlayerIdPath, SessionDep, Writer
+from app.api.deps import Limit, Offset, PlayerIdPath, Writer
 from app.api.examples import responses
+from app.http.session import SessionDep
 from app.schemas.common import CountryCode, Page, Text
 from app.schemas.players import PlayerCreate, PlayerPatch, PlayerRead
 from app.services import players as service

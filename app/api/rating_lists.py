@@ -1,4 +1,3 @@
-import datetime as dt
 from typing import Annotated, Any
 
 from fastapi import (
@@ -14,11 +13,13 @@ from starlette.concurrency import run_in_threadpool
 from starlette.types import Scope
 
 from app import db
-from app.api import examples, response_cache
-from app.api.conditional import CURRENT_CACHE, PINNED_CACHE, current_snapshot, matches, reads_etag
-from app.api.deps import IfNoneMatch, Limit, ListIdPath, Offset, PlayerIdPath, SessionDep, SnapshotIdPath, Writer
+from app.api import examples
+from app.api.deps import IfNoneMatch, Limit, ListIdPath, Offset, PlayerIdPath, SnapshotIdPath, Writer
 from app.api.examples import responses
-from app.schemas.common import EARLIEST_DATE, LATEST_DATE, MAX_DATABASE_ID, CountryCode, Identifier, Page
+from app.http import response_cache
+from app.http.caching import CURRENT_CACHE, PINNED_CACHE, current_snapshot, matches, not_modified, reads_etag
+from app.http.session import SessionDep
+from app.schemas.common import MAX_DATABASE_ID, CountryCode, Date, Identifier, Page
 from app.schemas.jobs import JobAccepted
 from app.schemas.rating_lists import (
     PlayerHistory,
@@ -117,21 +118,21 @@ def recompute_rating_list(
     job = jobs.trigger_recompute(session, list_id)
     background.add_task(worker.wake)  # runs after the response, when the job is committed
     response.headers["Location"] = f"/v1/jobs/{job.id}"
-    return JobAccepted(job_id=job.id, status=job.status, list_id=list_id)  # type: ignore[arg-type]
+    # The stored status is text; validating it checks it is one of JobStatus's, as JobRead does.
+    return JobAccepted.model_validate({"job_id": job.id, "status": job.status, "list_id": list_id})
 
 
 @router.get(
     "/v1/rating-lists/{list_id}/ratings",
     operation_id="get_ratings",
+    response_model=RatingsPage,
     responses={**responses(examples.GET_RATINGS), 304: {"description": "Not modified (If-None-Match)"}},
 )
 async def get_ratings(
     list_id: ListIdPath,
     request: Request,
-    as_of: dt.date | None = Query(
+    as_of: Date | None = Query(
         None,
-        ge=EARLIEST_DATE,
-        le=LATEST_DATE,
         description="The list as it stood on this date, from the snapshot's stored per-day points. The default list "
         "(status=active, on the snapshot's list date, the day of its recompute) is empty for a history whose last games are more than five years old: "
         "every player is then inactive; ask for status=all, or as_of the data's last date.",
@@ -149,7 +150,7 @@ async def get_ratings(
     limit: Limit = 100,
     offset: Offset = 0,
     if_none_match: IfNoneMatch = None,
-) -> RatingsPage:
+) -> Response:
     """Read a rating list, best first
 
     One page of the list's players, highest rating first (ties by player id), each with his rank
@@ -167,21 +168,21 @@ async def get_ratings(
     if current is not None:
         etag = reads_etag(snapshot_id if snapshot_id is not None else current.snapshot_id, request.scope)
         if matches(if_none_match, etag):
-            return _not_modified(etag, cache_control)  # type: ignore[return-value]
+            return not_modified(etag, cache_control)
         body = response_cache.responses.get(("ratings", *current, *query.values())) if snapshot_id is None else None
         if body is not None:
-            return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": cache_control})  # type: ignore[return-value]
-    return await run_in_threadpool(_ratings_answer, list_id, snapshot_id, query, request.scope, if_none_match, cache_control)  # type: ignore[return-value]
+            return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": cache_control})
+    return await run_in_threadpool(_ratings_answer, list_id, snapshot_id, query, request.scope, if_none_match, cache_control)
 
 
 def _ratings_answer(
-    list_id: str, snapshot_id: int | None, query: dict, scope: Scope, if_none_match: str | None, cache_control: str
+    list_id: str, snapshot_id: int | None, query: dict[str, Any], scope: Scope, if_none_match: str | None, cache_control: str
 ) -> Response:
     with db.session_scope() as session:
         rating_list = service.get_rating_list(session, list_id)
         etag = reads_etag(snapshot_id if snapshot_id is not None else rating_list.current_snapshot_id, scope)
         if matches(if_none_match, etag):
-            return _not_modified(etag, cache_control)
+            return not_modified(etag, cache_control)
         snapshot = service.get_snapshot(session, list_id, snapshot_id)
         key = ("ratings", snapshot.id, snapshot.created_at, *query.values()) if snapshot else None  # (as in get_ratings)
 
@@ -204,10 +205,6 @@ def _ratings_answer(
 
         body = response_cache.responses.kept_or_built(key, page)
     return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": cache_control})
-
-
-def _not_modified(etag: str, cache_control: str) -> Response:
-    return Response(status_code=304, headers={"ETag": etag, "Cache-Control": cache_control})
 
 
 @router.get("/v1/rating-lists/{list_id}/snapshots", operation_id="list_snapshots", responses=responses(examples.LIST_SNAPSHOTS))
@@ -271,6 +268,7 @@ def replace_seeds(
     "/v1/players/{player_id}/history",
     operation_id="get_player_history",
     tags=["players"],
+    response_model=PlayerHistory,
     responses={**responses(examples.GET_PLAYER_HISTORY), 304: {"description": "Not modified (If-None-Match)"}},
 )
 async def get_player_history(
@@ -280,7 +278,7 @@ async def get_player_history(
         Identifier, Query(alias="list", description="The rating list whose history is read (default `rif-whr`)")
     ] = "rif-whr",
     if_none_match: IfNoneMatch = None,
-) -> PlayerHistory:
+) -> Response:
     """Read a player's rating history
 
     The series a chart draws: one point per day on which the player's rating changed under the list's
@@ -292,11 +290,11 @@ async def get_player_history(
     if current is not None:
         etag = reads_etag(current.snapshot_id, request.scope)
         if matches(if_none_match, etag):
-            return _not_modified(etag, CURRENT_CACHE)  # type: ignore[return-value]
+            return not_modified(etag, CURRENT_CACHE)
         body = response_cache.responses.get(("history", *current, player_id))
         if body is not None:
-            return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": CURRENT_CACHE})  # type: ignore[return-value]
-    return await run_in_threadpool(_history_answer, player_id, list_id, request.scope, if_none_match)  # type: ignore[return-value]
+            return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": CURRENT_CACHE})
+    return await run_in_threadpool(_history_answer, player_id, list_id, request.scope, if_none_match)
 
 
 def _history_answer(player_id: str, list_id: str, scope: Scope, if_none_match: str | None) -> Response:
@@ -304,18 +302,15 @@ def _history_answer(player_id: str, list_id: str, scope: Scope, if_none_match: s
         rating_list = service.get_rating_list(session, list_id)
         etag = reads_etag(rating_list.current_snapshot_id, scope)
         if matches(if_none_match, etag):
-            return _not_modified(etag, CURRENT_CACHE)
+            return not_modified(etag, CURRENT_CACHE)
         snapshot = service.get_snapshot(session, list_id, None)
         key = ("history", snapshot.id, snapshot.created_at, player_id) if snapshot else None  # (as in get_player_history)
 
         def history() -> bytes:
             points = service.player_history(session, player_id, snapshot)
             snapshot_id = snapshot.id if snapshot else None
-            return (
-                PlayerHistory(player_id=player_id, list_id=list_id, snapshot_id=snapshot_id, points=points)
-                .model_dump_json()
-                .encode()
-            )  # type: ignore[arg-type]
+            answer = {"player_id": player_id, "list_id": list_id, "snapshot_id": snapshot_id, "points": points}
+            return PlayerHistory.model_validate(answer).model_dump_json().encode()
 
         body = response_cache.responses.kept_or_built(key, history)
     return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": CURRENT_CACHE})

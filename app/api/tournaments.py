@@ -2,10 +2,12 @@ from typing import Annotated
 
 from fastapi import APIRouter, BackgroundTasks, Body, Depends, Header, Query, status
 from fastapi.responses import JSONResponse
+from sqlalchemy.orm import Session
 
 from app.api import examples
-from app.api.deps import Limit, Offset, RevisionNumberPath, SessionDep, TournamentIdPath, Writer
+from app.api.deps import Limit, Offset, RevisionNumberPath, TournamentIdPath, Writer
 from app.api.examples import CORRECT_TOURNAMENT_EXAMPLES, SUBMIT_TOURNAMENT_EXAMPLES
+from app.http.session import SessionDep
 from app.schemas.common import CountryCode, Page, Text
 from app.schemas.players import PlayerRead
 from app.schemas.revisions import RevisionDetail, RevisionRead
@@ -32,6 +34,7 @@ router = APIRouter(prefix="/v1/tournaments", tags=["tournaments"])
     "",
     status_code=status.HTTP_201_CREATED,
     operation_id="submit_tournament",
+    response_model=TournamentSubmitted,
     responses={
         **examples.responses(examples.SUBMIT_TOURNAMENT, status=201),
         409: {"description": "A tournament with this id exists, or a request with the same Idempotency-Key is in progress"},
@@ -52,7 +55,7 @@ def submit_tournament(
         "the same key with a different body is a 422, and one sent while the first is still in progress a 409. "
         "A key belongs to the API key that used it.",
     ),
-) -> TournamentSubmitted:
+) -> JSONResponse:
     """Submit a tournament with its games
 
     Stores the tournament, its games and its players in one transaction: all of it, or nothing with a
@@ -84,7 +87,7 @@ def submit_tournament(
     stored = run_in_transaction(session, store, attempts=settings.transaction_attempts)
     background.add_task(worker.wake)  # after the response, so after the commit too
     headers = {"Location": stored.location} if stored.location else {}
-    return JSONResponse(stored.body, status_code=stored.status_code, headers=headers)  # type: ignore[return-value]
+    return JSONResponse(stored.body, status_code=stored.status_code, headers=headers)
 
 
 @router.put("/{tournament_id}", operation_id="replace_tournament", responses=examples.responses(examples.REPLACE_TOURNAMENT))
@@ -235,12 +238,12 @@ def list_tournaments(
     return Page(items=items, total=total, limit=limit, offset=offset)
 
 
-def _submitted(session, tournament_id: str, outcomes: list[service.ListOutcome]) -> TournamentSubmitted:  # type: ignore[no-untyped-def]
+def _submitted(session: Session, tournament_id: str, outcomes: list[service.ListOutcome]) -> TournamentSubmitted:
     lists = [ListRating(id=o.list_id, rated=o.rated, reason=o.reason, job_id=o.job_id) for o in outcomes]
     return TournamentSubmitted(**_read(session, tournament_id).model_dump(), lists=lists)
 
 
-def _read(session, tournament_id: str) -> TournamentRead:  # type: ignore[no-untyped-def]
+def _read(session: Session, tournament_id: str) -> TournamentRead:
     tournament, games, players, changes = service.get_tournament(session, tournament_id)
     summary = TournamentSummary.model_validate(tournament).model_dump()
     summary["games_count"] = len(games)
@@ -263,7 +266,7 @@ def _read(session, tournament_id: str) -> TournamentRead:  # type: ignore[no-unt
                 round=g.round,
                 black=g.black_id,
                 white=g.white_id,
-                result=g.result,  # type: ignore[arg-type]
+                result=g.result,
                 played=g.played,
                 date=g.date,
                 handicap=g.handicap,

@@ -10,6 +10,7 @@ answers yes reads the file. A new format is one line here: a module with
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from app.importers import egd_h9, opengotha, renju_tsv, renju_xml
 from app.importers.renju_tsv import RejectedRow
@@ -28,7 +29,7 @@ class FileFormat:
 
 
 def whole_file_reader(
-    name: str, read_path: Callable[[Path], tuple[list[dict], list[RejectedRow]]], explanations: dict[str, str]
+    name: str, read_path: Callable[[Path], tuple[list[dict[str, Any]], list[RejectedRow]]], explanations: dict[str, str]
 ) -> Callable[[Path, ImportOptions], SubmissionSource]:
     """A reader for a format whose files are small enough to parse whole into submissions and
     rejected rows (a Go tournament's table)."""

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 from app.importers.source import ImportOptions, SubmissionSource
 
@@ -176,7 +177,7 @@ def _records(lines: Iterable[str]) -> Iterator[tuple[int, list[str]]]:
             yield line_number, [column.strip() for column in stripped.split("\t")]
 
 
-def to_submissions(parsed: ParsedFile) -> tuple[list[dict], list[RejectedRow]]:
+def to_submissions(parsed: ParsedFile) -> tuple[list[dict[str, Any]], list[RejectedRow]]:
     """Tournament submissions (the body of ``POST /v1/tournaments``) and the game rows left out.
 
     A game of a tournament the file does not define is rejected, never dated by guess (data README).
@@ -224,7 +225,7 @@ def to_submissions(parsed: ParsedFile) -> tuple[list[dict], list[RejectedRow]]:
     return submissions, rejected
 
 
-def _player_submission(player: ParsedPlayer | None, player_id: str, countries: dict[str, str]) -> dict:
+def _player_submission(player: ParsedPlayer | None, player_id: str, countries: dict[str, str]) -> dict[str, Any]:
     if player is None:
         return {"id": player_id}
     return {

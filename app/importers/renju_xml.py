@@ -35,7 +35,7 @@ import tempfile
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 from xml.etree.ElementTree import XMLParser
 
 from app.importers.renju_tsv import RENJU_RULE_IDS
@@ -155,13 +155,15 @@ def _day(text: str) -> date:
 
 
 def _number(text: str | None) -> int:
+    if text is None:
+        raise Undatable(f"not a number: {text!r}")
     try:
-        return int(text)  # type: ignore[arg-type]
-    except (TypeError, ValueError) as error:
+        return int(text)
+    except ValueError as error:
         raise Undatable(f"not a number: {text!r}") from error
 
 
-def _submissions(staging: "_Staging", source: SubmissionSource, options: ImportOptions) -> Iterator[dict]:
+def _submissions(staging: "_Staging", source: SubmissionSource, options: ImportOptions) -> Iterator[dict[str, Any]]:
     try:
         _reject_games_of_undefined_tournaments(staging, source)
         rules = {rule_id: (name, category) for rule_id, name, category in staging.rows("SELECT id, name, category FROM rules")}
@@ -217,7 +219,7 @@ def _reject_tournament(staging: "_Staging", source: SubmissionSource, tournament
         source.reject(GAME_OF_REJECTED_TOURNAMENT, f"{games} games of tournament {tournament_id}", count=games)
 
 
-def _games(staging: "_Staging", source: SubmissionSource, tournament_id: str) -> list[dict]:
+def _games(staging: "_Staging", source: SubmissionSource, tournament_id: str) -> list[dict[str, Any]]:
     """The tournament's games in the file's order. Unrated games are stored as not played (the
     contract's flag for a game that is stored and never rated); games that cannot be stored are
     counted by reason."""
@@ -245,7 +247,7 @@ def _games(staging: "_Staging", source: SubmissionSource, tournament_id: str) ->
     return games
 
 
-def _players(staging: "_Staging", games: list[dict]) -> list[dict]:
+def _players(staging: "_Staging", games: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The players of the tournament's games (INTERPRETATIONS 6.9), as the file describes them;
     one it does not describe is given by his id alone."""
     player_ids = sorted({g["black"] for g in games} | {g["white"] for g in games}, key=_natural)
@@ -284,6 +286,7 @@ class _Staging:
         handle, self.path = tempfile.mkstemp(prefix="renju-xml-import-", suffix=".sqlite3")
         os.close(handle)
         self.connection = sqlite3.connect(self.path)
+        self.closed = False
         self.connection.execute("PRAGMA journal_mode=OFF")
         self.connection.execute("PRAGMA synchronous=OFF")
         self.connection.execute("PRAGMA cache_size=-8000")  # 8 MB of page cache, whatever the file
@@ -303,7 +306,7 @@ class _Staging:
         self.connection.execute("CREATE INDEX games_by_tournament ON games (tournament, seq)")
         self.connection.commit()
 
-    def insert(self, kind: str, rows: list[tuple]) -> None:
+    def insert(self, kind: str, rows: list[tuple[Any, ...]]) -> None:
         table, columns = self.COLUMNS[kind]
         names = ", ".join("end_" if c == "end" else c for c in columns)
         marks = ", ".join("?" for _ in columns)
@@ -311,11 +314,11 @@ class _Staging:
         verb = "INSERT" if table == "games" else "INSERT OR REPLACE"
         self.connection.executemany(f"{verb} INTO {table} ({names}) VALUES ({marks})", rows)
 
-    def rows(self, query: str, parameters: tuple = ()) -> Iterator[tuple]:
+    def rows(self, query: str, parameters: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
         return iter(self.connection.execute(query, parameters))
 
-    def count(self, table_and_condition: str, parameters: tuple = ()) -> int:
-        return self.connection.execute(f"SELECT count(*) FROM {table_and_condition}", parameters).fetchone()[0]
+    def count(self, table_and_condition: str, parameters: tuple[Any, ...] = ()) -> int:
+        return int(self.connection.execute(f"SELECT count(*) FROM {table_and_condition}", parameters).fetchone()[0])
 
     def country_code(self, country_id: str) -> str | None:
         if country_id not in self._countries:
@@ -329,8 +332,8 @@ class _Staging:
             self._cities[city_id] = (row[0] or None) if row else None
         return self._cities[city_id]
 
-    def players(self, player_ids: list[str]) -> dict[str, dict]:
-        described: dict[str, dict] = {}
+    def players(self, player_ids: list[str]) -> dict[str, dict[str, Any]]:
+        described: dict[str, dict[str, Any]] = {}
         for start in range(0, len(player_ids), PLAYERS_PER_QUERY):
             chunk = player_ids[start : start + PLAYERS_PER_QUERY]
             marks = ", ".join("?" for _ in chunk)
@@ -348,9 +351,9 @@ class _Staging:
         return described
 
     def close(self) -> None:
-        if self.connection is not None:
+        if not self.closed:
+            self.closed = True
             self.connection.close()
-            self.connection = None  # type: ignore[assignment]
             os.unlink(self.path)
 
 
@@ -362,7 +365,7 @@ class _RecordTarget:
         self.staging = staging
         self.source = source
         self.depth = 0
-        self.batches: dict[str, list[tuple]] = {kind: [] for kind in _Staging.COLUMNS}
+        self.batches: dict[str, list[tuple[Any, ...]]] = {kind: [] for kind in _Staging.COLUMNS}
 
     def start(self, tag: str, attributes: dict[str, str]) -> None:
         self.depth += 1

@@ -9,6 +9,7 @@ A reason is a fixed phrase, so that the report can group rows by it and say what
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 from xml.etree.ElementTree import ParseError, XMLParser
 
 __all__ = ["ImportOptions", "SubmissionSource", "xml_element_names"]
@@ -40,7 +41,7 @@ class SubmissionSource:
 
     format_name: str
     tournament_count: int
-    submissions: Iterator[dict]
+    submissions: Iterator[dict[str, Any]]
     explanations: dict[str, str]
     rejected: Counter[str] = field(default_factory=Counter)
     examples: dict[str, list[str]] = field(default_factory=dict)

@@ -1,5 +1,5 @@
 import datetime as dt
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -17,11 +17,13 @@ class RatingListRead(BaseModel):
     name: str = Field(description="The list's name for people")
     system: str = Field(description="The rating system (rif-whr, rif-elo, olufsen, rivne)")
     category: str = Field(description="The game whose tournaments it rates: renju, gomoku, go or shogi")
-    params: dict = Field(
+    params: dict[str, Any] = Field(
         description="The rule system's parameters (WHR: w2, virtual_games, virtual_rating, start_rating; Elo: "
         "switch_to_1997, last_day, bootstrap_rating; Olufsen: provisional_highest_grade, fesa; Rivne: newcomer_start)"
     )
-    eligibility: dict = Field(description="Which tournaments count: rated flag, minimum time control, certified rules, formats")
+    eligibility: dict[str, Any] = Field(
+        description="Which tournaments count: rated flag, minimum time control, certified rules, formats"
+    )
     auto_recompute: bool = Field(
         description="A submission or correction of a tournament the list rates queues a recompute of the list"
     )
@@ -55,7 +57,7 @@ class RatingRowRead(BaseModel):
         "listed is active"
     )
     title: str | None = Field(None, description="Grade or rank, for systems that award them")
-    counters: dict | None = Field(
+    counters: dict[str, Any] | None = Field(
         None,
         description="The system's own counters (e.g. rif_status for the Elo list; rated_games, category and "
         "pending_grade for the Olufsen list; rating_source and tournaments for the eru list)",
@@ -89,13 +91,13 @@ class SnapshotRead(BaseModel):
     )
     created_at: dt.datetime = Field(description="When the snapshot was written")
     job_id: int | None = Field(description="The recompute job that wrote it")
-    params: dict = Field(
+    params: dict[str, Any] = Field(
         description="The list's parameters it was computed with, and what the system adds (Elo, Olufsen, Rivne: the number of seeds)"
     )
     players: int = Field(description="Players on the list")
     games: int = Field(description="Games rated")
     tournaments: int = Field(description="Tournaments rated")
-    notes: list = Field(description="What the computation reports, e.g. its convergence or what it could not rate")
+    notes: list[Any] = Field(description="What the computation reports, e.g. its convergence or what it could not rate")
     current: bool = Field(False, description="The list shows this snapshot")
 
 
@@ -108,7 +110,7 @@ class HistoryPoint(BaseModel):
     games: int = Field(description="Rated games up to and including this point")
     status: str = Field(description="The player's status on that day (active, inactive or provisional)")
     title: str | None = Field(None, description="Grade or rank held from that day, for systems that award them")
-    counters: dict | None = Field(None, description="The system's own counters on that day, as on the list's rows")
+    counters: dict[str, Any] | None = Field(None, description="The system's own counters on that day, as on the list's rows")
     tournament_ids: list[str] = Field(description="The tournaments rated into this point (a WHR day can hold several)")
 
 
@@ -141,7 +143,7 @@ class SeedIn(StrictModel):
         examples=["2009-11-01"],
     )
     title: Text | None = Field(None, max_length=20, description="A grade or rank the player starts from (systems with titles)")
-    counters: dict | None = Field(
+    counters: dict[str, Any] | None = Field(
         None, description="The system's own counters, e.g. rated games so far (olufsen); first_rank and rating_bonus (eru)"
     )
 
@@ -162,7 +164,7 @@ class SeedRead(BaseModel):
     status: str = Field(description="His status in the list's system")
     as_of: dt.date = Field(description="The day the rating held")
     title: str | None = Field(None, description="Grade or rank, for systems with titles")
-    counters: dict | None = Field(None, description="The system's own counters")
+    counters: dict[str, Any] | None = Field(None, description="The system's own counters")
 
 
 class SeedsRead(BaseModel):

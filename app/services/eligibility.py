@@ -17,18 +17,38 @@ from app.models import Game, RatingList, Tournament
 
 
 class TournamentFields(Protocol):
-    """What the rules read of a tournament: a stored ``Tournament`` or a submitted ``TournamentIn``."""
+    """What the rules read of a tournament: a stored ``Tournament`` or a submitted ``TournamentIn``.
+    Read-only, so a submission's narrower types (``category: Literal["renju", ...]``) fit."""
 
-    category: str
-    rated: bool
-    time_control_minutes: int | None
-    rule: str | None
-    format: str
-    complete_records: bool
-    end: dt.date
-    eru_calendar: bool
-    referee_accepted: bool
-    international: bool
+    @property
+    def category(self) -> str: ...
+
+    @property
+    def rated(self) -> bool: ...
+
+    @property
+    def time_control_minutes(self) -> int | None: ...
+
+    @property
+    def rule(self) -> str | None: ...
+
+    @property
+    def format(self) -> str: ...
+
+    @property
+    def complete_records(self) -> bool: ...
+
+    @property
+    def end(self) -> dt.date: ...
+
+    @property
+    def eru_calendar(self) -> bool: ...
+
+    @property
+    def referee_accepted(self) -> bool: ...
+
+    @property
+    def international(self) -> bool: ...
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ SQLite's busy timeout); a request that waits longer gets a 409 "in progress, ret
 import hashlib
 import json
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import select, text, update
 from sqlalchemy.orm import Session
@@ -27,7 +28,7 @@ IN_PROGRESS_WAIT = "5s"
 @dataclass(frozen=True)
 class StoredResponse:
     status_code: int
-    body: dict
+    body: dict[str, Any]
     location: str | None
 
 

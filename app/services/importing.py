@@ -4,6 +4,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 from sqlalchemy import func, select
@@ -101,7 +102,7 @@ def import_results_file(
     return report
 
 
-def _refuse(source: SubmissionSource, raw: dict, problem: str) -> None:
+def _refuse(source: SubmissionSource, raw: dict[str, Any], problem: str) -> None:
     source.reject(TOURNAMENT_REFUSED, f"tournament {raw['id']}: {problem}")
     if raw["games"]:
         source.reject(GAME_OF_REFUSED_TOURNAMENT, f"{len(raw['games'])} games of tournament {raw['id']}", count=len(raw["games"]))

@@ -18,8 +18,9 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
-from sqlalchemy import exists, func, select, text, update
+from sqlalchemy import CursorResult, Result, exists, func, select, text, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, aliased
 
@@ -101,11 +102,13 @@ def claim_next_job(session: Session, worker: str) -> int | None:
         candidates = candidates.with_for_update(skip_locked=True)
     for job_id in session.scalars(candidates).all():
         now = _now()
-        claimed = session.execute(
-            update(Job)
-            .where(Job.id == job_id, Job.status == QUEUED)
-            .values(status=RUNNING, worker=worker, started_at=now, heartbeat_at=now, progress=0.0, attempts=Job.attempts + 1)
-        ).rowcount
+        claimed = _rows_changed(
+            session.execute(
+                update(Job)
+                .where(Job.id == job_id, Job.status == QUEUED)
+                .values(status=RUNNING, worker=worker, started_at=now, heartbeat_at=now, progress=0.0, attempts=Job.attempts + 1)
+            )
+        )
         if claimed == 1:
             return job_id
     return None
@@ -286,10 +289,10 @@ def _requeue(session: Session, job: Job) -> bool:
         .execution_options(synchronize_session=False)
     )
     if not _is_postgresql(session):
-        return session.execute(statement).rowcount == 1  # SQLite: no other writer can be inside
+        return _rows_changed(session.execute(statement)) == 1  # SQLite: no other writer can be inside
     try:
         with session.begin_nested():
-            return session.execute(statement).rowcount == 1
+            return _rows_changed(session.execute(statement)) == 1
     except IntegrityError:
         return False
 
@@ -355,6 +358,12 @@ def _process_gone(worker: str | None) -> bool:
     except PermissionError:
         return False
     return False
+
+
+def _rows_changed(result: Result[Any]) -> int:
+    """The row count of an UPDATE (a CursorResult, which the session's execute types as Result)."""
+    assert isinstance(result, CursorResult)
+    return result.rowcount
 
 
 def _is_postgresql(session: Session) -> bool:

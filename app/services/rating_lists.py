@@ -51,7 +51,7 @@ def system_of(rating_list: RatingList) -> RatingSystem:
         raise Conflict(f"Rating list {rating_list.id!r}: {error}.") from None
 
 
-def update_params(session: Session, list_id: str, params: dict, *, actor: str) -> RatingList:
+def update_params(session: Session, list_id: str, params: dict[str, Any], *, actor: str) -> RatingList:
     """Merge the changes into the list's parameters, checked by its system's own parameter model."""
     rating_list = get_rating_list(session, list_id, lock=True)
     system = system_of(rating_list)
@@ -114,7 +114,7 @@ def list_snapshots(session: Session, list_id: str, limit: int, offset: int) -> t
     return list(snapshots), total
 
 
-def list_etag(snapshot_id: int | None, query: dict) -> str:
+def list_etag(snapshot_id: int | None, query: dict[str, Any]) -> str:
     """Changes whenever the list's snapshot or the query changes; computed without reading rows."""
     key = json.dumps({"snapshot": snapshot_id, **query}, sort_keys=True, default=str)
     return 'W/"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"'
@@ -140,7 +140,7 @@ def ratings(
     )
 
 
-def player_history(session: Session, player_id: str, snapshot: RatingSnapshot | None) -> list[dict]:
+def player_history(session: Session, player_id: str, snapshot: RatingSnapshot | None) -> list[dict[str, Any]]:
     """The player's stored points under the snapshot, oldest first (from its timeline, read once per
     process)."""
     if session.get(Player, player_id) is None:
@@ -150,7 +150,7 @@ def player_history(session: Session, player_id: str, snapshot: RatingSnapshot | 
     return timelines.timeline_of(session, snapshot).history(player_id)
 
 
-def replace_seeds(session: Session, list_id: str, seeds: list[dict], *, actor: str) -> list[RatingSeed]:
+def replace_seeds(session: Session, list_id: str, seeds: list[dict[str, Any]], *, actor: str) -> list[RatingSeed]:
     rating_list = get_rating_list(session, list_id, lock=True)
     system = system_of(rating_list)
     if system.seed_model is None:
@@ -159,7 +159,7 @@ def replace_seeds(session: Session, list_id: str, seeds: list[dict], *, actor: s
             [FieldError("/seeds", f"{rating_list.system} lists take no seed ratings")],
         )
     errors = []
-    validated: list[dict] = []
+    validated: list[dict[str, Any]] = []
     for i, seed in enumerate(seeds):
         try:
             # What is stored is the system's reading of the seed (its defaults, e.g. the status, filled in).

@@ -77,8 +77,8 @@ CHANGE_COLUMNS = (
 class SnapshotData:
     """Everything one new snapshot holds, as plain rows ready for bulk inserts."""
 
-    params: dict
-    entries: list[tuple]  # ENTRY_COLUMNS
+    params: dict[str, Any]
+    entries: list[tuple[Any, ...]]  # ENTRY_COLUMNS
     points: bytes = b""  # point_archive
     changes: bytes = b""  # change_archive
     games: int = 0
@@ -214,13 +214,13 @@ def eligible_games(session: Session, rating_list: RatingList) -> tuple[list[Stor
     )
 
 
-def _fetch_all(session: Session, statement: Any) -> list[tuple]:
+def _fetch_all(session: Session, statement: Any) -> Sequence[tuple[Any, ...]]:
     """All rows of a select as the driver's own tuples, on the session's connection (its
     transaction): SQLAlchemy's per-row processing is skipped, so the statement selects only columns
     the driver returns in the wanted form (text for dates, as ``cast(..., String)``)."""
     result = session.connection().execute(statement)
     try:
-        return result.cursor.fetchall()  # type: ignore[no-any-return]
+        return result.cursor.fetchall()
     finally:
         result.close()
 
@@ -259,7 +259,7 @@ def _eligible_tournaments(session: Session, rating_list: RatingList) -> dict[str
     return tournaments
 
 
-def entry_rows(replayed: Replay) -> list[tuple]:
+def entry_rows(replayed: Replay) -> list[tuple[Any, ...]]:
     """The list's entries as ENTRY_COLUMNS tuples, in primary-key order (an index filled in key order
     is written sequentially, faster than in a system's own order)."""
     iso = _IsoDates()

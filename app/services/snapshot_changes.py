@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from sqlalchemy import select
@@ -38,12 +39,12 @@ class ChangeTable:
 
     def _changes(self, rows: slice | np.ndarray) -> list[Change]:
         fields = [self.columns[name][rows].tolist() for name in _FIELDS]
-        return [
-            Change(
-                *(None if name in _NUMBERS and math.isnan(value) else value for name, value in zip(_FIELDS, values, strict=True))
-            )
-            for values in zip(*fields, strict=True)
-        ]
+        return [Change(*_stored_values(values)) for values in zip(*fields, strict=True)]
+
+
+def _stored_values(values: tuple[Any, ...]) -> list[Any]:
+    """A row of the stored columns as Change's fields: NaN in a number column is None."""
+    return [None if name in _NUMBERS and math.isnan(value) else value for name, value in zip(_FIELDS, values, strict=True)]
 
 
 def changes_of(session: Session, snapshot: RatingSnapshot) -> ChangeTable:

@@ -27,7 +27,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from itertools import chain
-from json.encoder import c_make_encoder, encode_basestring_ascii  # type: ignore[attr-defined]
+from json.encoder import encode_basestring_ascii
 from typing import Any, Generic, TypeVar
 
 import numpy as np
@@ -174,9 +174,11 @@ def _utf8(text: str) -> np.ndarray:
 
 def _json_encoder() -> Callable[[Any], str]:
     default = json.JSONEncoder()
-    if c_make_encoder is None:  # a Python without the json accelerator
+    try:
+        from _json import make_encoder  # the accelerator json.encoder knows as c_make_encoder
+    except ImportError:  # a Python without it
         return default.encode
-    make = c_make_encoder(None, default.default, encode_basestring_ascii, None, ": ", ", ", False, False, True)
+    make = make_encoder(None, default.default, encode_basestring_ascii, None, ": ", ", ", False, False, True)
 
     def encode(value: Any) -> str:
         return "".join(make(value, 0))

@@ -19,6 +19,7 @@ import datetime as dt
 import math
 from bisect import bisect_left
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from sqlalchemy import select
@@ -45,7 +46,7 @@ class Timeline:
     points: PointArrays  # per row
     tournament_ids: np.ndarray  # per row (objects: lists of ids)
 
-    def history(self, player_id: str) -> list[dict]:
+    def history(self, player_id: str) -> list[dict[str, Any]]:
         """The player's points, oldest first, as the history endpoint shows them (none when the
         snapshot has no point of his)."""
         player = bisect_left(self.player_ids, player_id)

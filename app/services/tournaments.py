@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from typing import Any
 
 from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session
@@ -296,7 +297,7 @@ def _insert_tournament_players(session: Session, submission: TournamentIn) -> No
         session.execute(insert(TournamentPlayer), rows)
 
 
-def _tournament_player_rows(submission: TournamentIn) -> list[dict]:
+def _tournament_player_rows(submission: TournamentIn) -> list[dict[str, Any]]:
     """A row for each player with anything declared for him at this tournament."""
     rows = []
     for player in submission.players:
@@ -306,7 +307,7 @@ def _tournament_player_rows(submission: TournamentIn) -> list[dict]:
     return rows
 
 
-def _tournament_fields(submission: TournamentIn) -> dict:
+def _tournament_fields(submission: TournamentIn) -> dict[str, Any]:
     return submission.model_dump(exclude={"id", "players", "games"})
 
 
@@ -315,7 +316,7 @@ def _insert_games(session: Session, submission: TournamentIn) -> None:
         session.execute(insert(Game), _game_rows(submission))
 
 
-def _game_rows(submission: TournamentIn) -> list[dict]:
+def _game_rows(submission: TournamentIn) -> list[dict[str, Any]]:
     return [
         {
             "tournament_id": submission.id,

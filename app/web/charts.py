@@ -8,7 +8,7 @@ labelled with the new title. The SVG names itself (``<title>``, ``<desc>``) for 
 
 import datetime as dt
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from markupsafe import Markup, escape
@@ -155,7 +155,9 @@ def _date_ticks(first: dt.date, last: dt.date) -> list[tuple[dt.date, str]]:
     return labelled
 
 
-def _grid(y_ticks: list[float], y, first: dt.date, last: dt.date, x) -> list[str]:  # type: ignore[no-untyped-def]
+def _grid(
+    y_ticks: list[float], y: Callable[[float], float], first: dt.date, last: dt.date, x: Callable[[dt.date], float]
+) -> list[str]:
     parts = ['<g class="grid">']
     for tick in y_ticks:
         parts.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(tick):.1f}" y2="{y(tick):.1f}"/>')

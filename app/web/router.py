@@ -1,9 +1,9 @@
 """The website's routes: read the query, answer 304 when the caller's copy is current, else build the
 page (``app.web.pages``) and render it. None is in the OpenAPI document.
 
-Caching is the API's (app/api/rating_lists.py): pages of a list's current snapshot may be cached
-for a minute and served stale while revalidating; a pinned snapshot never changes. A list page's
-ETag is computed from the snapshot and the query before any row is read, as the API's is; pages
+Caching is as the API's (``app.http.caching``, which both use): pages of a list's current snapshot may
+be cached for a minute and served stale while revalidating; a pinned snapshot never changes. A list
+page's ETag is computed from the snapshot and the query before any row is read, as the API's is; pages
 that also show stored tournaments and games (a player, a tournament, search, the index) carry the
 hash of their body, since a submission changes them without a new snapshot."""
 
@@ -21,9 +21,9 @@ from fastapi.responses import HTMLResponse, Response
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from sqlalchemy.orm import Session
 
-from app.api import response_cache
-from app.api.conditional import CURRENT_CACHE, PINNED_CACHE, matches
-from app.api.deps import SessionDep
+from app.http import response_cache
+from app.http.caching import CURRENT_CACHE, PINNED_CACHE, matches, not_modified
+from app.http.session import SessionDep
 from app.problems import Problem
 from app.services import rating_lists as lists_service
 from app.web import display, pages
@@ -177,7 +177,7 @@ def _page(
     """Answer 304 to a current copy; else build and render (an ETag from the body when none is given).
     A page with a ``keep`` key is rendered once and then sent from the response cache."""
     if etag is not None and matches(request.headers.get("if-none-match"), etag):
-        return Response(status_code=304, headers={"ETag": etag, "Cache-Control": cache})
+        return not_modified(etag, cache)
     try:
         body = response_cache.responses.kept_or_built(
             keep, lambda: templates.get_template(template).render(**build(), request_path=request.url.path).encode()
@@ -187,7 +187,7 @@ def _page(
     if etag is None:
         etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
         if matches(request.headers.get("if-none-match"), etag):
-            return Response(status_code=304, headers={"ETag": etag, "Cache-Control": cache})
+            return not_modified(etag, cache)
     return HTMLResponse(body, headers={"ETag": etag, "Cache-Control": cache})
 
 

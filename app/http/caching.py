@@ -1,0 +1,55 @@
+"""Conditional reads: how long a copy may be kept, the ETag of a list's page, and whether the copy a
+request names in ``If-None-Match`` is still current.
+
+The ETag of a read of a list depends only on the path, the query as sent and the list's current
+snapshot (``reads_etag``), which this process knows without a database session
+(``current_snapshot``, from ``app.services.current_snapshots``); so an unchanged page is a 304
+answered before any row is read."""
+
+from __future__ import annotations
+
+import hashlib
+
+from starlette.concurrency import run_in_threadpool
+from starlette.responses import Response
+from starlette.types import Scope
+
+from app import db
+from app.services.current_snapshots import Current, current_snapshots
+
+# A website behind a CDN: the current list may be cached briefly and served stale while the CDN
+# revalidates it (ETag, cheap 304); a pinned snapshot never changes.
+CURRENT_CACHE = "public, max-age=60, stale-while-revalidate=600"
+PINNED_CACHE = "public, max-age=31536000, immutable"
+
+
+def reads_etag(snapshot_id: int | None, scope: Scope) -> str:
+    """The ETag of a list page or a history: the snapshot it is read from, the path and the query
+    as sent (the same query written another way is another ETag, and only that)."""
+    key = f"{snapshot_id}\n{scope['path']}\n{scope['query_string'].decode('latin-1')}"
+    return 'W/"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"'
+
+
+def matches(if_none_match: str | None, etag: str) -> bool:
+    """RFC 9110 13.1.2: If-None-Match compares weakly, so W/"x" matches "x"."""
+    if not if_none_match:
+        return False
+    if if_none_match.strip() == "*":
+        return True
+    bare = etag.removeprefix("W/")
+    return any(tag.strip().removeprefix("W/") == bare for tag in if_none_match.split(","))
+
+
+def not_modified(etag: str, cache_control: str) -> Response:
+    """The bodiless 304 to a copy that is still current (RFC 9110 15.4.5: with its ETag and Cache-Control)."""
+    return Response(status_code=304, headers={"ETag": etag, "Cache-Control": cache_control})
+
+
+async def current_snapshot(list_id: str) -> Current | None:
+    """The list's current snapshot as this process last read it (None for no such list)."""
+    engine = db.get_engine()
+    known, current = current_snapshots.known(engine, list_id)
+    if not known:
+        await run_in_threadpool(current_snapshots.read, engine)
+        known, current = current_snapshots.known(engine, list_id)
+    return current if known else None
