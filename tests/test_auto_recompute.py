@@ -32,7 +32,11 @@ def test_lists_say_whether_they_rate_the_submission(client):
         "reason": "the tournament is marked none of: eru_calendar, referee_accepted, international",
         "job_id": None,
     }
-    estonian = _lists(client.post("/v1/tournaments", json=tournament_body("EST", eru_calendar=True), headers=AUTH))["eru"]
+    estonian = _lists(
+        client.post(
+            "/v1/tournaments", json=tournament_body("EST", eru_calendar=True), headers=AUTH, params={"duplicate": "intended"}
+        )
+    )["eru"]
     assert estonian["rated"] is True and isinstance(estonian["job_id"], int)
     job = client.get(f"/v1/jobs/{lists['rif-whr']['job_id']}").json()
     assert job["status"] == "queued" and job["list_id"] == "rif-whr"
@@ -56,7 +60,7 @@ def test_reasons_name_every_rule_the_tournament_fails(client):
     body["games"] = [{k: v for k, v in game.items() if k != "date"} for game in body["games"]]
     lists = _lists(client.post("/v1/tournaments", json=body, headers=AUTH))
     assert lists["rif-whr"]["reason"] == (
-        "the tournament is marked not rated; rule 'Gomoku-free' is not one of the list's certified rules "
+        "the tournament is marked not rated; rule 'Freestyle' is not one of the list's certified rules "
         "(RIF, Yamaguchi, Soosyrv-N, Taraguchi-N, Yamasyrv-N, Sakata)"
     )
     assert lists["rif-elo"]["reason"] == (
@@ -92,7 +96,9 @@ def test_the_same_rules_select_the_games_a_recompute_rates(client):
 
 def test_submissions_coalesce_into_one_queued_job_and_jobs_are_listed(client):
     first = _lists(client.post("/v1/tournaments", json=tournament_body("A"), headers=AUTH))["rif-whr"]["job_id"]
-    second = _lists(client.post("/v1/tournaments", json=tournament_body("B"), headers=AUTH))["rif-whr"]["job_id"]
+    second = _lists(client.post("/v1/tournaments", json=tournament_body("B"), headers=AUTH, params={"duplicate": "intended"}))[
+        "rif-whr"
+    ]["job_id"]
     assert first == second
     gomoku = tournament_body("G", category="gomoku", rule=None)
     gomoku_job = _lists(client.post("/v1/tournaments", json=gomoku, headers=AUTH))["rif-whr-gomoku"]["job_id"]
@@ -106,7 +112,9 @@ def test_submissions_coalesce_into_one_queued_job_and_jobs_are_listed(client):
     run_pending_jobs()
     assert client.get("/v1/jobs", params={"status": "succeeded"}).json()["total"] == 2
     # After the job ran, a new submission queues a new job.
-    third = _lists(client.post("/v1/tournaments", json=tournament_body("C"), headers=AUTH))["rif-whr"]["job_id"]
+    third = _lists(client.post("/v1/tournaments", json=tournament_body("C"), headers=AUTH, params={"duplicate": "intended"}))[
+        "rif-whr"
+    ]["job_id"]
     assert third not in (first, gomoku_job)
 
 

@@ -250,7 +250,12 @@ def test_a_stored_tournaments_conditions_as_the_engine_reads_them(client):
 
     body = tournament_body(eru_calendar=True, championship="world-championship-at", games_recorded=True, byo_yomi=True)
     client.post("/v1/tournaments", json=body, headers=AUTH)
-    client.post("/v1/tournaments", json=tournament_body("T2", rule="Gomoku free", format="supervised-online"), headers=AUTH)
+    client.post(
+        "/v1/tournaments",
+        json=tournament_body("T2", rule="Gomoku free", format="supervised-online"),
+        headers=AUTH,
+        params={"duplicate": "intended"},
+    )
     with db.get_sessionmaker()() as session:
         stored = tournament_conditions(session.get(Tournament, "T1"))
         other = tournament_conditions(session.get(Tournament, "T2"))

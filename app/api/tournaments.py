@@ -1,4 +1,4 @@
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, BackgroundTasks, Body, Depends, Header, Query, status
 from fastapi.responses import JSONResponse
@@ -37,7 +37,10 @@ router = APIRouter(prefix="/v1/tournaments", tags=["tournaments"])
     response_model=TournamentSubmitted,
     responses={
         **examples.responses(examples.SUBMIT_TOURNAMENT, status=201),
-        409: {"description": "A tournament with this id exists, or a request with the same Idempotency-Key is in progress"},
+        409: {
+            "description": "A tournament with this id exists, its games repeat a stored tournament's, or a request with "
+            "the same Idempotency-Key is in progress"
+        },
         413: {"description": "Too many games"},
     },
 )
@@ -47,6 +50,12 @@ def submit_tournament(
     caller: Writer,
     background: BackgroundTasks,
     settings: Settings = Depends(get_settings),
+    duplicate: Literal["refused", "intended"] = Query(
+        "refused",
+        description="`intended`: store it even if its games repeat a stored tournament's (by default a 409 names that "
+        "tournament: at least 3 of its played games, and at least half, on the same day between the same players "
+        "with the same result)",
+    ),
     idempotency_key: Text | None = Header(
         None,
         max_length=200,
@@ -67,7 +76,8 @@ def submit_tournament(
     `lists` say, for every rating list of the tournament's category, whether that list rates the
     tournament (and why not) and which recompute it queued: a list with `auto_recompute` recomputes
     itself after the submission. An id that is stored already is a 409: a correction is
-    `PUT /v1/tournaments/{tournament_id}`. Needs a write key."""
+    `PUT /v1/tournaments/{tournament_id}`. So is a tournament whose games repeat a stored one's (the
+    problem names it), unless `duplicate=intended` says both are real. Needs a write key."""
     fingerprint = idempotency.request_fingerprint(body.model_dump(mode="json"))
     key = idempotency.scoped_key(caller, idempotency_key) if idempotency_key else None
     location = f"/v1/tournaments/{body.id}"
@@ -77,7 +87,9 @@ def submit_tournament(
             replay = idempotency.claim(session, key, fingerprint)
             if replay is not None:
                 return replay
-        service.submit_tournament(session, body, max_games=settings.max_games_per_tournament, actor=caller)
+        service.submit_tournament(
+            session, body, max_games=settings.max_games_per_tournament, actor=caller, allow_duplicate=duplicate == "intended"
+        )
         outcomes = service.queue_recomputes(session, body)
         stored = idempotency.StoredResponse(201, _submitted(session, body.id, outcomes).model_dump(mode="json"), location)
         if key is not None:

@@ -1,9 +1,10 @@
 import datetime as dt
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationInfo, field_validator
 
 from app.schemas.common import CountryCode, Date, Identifier, StrictModel, Text
+from app.schemas.opening_rules import CATEGORIES_WITH_KNOWN_RULES, KNOWN_RULES, canonical_rule
 from app.schemas.players import PlayerCreate, PlayerRead
 
 Category = Literal["renju", "gomoku", "go", "shogi"]
@@ -75,7 +76,14 @@ class TournamentIn(StrictModel):
     )
     name: Text = Field(min_length=1, max_length=300, description="The tournament's name")
     category: Category = Field(description="The game: renju, gomoku, go or shogi; each rating list rates one")
-    rule: Text | None = Field(None, max_length=100, description="Opening rule, e.g. RIF, Yamaguchi, Soosyrv-N")
+    rule: Text | None = Field(
+        None,
+        max_length=100,
+        description="Opening rule. Renju and gomoku: one of "
+        + ", ".join(KNOWN_RULES)
+        + " (any case or spacing, and the spellings files use, e.g. `rif`, `Soosõrv 8`, `Gomoku free`; -N is the "
+        "variant's number, e.g. Soosyrv-8), stored under that name; any other is a 422. Go and shogi: free text",
+    )
     start: Date = Field(description="First day")
     end: Date = Field(description="Last day, not before `start`; the day its games count on unless they carry their own date")
     country: CountryCode | None = Field(None, description="Country it was held in, 2 or 3 capital letters (e.g. CHN, EST)")
@@ -119,6 +127,14 @@ class TournamentIn(StrictModel):
         description="Created, or updated with the fields given; rank, rating, club and egf_pin are kept per tournament",
     )
     games: list[GameIn] = Field(description="Every game, in the order they were played; at most 20,000 by default (413 beyond)")
+
+    @field_validator("rule")
+    @classmethod
+    def _known_opening_rule(cls, rule: str | None, info: ValidationInfo) -> str | None:
+        """Renju and gomoku rules by their stored names (app.schemas.opening_rules): the lists' eligibility reads them."""
+        if rule is None or info.data.get("category") not in CATEGORIES_WITH_KNOWN_RULES:
+            return rule
+        return canonical_rule(rule)
 
 
 class GameRead(BaseModel):

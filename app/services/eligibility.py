@@ -14,6 +14,7 @@ from typing import Any, Protocol
 from sqlalchemy import ColumnElement, or_
 
 from app.models import Game, RatingList, Tournament
+from app.schemas.opening_rules import rule_family
 
 
 class TournamentFields(Protocol):
@@ -106,10 +107,13 @@ def requirements(rating_list: RatingList) -> list[Requirement]:
         )
     certified = rules.get("certified_rules")
     if certified:
+        # RIF 2021 #9.1 names rule families ("the Soosyrv-N rule"): a stored Soosyrv-8 is one of them.
+        exact = [name for name in certified if not name.endswith("-N")]
+        numbered = [name[: -len("N")] for name in certified if name.endswith("-N")]
         found.append(
             Requirement(
-                or_(Tournament.rule.is_(None), Tournament.rule.in_(certified)),
-                lambda t: t.rule is None or t.rule in certified,
+                or_(Tournament.rule.is_(None), Tournament.rule.in_(exact), *(Tournament.rule.like(f"{p}%") for p in numbered)),
+                lambda t: t.rule is None or rule_family(t.rule) in certified,
                 lambda t: f"rule {t.rule!r} is not one of the list's certified rules ({', '.join(certified)})",
             )
         )

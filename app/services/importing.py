@@ -16,17 +16,27 @@ from app.importers.source import ImportOptions, SubmissionSource
 from app.models import Game, Player, Tournament
 from app.problems import InvalidInput, PayloadTooLarge
 from app.schemas.tournaments import TournamentIn
-from app.services.tournaments import lists_rating, queue_recomputes, replace_tournament, stores_same, submit_tournament
+from app.services.tournaments import (
+    RepeatedTournament,
+    lists_rating,
+    queue_recomputes,
+    replace_tournament,
+    stores_same,
+    submit_tournament,
+)
 from app.settings import get_settings
 
 # The name the audit trail gives the command-line importer's changes (an API key's name otherwise).
 IMPORT_ACTOR = "import"
 TOURNAMENT_REFUSED = "tournament refused by the submission service"
 GAME_OF_REFUSED_TOURNAMENT = "game of a tournament the submission service refused"
+REPEATED_TOURNAMENT = "tournament whose games repeat a stored tournament's"
 SERVICE_REASONS = {
     TOURNAMENT_REFUSED: "the tournament failed the checks every submission passes (POST /v1/tournaments"
     " would answer 4xx): nothing of it is stored; the examples give its first problem and where it is",
     GAME_OF_REFUSED_TOURNAMENT: "the game's tournament was refused (see above), so the game is not stored",
+    REPEATED_TOURNAMENT: "most of its played games are a stored tournament's under another id (the same file imported"
+    " under other ids, or another file of the same event): it is not stored twice; the examples name the stored one",
 }
 
 
@@ -83,6 +93,8 @@ def import_results_file(
                     for outcome in queue_recomputes(session, submission, also_for=rated_before):
                         if outcome.job_id is not None:
                             report.jobs_queued[outcome.list_id] = outcome.job_id
+        except RepeatedTournament as repeat:
+            source.reject(REPEATED_TOURNAMENT, f"tournament {raw['id']}: {repeat.errors[0].detail}")
         except (InvalidInput, PayloadTooLarge) as problem:
             first = f"{problem.errors[0].pointer}: {problem.errors[0].detail}" if problem.errors else problem.detail
             _refuse(source, raw, first)

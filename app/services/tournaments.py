@@ -40,14 +40,19 @@ CATEGORY_RANGES = {
 }
 
 
-def submit_tournament(session: Session, submission: TournamentIn, *, max_games: int, actor: str) -> Tournament:
-    """Store a new tournament with its players and games, all or nothing, and its first revision."""
+def submit_tournament(
+    session: Session, submission: TournamentIn, *, max_games: int, actor: str, allow_duplicate: bool = False
+) -> Tournament:
+    """Store a new tournament with its players and games, all or nothing, and its first revision.
+    One whose games repeat a stored tournament's is refused unless the submitter says it is intended."""
     if session.get(Tournament, submission.id) is not None:
         raise Conflict(
             f"Tournament {submission.id!r} already exists; use PUT /v1/tournaments/{submission.id} to correct it.",
             [FieldError("/id", "a tournament with this id already exists")],
         )
     _validate(session, submission, max_games=max_games)
+    if not allow_duplicate:
+        _refuse_a_repeat(session, submission)
     upsert_players(session, _player_records(submission.players))
     tournament = Tournament(id=submission.id, **_tournament_fields(submission))
     session.add(tournament)
@@ -278,6 +283,50 @@ def stores_same(session: Session, submission: TournamentIn) -> bool:
     ).all()
     given_entries = sorted(tuple(row[c] for c in entry_columns) for row in _tournament_player_rows(submission))
     return [tuple(row) for row in stored_entries] == given_entries
+
+
+# A submission repeats a stored tournament when at least this many of its played games, and at least
+# this share of them, are the stored one's: same day, same black and white players, same result
+# (docs/decisions.md 7.17). Two real tournaments of the same players on the same days (a team event
+# beside an individual one) share few games; a file imported twice under two ids shares all.
+REPEAT_MIN_GAMES = 3
+REPEAT_MIN_SHARE = 0.5
+
+
+class RepeatedTournament(Conflict):
+    """The submission's games repeat a stored tournament's."""
+
+
+def _refuse_a_repeat(session: Session, submission: TournamentIn) -> None:
+    played = Counter(
+        (game.date or submission.end, game.black, game.white, game.result) for game in submission.games if game.played
+    )
+    if sum(played.values()) < REPEAT_MIN_GAMES:
+        return
+    rows = session.execute(
+        select(Game.tournament_id, Game.date, Game.black_id, Game.white_id, Game.result)
+        .join(Tournament, Tournament.id == Game.tournament_id)
+        .where(
+            Tournament.category == submission.category,
+            Tournament.start <= submission.end,
+            Tournament.end >= submission.start,
+            Tournament.withdrawn_at.is_(None),
+            Game.played.is_(True),
+        )
+    ).all()
+    stored: dict[str, Counter[tuple[Any, ...]]] = {}
+    for tournament_id, *game in rows:
+        stored.setdefault(tournament_id, Counter())[tuple(game)] += 1
+    total = sum(played.values())
+    for tournament_id, games in sorted(stored.items()):
+        repeated = (played & games).total()
+        if repeated >= REPEAT_MIN_GAMES and repeated >= REPEAT_MIN_SHARE * total:
+            raise RepeatedTournament(
+                f"{repeated} of the submission's {total} played games repeat stored tournament {tournament_id!r} "
+                f"(same day, players and result): it looks submitted already. Correct that one with "
+                f"PUT /v1/tournaments/{tournament_id}, or send ?duplicate=intended if both are real.",
+                [FieldError("/games", f"{repeated} of {total} played games are tournament {tournament_id!r}'s")],
+            )
 
 
 def _player_records(players: Sequence[TournamentPlayerIn]) -> list[PlayerCreate]:

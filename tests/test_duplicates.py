@@ -1,0 +1,73 @@
+"""A tournament submitted a second time under another id is refused with a 409 naming the stored one,
+unless the submitter says both are real; the importer reports such tournaments instead of storing
+them twice (docs/decisions.md 7.17)."""
+
+import subprocess
+import sys
+
+from tests.conftest import AUTH, RENJU_CN, tournament_body
+from tests.live_server import ROOT
+
+
+def test_the_same_games_under_another_id_are_a_409_naming_the_stored_tournament(client):
+    assert client.post("/v1/tournaments", json=tournament_body("T1"), headers=AUTH).status_code == 201
+    again = client.post("/v1/tournaments", json=tournament_body("COPY", name="Test Open (again)"), headers=AUTH)
+    assert again.status_code == 409 and again.headers["content-type"].startswith("application/problem+json")
+    problem = again.json()
+    assert "'T1'" in problem["detail"] and "5 of the submission's 5 played games" in problem["detail"]
+    assert problem["errors"] == [{"pointer": "/games", "detail": "5 of 5 played games are tournament 'T1''s"}]
+    assert client.get("/v1/tournaments/COPY").status_code == 404
+
+    intended = client.post("/v1/tournaments", json=tournament_body("COPY"), headers=AUTH, params={"duplicate": "intended"})
+    assert intended.status_code == 201
+    assert (
+        client.post("/v1/tournaments", json=tournament_body("X"), params={"duplicate": "perhaps"}, headers=AUTH).status_code
+        == 422
+    )
+
+
+def test_what_is_not_a_repeat(client):
+    assert client.post("/v1/tournaments", json=tournament_body("T1"), headers=AUTH).status_code == 201
+    games = tournament_body()["games"]
+    # two of five played games in common: below the threshold
+    shared = {**tournament_body("FEW"), "games": [games[0], games[1], {**games[2], "result": "B"}, {**games[3], "result": "B"}]}
+    assert client.post("/v1/tournaments", json=shared, headers=AUTH).status_code == 201
+    # the same games a year later, or in another game's category
+    later = tournament_body("LATER", start="2021-05-01", end="2021-05-03", games=[{**g, "date": None} for g in games])
+    assert client.post("/v1/tournaments", json=later, headers=AUTH).status_code == 201
+    gomoku = tournament_body("GOMOKU", category="gomoku", rule="Freestyle")
+    assert client.post("/v1/tournaments", json=gomoku, headers=AUTH).status_code == 201
+    # a withdrawn tournament is no longer there to repeat
+    assert client.delete("/v1/tournaments/T1", params={"reason": "entered under the wrong id"}, headers=AUTH).status_code == 200
+    assert client.post("/v1/tournaments", json=tournament_body("T1-RIGHT"), headers=AUTH).status_code == 201
+
+
+def test_the_real_file_imported_again_under_other_ids_is_reported_not_stored(client, tmp_path):
+    renamed = tmp_path / "renamed.tsv"
+    lines = []
+    for line in RENJU_CN.read_text(encoding="utf-8").splitlines():
+        fields = line.split("\t")
+        if fields[0] == "tournament":
+            fields[1] = "X" + fields[1]
+        elif fields[0] == "game" and len(fields) > 2:
+            fields[2] = "X" + fields[2]
+        lines.append("\t".join(fields))
+    renamed.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    def run(path) -> str:  # type: ignore[no-untyped-def]
+        done = subprocess.run(
+            [sys.executable, "-m", "app.cli", "import", "--no-progress", "--no-recompute", str(path)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        return done.stdout
+
+    assert "tournaments stored: 59" in run(RENJU_CN)
+    report = run(renamed)
+    assert "tournaments stored: 0" in report and "games stored:       0" in report
+    assert "tournament whose games repeat a stored tournament's" in report
+    assert "tournament XT0017: " in report or "tournament XT00" in report
+    assert client.get("/v1/tournaments", params={"limit": 1}).json()["total"] == 59
