@@ -2,7 +2,7 @@
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from app.db import session_scope
 from app.importers.formats import FileFormat, detect_format
-from app.importers.source import ImportOptions, SubmissionSource
+from app.importers.source import FileRefused, ImportOptions, SubmissionSource
 from app.models import Game, Player, Tournament
 from app.problems import InvalidInput, PayloadTooLarge
 from app.schemas.tournaments import TournamentIn
@@ -19,11 +19,14 @@ from app.services.tournaments import replace_tournament, stores_same, submit_tou
 from app.settings import get_settings
 
 TOURNAMENT_REFUSED = "tournament refused by the submission service"
+TOURNAMENT_WITHOUT_GAMES = "tournament without a game"
 GAME_OF_REFUSED_TOURNAMENT = "game of a tournament the submission service refused"
 SERVICE_REASONS = {
     TOURNAMENT_REFUSED: "the tournament failed the checks every submission passes (POST /v1/tournaments"
     " would answer 4xx): nothing of it is stored; the examples give its first problem and where it is",
     GAME_OF_REFUSED_TOURNAMENT: "the game's tournament was refused (see above), so the game is not stored",
+    TOURNAMENT_WITHOUT_GAMES: "the file gives the tournament no game it can store (none at all, or every one left out"
+    " for a reason above): there is nothing to rate, so the tournament is not stored",
 }
 
 
@@ -49,16 +52,24 @@ def import_results_file(
     """Import a results file of any known format, one tournament at a time (all or nothing each).
     Safe to run twice: a tournament already stored with the same content is left alone, one stored
     with other content is corrected (its games replaced). ``options`` override tournaments' rated
-    flags whatever the format. ``on_progress(done, total)`` follows the tournaments submitted."""
-    options = options or ImportOptions()
+    flags whatever the format. ``on_progress(done, total)`` follows the tournaments submitted.
+
+    A tournament without a game is not stored; a file with no tournament to store (a table's header
+    without players, every row rejected) is refused with ``FileRefused`` once read, nothing stored."""
+    max_games = get_settings().max_games_per_tournament
+    options = replace(options or ImportOptions(), max_games_per_tournament=max_games)
     source = (file_format or detect_format(path)).read(path, options)
     report = ImportReport(format_name=source.format_name, explanations={**source.explanations, **SERVICE_REASONS})
-    max_games = get_settings().max_games_per_tournament
     with session_scope() as session:
         players_before = _count(session, Player)
         games_before = _count(session, Game)
-    done = 0
+    done = offered = 0
     for raw in source.submissions:
+        if not raw.get("games"):
+            source.reject(TOURNAMENT_WITHOUT_GAMES, f"tournament {raw.get('id')}")
+            source.tournament_count -= 1
+            continue
+        offered += 1
         raw["rated"] = options.rated(raw["id"], raw.get("rated", True))
         try:
             submission = TournamentIn.model_validate(raw)
@@ -83,6 +94,9 @@ def import_results_file(
             on_progress(done, source.tournament_count)
     if on_progress:
         on_progress(done, source.tournament_count)  # a reader may have rejected the last ones
+    if offered == 0:
+        reasons = ", ".join(f"{count} {reason}" for reason, count in source.rejected.most_common(3))
+        raise FileRefused(f"nothing to import: the file holds no tournament with a game{f' ({reasons})' if reasons else ''}")
     with session_scope() as session:
         report.players_stored = _count(session, Player) - players_before
         report.games_stored = _count(session, Game) - games_before
