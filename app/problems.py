@@ -68,6 +68,10 @@ class PayloadTooLarge(Problem):
     status, type_slug, title = 413, "payload-too-large", "Payload too large"
 
 
+class UnsupportedMediaType(Problem):
+    status, type_slug, title = 415, "unsupported-media-type", "Unsupported media type"
+
+
 class Unauthorized(Problem):
     status, type_slug, title = 401, "unauthorized", "Authentication required"
 
