@@ -5,7 +5,8 @@ response it builds is sent only once the commit succeeded. Transient failures (a
 serialization failure, a busy SQLite file) and integrity errors are re-run a bounded number of
 times: on the re-run the service's own checks see what the other transaction committed and give the
 precise answer (409 "this tournament exists", the idempotent replay, 422 "unknown player").
-Whatever is left becomes a problem+json 409 / 422 / 503, never a 500.
+Whatever is left becomes a problem+json 409 / 422 / 503, never a 500, but for a statement that can
+never succeed (over a parameter limit): a 500 that is logged, since a 503 would tell the client to retry.
 """
 
 import logging
@@ -69,6 +70,9 @@ def problem_for(error: DBAPIError) -> Problem:
         )
     if isinstance(error, DataError):
         return InvalidInput("A value in the request cannot be stored (out of range or not representable).")
+    if _permanent(error):
+        # The statement can never succeed, however often it is retried: not "busy", a fault to log.
+        return Problem("An unexpected database error occurred; it has been logged.")
     if isinstance(error, (OperationalError, InterfaceError)) or state in (SERIALIZATION_FAILURE, DEADLOCK_DETECTED):
         return ServiceUnavailable(
             "The database is unavailable or busy; retry shortly.", headers={"Retry-After": RETRY_AFTER_SECONDS}
@@ -78,6 +82,16 @@ def problem_for(error: DBAPIError) -> Problem:
 
 def sqlstate(error: DBAPIError) -> str | None:
     return getattr(error.orig, "sqlstate", None)
+
+
+# Operational errors that a retry cannot cure (the statement itself exceeds a limit of the driver or
+# database); the rest of OperationalError (a lost connection, a stopped server, a busy file) is transient.
+PERMANENT_MESSAGES = ("number of parameters must be between", "too many sql variables", "string or blob too big")
+
+
+def _permanent(error: DBAPIError) -> bool:
+    message = str(error.orig).lower()
+    return isinstance(error, OperationalError) and any(text in message for text in PERMANENT_MESSAGES)
 
 
 def _sqlite_busy(error: OperationalError) -> bool:
