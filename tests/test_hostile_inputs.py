@@ -237,6 +237,8 @@ def test_a_permanent_database_error_is_never_a_503():
         ("/lists/rif-whr?per_page=" + "9" * 5000, 422, "query:per_page"),
         ("/players?page=x", 422, "query:page"),
         ("/tournaments?page=-1", 422, "query:page"),
+        ("/players?q=a%00b", 422, "query:q"),
+        ("/players/a%00b", 422, "path:player_id"),
     ],
 )
 def test_website_errors_answer_problem_json_to_a_client_asking_for_json(

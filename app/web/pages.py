@@ -126,6 +126,15 @@ def parse_page(raw: Mapping[str, str]) -> int:
     return page or 1
 
 
+def parse_search(raw: Mapping[str, str]) -> str:
+    """The search text, up to 200 characters; a NUL character (which no stored text holds, and
+    PostgreSQL cannot compare) is a 422, as the API's ``q`` answers."""
+    q = (raw.get("q") or "").strip()[:200]
+    if "\x00" in q:
+        raise PageInputError.of([FieldError("query:q", "q must not contain NUL characters")])
+    return q
+
+
 def _positive(raw: Mapping[str, str], name: str, default: int | None, errors: list[FieldError], *, most: int) -> int | None:
     value = raw.get(name)
     if not value:

@@ -149,9 +149,9 @@ def snapshots(list_id: str, request: Request, session: SessionDep) -> Response:
 def player_search(request: Request, session: SessionDep) -> Response:
     try:
         page = pages.parse_page(request.query_params)
+        q = pages.parse_search(request.query_params)
     except Problem as problem:
         return _error(request, problem)
-    q = (request.query_params.get("q") or "").strip()[:200]
     return _page(request, "search.html", lambda: pages.player_search(session, q, page))
 
 
