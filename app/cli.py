@@ -182,6 +182,7 @@ def _file_errors(path: Path) -> Iterator[list[str]]:
     from xml.etree.ElementTree import ParseError
 
     from app.importers.formats import UnknownFormat
+    from app.importers.source import FileRefused
 
     failed: list[str] = []
     try:
@@ -191,7 +192,7 @@ def _file_errors(path: Path) -> Iterator[list[str]]:
         failed.append(f"{path}: not UTF-8 text (byte 0x{byte}; Latin-1 perhaps): save the file as UTF-8 and import it again")
     except ParseError as error:
         failed.append(f"{path}: not well-formed XML ({error})")
-    except UnknownFormat as error:
+    except (UnknownFormat, FileRefused) as error:
         failed.append(f"{path}: {error}")
     except OSError as error:
         failed.append(f"{error.filename or path}: {error.strerror or error}")

@@ -4,8 +4,9 @@ FastAPI's generated document declares only the success response and its own ``HT
 for 422, while the service answers every error as RFC 9457 problem+json (app/problems.py). ``install``
 replaces ``app.openapi`` with a version that declares one shared ``Problem`` component and, for every
 operation, each error status it can answer, read from the route itself: writes (the Bearer security
-requirement) can answer 401 and 403, a path with an id 404, a request body 400 and 413, a stored write 409, anything
-with input 422, and every operation 500 and 503. New routers are covered without being edited.
+requirement) can answer 401 and 403, a path with an id 404, a request body 400, 413 and 415, a stored write 409,
+anything with input 422, and every operation 500 and 503. New routers are covered without being edited. The
+document's description ends with the limits every operation shares (``LIMITS``).
 
 An endpoint's docstring documents its operation: the first line is the summary (a short title that
 Swagger UI and ReDoc list), the paragraphs after it the description.
@@ -31,6 +32,8 @@ from starlette.routing import compile_path
 
 from app.problems import PROBLEM_MEDIA_TYPE, TYPE_BASE, problem_response
 from app.problems import Problem as ProblemError
+from app.schemas.common import EARLIEST_DATE, ID_PATTERN, ID_RULE, LATEST_DATE, MAX_PAGE_SIZE
+from app.settings import Settings
 
 
 class Problem405(ProblemError):
@@ -70,16 +73,39 @@ class Problem(BaseModel):
 
 # Why each status can happen, in the words every operation's contract uses.
 ERROR_DESCRIPTIONS = {
-    400: "Bad request: the request cannot be read as the operation expects",
+    400: "Bad request: the request cannot be read as the operation expects (e.g. a body that is not UTF-8 JSON)",
     401: "No API key: send `Authorization: Bearer <key>`",
     403: "The API key is not valid for this service",
     404: "The resource named in the path does not exist",
     409: "Conflicts with the stored state (e.g. the id exists already)",
-    413: "The request body (or the number of games) is larger than the service's limit",
+    413: "The request body (or the number of games) is larger than the service's limit (see Limits in the description)",
+    415: "The body declares a charset other than UTF-8: JSON is exchanged in UTF-8 (RFC 8259, 8.1)",
     422: "Invalid input: `errors[]` points at every offending field",
     500: "Unexpected error; it has been logged",
     503: "The service or its database is unavailable; retry later",
 }
+
+
+def _mib(name: str) -> str:
+    return f"{Settings.model_fields[name].default / 1024 / 1024:g} MiB"
+
+
+# The rules every operation shares, with the defaults of their settings (README: Configuration).
+LIMITS = f"""
+
+**Limits**, the same in every operation and on every database:
+- Ids of players, tournaments, games and rating lists: {ID_RULE} (pattern `{ID_PATTERN}`), in bodies, paths
+  and queries alike; anything else is a 422 pointing at it.
+- Request bodies: JSON in UTF-8 (RFC 8259): a body in another encoding is a 400, another declared charset a
+  415. At most {_mib("max_body_bytes")} (`MAX_BODY_BYTES`), {_mib("max_calc_body_bytes")} under `/v1/calc/`
+  (`MAX_CALC_BODY_BYTES`); beyond, a 413. A tournament has at most
+  {Settings.model_fields["max_games_per_tournament"].default:,} games (`MAX_GAMES_PER_TOURNAMENT`, 413 beyond).
+  A seed list (`PUT /v1/rating-lists/{{list_id}}/seeds`) is bounded by the body limit alone (some 120,000
+  seeds in 10 MiB), stored all or nothing.
+- Dates: `YYYY-MM-DD` from {EARLIEST_DATE} to {LATEST_DATE}; times: RFC 3339 date-times in UTC.
+- Pages: `limit` 1 to {MAX_PAGE_SIZE}.
+- A 503 means a transient condition (the database busy or unreachable) and carries `Retry-After`; a request
+  that can never succeed is never a 503."""
 
 
 def install(app: FastAPI) -> None:
@@ -116,7 +142,7 @@ def error_statuses(route: RouteContext, operation: dict[str, Any]) -> list[int]:
     if dependant.path_params:
         statuses.add(404)
     if dependant.body_params:
-        statuses |= {400, 413}
+        statuses |= {400, 413, 415}
     if needs_key and methods & WRITE_METHODS:  # stored writes; the open calculations store nothing
         statuses.add(409)
     if dependant.body_params or dependant.query_params or dependant.header_params or dependant.path_params:
@@ -128,6 +154,7 @@ def _contract(app: FastAPI) -> dict[str, Any]:
     document = FastAPI.openapi(app)  # cached by FastAPI until the routes change
     if "Problem" in document.get("components", {}).get("schemas", {}):
         return document
+    document["info"]["description"] = document["info"].get("description", "") + LIMITS
     schemas = document.setdefault("components", {}).setdefault("schemas", {})
     problem_schema = Problem.model_json_schema(ref_template="#/components/schemas/{model}")
     schemas.update(problem_schema.pop("$defs", {}))

@@ -1,4 +1,5 @@
-"""ASGI middleware: request ids and access logs, and the request body size limit (413)."""
+"""ASGI middleware: request ids and access logs, the request body size limit (413), and JSON bodies
+in UTF-8 only (400 / 415)."""
 
 import logging
 import time
@@ -7,7 +8,7 @@ import uuid
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.logging import request_id
-from app.problems import PayloadTooLarge, problem_response
+from app.problems import BadRequest, FieldError, PayloadTooLarge, Problem, UnsupportedMediaType, problem_response
 
 log = logging.getLogger("app.access")
 
@@ -66,7 +67,12 @@ class BodySizeLimitMiddleware:
     """413 for a body over the limit: at once when Content-Length declares it, and for a chunked
     body (no Content-Length) once the bytes received pass the limit. A chunked body is read here,
     up to the limit, before the application sees it: raising from inside the application's body
-    reader would be turned into a 400 by FastAPI's body parsing."""
+    reader would be turned into a 400 by FastAPI's body parsing.
+
+    A JSON body (``application/json``, a ``+json`` type, or no Content-Type, which FastAPI reads as
+    JSON) is read here too and must be UTF-8, as RFC 8259 (8.1) requires of JSON exchanged between
+    systems: another declared charset is a 415, bytes that are not UTF-8 a 400 saying where, never a
+    guess (Python's json would read UTF-16 and UTF-32 by their byte patterns)."""
 
     def __init__(self, app: ASGIApp, max_bytes: int, path_limits: dict[str, int] | None = None) -> None:
         self.app = app
@@ -80,14 +86,17 @@ class BodySizeLimitMiddleware:
             return
         limit = self._limit(scope["path"])
         too_large = PayloadTooLarge(f"The request body is larger than the limit of {limit} bytes for {scope['path']}.")
-        declared = dict(scope.get("headers") or []).get(b"content-length")
+        headers = dict(scope.get("headers") or [])
+        declared = headers.get(b"content-length")
+        json_body = scope["method"] in BODY_METHODS and is_json_type(headers.get(b"content-type"))
         if declared is not None:
             if declared.isdigit() and int(declared) > limit:
                 await problem_response(too_large)(scope, receive, send)
                 return
-            # The server (h11, httptools) never delivers more than the declared length.
-            await self.app(scope, receive, send)
-            return
+            if not json_body:
+                # The server (h11, httptools) never delivers more than the declared length.
+                await self.app(scope, receive, send)
+                return
         messages: list[Message] = []
         received = 0
         while True:
@@ -101,6 +110,11 @@ class BodySizeLimitMiddleware:
                 return
             if not message.get("more_body", False):
                 break
+        if json_body:
+            problem = not_utf8_json(headers.get(b"content-type"), b"".join(m.get("body", b"") for m in messages))
+            if problem is not None:
+                await problem_response(problem)(scope, receive, send)
+                return
         buffered = iter(messages)
 
         async def replay() -> Message:
@@ -113,3 +127,40 @@ class BodySizeLimitMiddleware:
             if path.startswith(prefix):
                 return min(limit, self.max_bytes)
         return self.max_bytes
+
+
+BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def is_json_type(content_type: bytes | None) -> bool:
+    """Whether FastAPI reads a body of this Content-Type as JSON (none given counts)."""
+    if not content_type:
+        return True
+    media_type = content_type.split(b";", 1)[0].strip().lower()
+    return media_type == b"application/json" or (media_type.startswith(b"application/") and media_type.endswith(b"+json"))
+
+
+def not_utf8_json(content_type: bytes | None, body: bytes) -> Problem | None:
+    """The problem with a JSON body that is not UTF-8, or None. A UTF-8 byte order mark is allowed
+    (RFC 8259 lets a parser ignore it); a NUL byte is not: JSON text never holds one raw, and UTF-16
+    or UTF-32 text of ASCII characters is exactly UTF-8 bytes with NULs between them."""
+    for parameter in (content_type or b"").split(b";")[1:]:
+        name, _, value = parameter.partition(b"=")
+        charset = value.strip().strip(b'"').decode("latin-1").lower()
+        if name.strip().lower() == b"charset" and charset not in ("utf-8", "utf8"):
+            return UnsupportedMediaType(
+                f"JSON is exchanged in UTF-8 (RFC 8259, 8.1), not {charset!r}: send the body in UTF-8.",
+                [FieldError("header:content-type", f"charset must be utf-8, not {charset!r}")],
+            )
+    try:
+        text = body.decode("utf-8")
+        position = text.find("\x00")
+        if position >= 0:
+            raise UnicodeDecodeError("utf-8", body, len(text[:position].encode()), len(text[:position].encode()) + 1, "NUL")
+    except UnicodeDecodeError as error:
+        return BadRequest(
+            f"The body is not UTF-8 JSON (byte {error.start}): JSON is exchanged in UTF-8 (RFC 8259, 8.1); "
+            "UTF-16 and other encodings are refused, never guessed.",
+            [FieldError("/", f"not UTF-8 at byte {error.start}")],
+        )
+    return None

@@ -24,10 +24,32 @@ from sqlalchemy import (
     text,
 )
 from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.types import TypeDecorator
 
 ID_LENGTH = 64
 JsonType = JSON().with_variant(JSONB(), "postgresql")
+
+
+class UtcDateTime(TypeDecorator[datetime]):
+    """A moment, read back in UTC with its time zone on every database (an RFC 3339 date-time in
+    the contract, ``...+00:00``). PostgreSQL's ``timestamptz`` keeps the zone; SQLite has no such
+    type and stores the UTC wall-clock text (``CURRENT_TIMESTAMP`` writes UTC too), so what it
+    gives back is marked as UTC here. A moment with a zone is stored as its UTC time on SQLite."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is not None and value.tzinfo is not None and dialect.name == "sqlite":
+            return value.astimezone(UTC).replace(tzinfo=None)
+        return value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
 class Base(DeclarativeBase):
@@ -56,8 +78,8 @@ class Player(Base):
     city: Mapped[str | None] = mapped_column(String(200))
     gender: Mapped[str | None] = mapped_column(String(1))
     birth_year: Mapped[int | None] = mapped_column(Integer)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now(), onupdate=func.now())
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime(), server_default=func.now())
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime(), server_default=func.now(), onupdate=func.now())
 
 
 class Tournament(Base):
@@ -88,10 +110,10 @@ class Tournament(Base):
     handicap_rule: Mapped[str | None] = mapped_column(String(40))
     komi: Mapped[float | None] = mapped_column(Float)
     # A withdrawn tournament stays stored and readable; no list rates it (DELETE /v1/tournaments/{id}).
-    withdrawn_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    withdrawn_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
     withdrawn_reason: Mapped[str | None] = mapped_column(Text)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now(), onupdate=func.now())
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime(), server_default=func.now())
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime(), server_default=func.now(), onupdate=func.now())
 
 
 class Game(Base):
@@ -128,7 +150,7 @@ class RatingList(Base):
     # Readers follow this pointer; a recompute moves it in the same transaction that writes the
     # new snapshot, so the old snapshot is served until the new one commits.
     current_snapshot_id: Mapped[int | None] = mapped_column(Integer)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime(), server_default=func.now())
 
 
 class RatingSnapshot(Base):
@@ -139,9 +161,7 @@ class RatingSnapshot(Base):
     list_date: Mapped[date] = mapped_column(Date)
     # Written to the microsecond (SQLite's own clock keeps seconds): with the id it tells a snapshot
     # from one written under a reused id, which the per-process timelines rely on.
-    created_at: Mapped[datetime] = mapped_column(
-        DateTime(timezone=True), server_default=func.now(), default=lambda: datetime.now(UTC)
-    )
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime(), server_default=func.now(), default=lambda: datetime.now(UTC))
     job_id: Mapped[int | None] = mapped_column(Integer)
     params: Mapped[dict[str, Any]] = mapped_column(JsonType, default=dict)
     players: Mapped[int] = mapped_column(Integer, default=0)
@@ -218,10 +238,10 @@ class Job(Base):
     worker: Mapped[str | None] = mapped_column(String(100))
     # Claims so far: a job whose worker died is queued again once (app.services.jobs).
     attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
-    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    heartbeat_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime(), server_default=func.now())
+    started_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
+    heartbeat_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
+    finished_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
 
 
 class IdempotencyRecord(Base):
@@ -234,7 +254,7 @@ class IdempotencyRecord(Base):
     status_code: Mapped[int | None] = mapped_column(Integer)
     response: Mapped[dict[str, Any] | None] = mapped_column(JsonType)
     location: Mapped[str | None] = mapped_column(String(300))
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), server_default=func.now())
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime(), server_default=func.now())
 
 
 class TournamentPlayer(Base):
@@ -273,6 +293,6 @@ class Revision(Base):
     kind: Mapped[str] = mapped_column(String(30))
     list_id: Mapped[str | None] = mapped_column(String(ID_LENGTH))
     actor: Mapped[str] = mapped_column(String(100))
-    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    at: Mapped[datetime] = mapped_column(UtcDateTime())
     summary: Mapped[str] = mapped_column(Text)
     previous: Mapped[dict[str, Any] | None] = mapped_column(JsonType)

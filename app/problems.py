@@ -15,7 +15,7 @@ from sqlalchemy.exc import DataError, DBAPIError, IntegrityError, InterfaceError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-from app.transactions import DEADLOCK_DETECTED, LOCK_NOT_AVAILABLE, SERIALIZATION_FAILURE, sqlstate
+from app.transactions import DEADLOCK_DETECTED, LOCK_NOT_AVAILABLE, SERIALIZATION_FAILURE, is_permanent, sqlstate
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 _MODEL_NAME = re.compile(r"^[A-Z][a-z]+[A-Z][A-Za-z0-9]*$")
@@ -72,6 +72,10 @@ class PayloadTooLarge(Problem):
     status, type_slug, title = 413, "payload-too-large", "Payload too large"
 
 
+class UnsupportedMediaType(Problem):
+    status, type_slug, title = 415, "unsupported-media-type", "Unsupported media type"
+
+
 class Unauthorized(Problem):
     status, type_slug, title = 401, "unauthorized", "Authentication required"
 
@@ -106,6 +110,9 @@ def problem_for(error: DBAPIError) -> Problem:
         )
     if isinstance(error, DataError):
         return InvalidInput("A value in the request cannot be stored (out of range or not representable).")
+    if is_permanent(error):
+        # The statement can never succeed, however often it is retried: not "busy", a fault to log.
+        return Problem("An unexpected database error occurred; it has been logged.")
     if isinstance(error, (OperationalError, InterfaceError)) or state in (SERIALIZATION_FAILURE, DEADLOCK_DETECTED):
         return ServiceUnavailable(
             "The database is unavailable or busy; retry shortly.", headers={"Retry-After": RETRY_AFTER_SECONDS}

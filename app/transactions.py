@@ -5,8 +5,10 @@ response it builds is sent only once the commit succeeded. Transient failures (a
 serialization failure, a busy SQLite file) and integrity errors are re-run a bounded number of
 times: on the re-run the service's own checks see what the other transaction committed and give the
 precise answer (409 "this tournament exists", the idempotent replay, 422 "unknown player").
-Whatever is left becomes a problem+json 409 / 422 / 503, never a 500 (``app.problems.problem_for``).
-This module knows nothing of HTTP: the problems module imports it, not the other way round.
+Whatever is left becomes a problem+json 409 / 422 / 503, never a 500, but for a statement that can
+never succeed (over a parameter limit): a 500 that is logged, since a 503 would tell the client to retry
+(``app.problems.problem_for``). This module knows nothing of HTTP: the problems module imports it,
+not the other way round.
 """
 
 import logging
@@ -55,6 +57,17 @@ def is_worth_retrying(error: DBAPIError) -> bool:
 
 def sqlstate(error: DBAPIError) -> str | None:
     return getattr(error.orig, "sqlstate", None)
+
+
+# Operational errors that a retry cannot cure (the statement itself exceeds a limit of the driver or
+# database); the rest of OperationalError (a lost connection, a stopped server, a busy file) is transient.
+PERMANENT_MESSAGES = ("number of parameters must be between", "too many sql variables", "string or blob too big")
+
+
+def is_permanent(error: DBAPIError) -> bool:
+    """An operational error no retry can cure: the statement itself exceeds a limit."""
+    message = str(error.orig).lower()
+    return isinstance(error, OperationalError) and any(text in message for text in PERMANENT_MESSAGES)
 
 
 def _sqlite_busy(error: OperationalError) -> bool:

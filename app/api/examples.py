@@ -413,7 +413,7 @@ _SNAPSHOT = {
     "id": 1,
     "list_id": "rif-whr",
     "list_date": "2026-11-23",
-    "created_at": "2026-11-23T16:26:49",
+    "created_at": "2026-11-23T16:26:49Z",
     "job_id": 1,
     "params": _WHR_PARAMS,
     "players": 526,
@@ -530,9 +530,9 @@ _JOB = {
     "result": {"snapshot_id": 1, "players": 526, "games": 4644, "notes": _NOTES,
                "timings_s": {"read": 0.0831, "compute": 0.0526, "write": 0.1322}},
     "snapshot_id": 1,
-    "created_at": "2026-11-23T16:26:45",
-    "started_at": "2026-11-23T16:26:49.474194",
-    "finished_at": "2026-11-23T16:26:49.748461",
+    "created_at": "2026-11-23T16:26:45Z",
+    "started_at": "2026-11-23T16:26:49.474194Z",
+    "finished_at": "2026-11-23T16:26:49.748461Z",
 }  # fmt: skip
 GET_JOB = _example("The recompute the file's submissions queued, finished", _JOB)
 LIST_JOBS = _example("The WHR list's jobs (list=rif-whr)", {"items": [_JOB], "total": 1, "limit": 50, "offset": 0})

@@ -22,16 +22,30 @@ from pathlib import Path
 from typing import Any
 
 from app.importers.renju_tsv import RejectedRow
+from app.importers.source import decimal_number, whole_number
 
-__all__ = ["ParsedH9", "ParsedPlayer", "RoundCell", "looks_like", "parse", "player_id", "read", "read_path", "tournament_id"]
+__all__ = [
+    "ParsedH9",
+    "ParsedPlayer",
+    "RoundCell",
+    "looks_like",
+    "parse",
+    "player_id",
+    "read",
+    "read_path",
+    "round_order",
+    "tournament_id",
+]
 
 _HEADER = re.compile(r"^;\s*([A-Z]{2})\[(.*)\]\s*$")
 _PLAYER = re.compile(
     r"^\s*(?P<place>\d+)?\s+(?P<name>.+?)\s+(?P<rank>\d{1,2}[kKdDpP])\s+(?P<country>\S+)\s+(?P<club>\S+)\s+(?P<rest>.*)$"
 )
-_ROUND = re.compile(r"^(?P<opponent>\d+)(?P<result>[+\-=])(?:(?P<mark>[/!])(?P<colour>[wb]?)(?P<handicap>\d+))?$")
+# ASCII digits of bounded length: a longer number (or another script's digits) is an unreadable cell.
+_ROUND = re.compile(r"^(?P<opponent>[0-9]{1,5})(?P<result>[+\-=])(?:(?P<mark>[/!])(?P<colour>[wb]?)(?P<handicap>[0-9]{1,5}))?$")
 _TIE_BREAK = re.compile(r"^-?\d+(?:[.,]\d+)?\??$")
 MAX_HANDICAP = 20  # INTERPRETATIONS 6.3: go handicap 0–20
+MAX_READABLE = 99_999  # larger numbers in a header are not read: the file is refused (source.whole_number)
 
 
 @dataclass(frozen=True)
@@ -258,13 +272,13 @@ def _to_submissions(parsed: ParsedH9) -> tuple[list[dict[str, Any]], list[Reject
         "end": end.isoformat(),
         "country": country.strip().upper() or None,
         "city": city.strip() or None,
-        "time_control_minutes": _int(header.get("TM")),
+        "time_control_minutes": whole_number(header.get("TM"), "header TM[]", low=0, high=MAX_READABLE),
         "board_size": 19,  # the EGD rates 19×19 games; h9 has no board-size field
         "tournament_class": header.get("CL") or None,
         "handicap_rule": header.get("HA") or None,
-        "komi": _float(header.get("KM")),
+        "komi": decimal_number(header.get("KM"), "header KM[]", low=-MAX_READABLE, high=MAX_READABLE),
         "players": players,
-        "games": sorted(games, key=lambda g: int(g["round"])),
+        "games": sorted(games, key=lambda g: round_order(g["round"])),
     }
     return [submission], rejected
 
@@ -295,15 +309,8 @@ def _dates(value: str) -> tuple[date, date]:
     return start, max(start, end)
 
 
-def _int(value: str | None) -> int | None:
-    try:
-        return int(float(value)) if value else None
-    except ValueError:
-        return None
-
-
-def _float(value: str | None) -> float | None:
-    try:
-        return float(value) if value else None
-    except ValueError:
-        return None
+def round_order(label: str) -> tuple[int, str]:
+    """Games in round order: numbered rounds by number, other labels ("T") after them."""
+    if label.isascii() and label.isdigit() and len(label) <= 9:
+        return int(label), ""
+    return 1 << 30, label

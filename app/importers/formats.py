@@ -7,6 +7,7 @@ answers yes reads the file. A new format is one line here: a module with
 (``source.xml_element_names``: the root, then its first child).
 """
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,11 +15,16 @@ from typing import Any
 
 from app.importers import egd_h9, opengotha, renju_tsv, renju_xml
 from app.importers.renju_tsv import RejectedRow
-from app.importers.source import ImportOptions, SubmissionSource, xml_element_names
+from app.importers.source import FileRefused, ImportOptions, SubmissionSource, xml_element_names
 
 __all__ = ["FORMATS", "HEAD_BYTES", "FileFormat", "UnknownFormat", "detect_format"]
 
 HEAD_BYTES = 64 * 1024
+# Formats read whole into memory are bounded by size, so that the import's memory is: a Go
+# tournament's table or XML is well under a megabyte (EGC 2013, 594 players: 90 KB), a decade of
+# renju.net results under one (tests/data). The renju.net XML export is streamed: no file limit.
+GO_FILE_MAX_BYTES = 8 * 1024 * 1024
+TSV_FILE_MAX_BYTES = 32 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -26,6 +32,7 @@ class FileFormat:
     name: str
     looks_like: Callable[[bytes], bool]
     read: Callable[[Path, ImportOptions], SubmissionSource]
+    max_bytes: int | None = None  # None: streamed, any size
 
 
 def whole_file_reader(
@@ -50,11 +57,15 @@ FORMATS: tuple[FileFormat, ...] = (
         "OpenGotha tournament (XML)",
         opengotha.looks_like,
         whole_file_reader("OpenGotha tournament (XML)", opengotha.read_path, opengotha.REASONS),
+        GO_FILE_MAX_BYTES,
     ),
     FileFormat(
-        "EGD results table (h9)", egd_h9.looks_like, whole_file_reader("EGD results table (h9)", egd_h9.read_path, egd_h9.REASONS)
+        "EGD results table (h9)",
+        egd_h9.looks_like,
+        whole_file_reader("EGD results table (h9)", egd_h9.read_path, egd_h9.REASONS),
+        GO_FILE_MAX_BYTES,
     ),
-    FileFormat("renju.net results (tab-separated)", renju_tsv.looks_like, renju_tsv.read),
+    FileFormat("renju.net results (tab-separated)", renju_tsv.looks_like, renju_tsv.read, TSV_FILE_MAX_BYTES),
 )
 
 
@@ -63,11 +74,18 @@ class UnknownFormat(ValueError):
 
 
 def detect_format(path: Path) -> FileFormat:
-    """Raises OSError when the file cannot be read, UnknownFormat when no reader knows it."""
+    """Raises OSError when the file cannot be read, UnknownFormat when no reader knows it,
+    FileRefused when it is larger than its format allows or declares an XML document type."""
     with open(path, "rb") as stream:
         head = stream.read(HEAD_BYTES)
+        size = os.fstat(stream.fileno()).st_size
     for file_format in FORMATS:
         if file_format.looks_like(head):
+            if file_format.max_bytes is not None and size > file_format.max_bytes:
+                raise FileRefused(
+                    f"{size:,} bytes, and a file of the format {file_format.name} may have at most"
+                    f" {file_format.max_bytes:,} (it is read whole into memory); split it"
+                )
             return file_format
     known = "; ".join(f.name for f in FORMATS)
     elements = xml_element_names(head, 2)

@@ -16,8 +16,9 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from app.importers.egd_h9 import MAX_HANDICAP, player_id, tournament_id
+from app.importers.egd_h9 import MAX_HANDICAP, player_id, round_order, tournament_id
 from app.importers.renju_tsv import RejectedRow
+from app.importers.source import NoDoctypeTreeBuilder, decimal_number, whole_number
 
 __all__ = ["looks_like", "read", "read_path"]
 
@@ -31,6 +32,10 @@ RESULTS = {
     "RESULT_EQUAL_BYDEF": ("D", False),
 }
 _RANK = re.compile(r"^([1-9]|[12][0-9]|30)[kKdD]$")
+# Numbers a file may write in its fields: those beyond are not read as numbers at all (the file is
+# refused); those within that the contract does not admit (a handicap of 25, a time of 0) are
+# reported or refused as the submission service says, like any other.
+MAX_READABLE = 99_999
 
 
 # What each rejected-row reason means, for the import report.
@@ -59,9 +64,13 @@ def read_path(path: str | Path) -> tuple[list[dict[str, Any]], list[RejectedRow]
 
 def read(data: bytes) -> tuple[list[dict[str, Any]], list[RejectedRow]]:
     """The tournament submission (the body of ``POST /v1/tournaments``) and every element left out.
-    Rejected rows are numbered by position: players 1…, games 1… in their sections."""
+    Rejected rows are numbered by position: players 1…, games 1… in their sections. A number that is
+    no number, or is outside what its field can hold (``handicap="x"``, ``basicTime="inf"``), refuses
+    the file (``FileRefused``), as does a declared document type (DTD, entities)."""
     try:
-        root = ET.fromstring(data)
+        parser = ET.XMLParser(target=NoDoctypeTreeBuilder())
+        parser.feed(data)
+        root = parser.close()
     except ET.ParseError as error:
         return [], [RejectedRow(error.position[0], "not well-formed XML", str(error))]
     rejected: list[RejectedRow] = []
@@ -84,7 +93,7 @@ def read(data: bytes) -> tuple[list[dict[str, Any]], list[RejectedRow]]:
             rejected.append(RejectedRow(position, "player without a name"))
             continue
         key = (surname + first_name).upper().replace(" ", "")
-        players[key] = _player(element, surname, first_name)
+        players[key] = _player(element, surname, first_name, position)
 
     games: list[dict[str, Any]] = []
     for position, element in enumerate(games_elements, start=1):
@@ -96,7 +105,7 @@ def read(data: bytes) -> tuple[list[dict[str, Any]], list[RejectedRow]]:
         if code not in RESULTS:
             rejected.append(RejectedRow(position, "game without a usable result", code))
             continue
-        stones = int(element.get("handicap", "0") or 0)
+        stones = whole_number(element.get("handicap"), f"game {position}: handicap", low=0, high=MAX_READABLE) or 0
         if stones > MAX_HANDICAP:
             rejected.append(RejectedRow(position, f"handicap above {MAX_HANDICAP}"))
             continue
@@ -129,18 +138,20 @@ def read(data: bytes) -> tuple[list[dict[str, Any]], list[RejectedRow]]:
         "end": end.isoformat(),
         "country": None,
         "city": general.get("location") or None,
-        "time_control_minutes": _int(general.get("basicTime")),
-        "board_size": _int(general.get("size")) or 19,
+        "time_control_minutes": whole_number(
+            general.get("basicTime"), "GeneralParameterSet: basicTime", low=0, high=MAX_READABLE
+        ),
+        "board_size": whole_number(general.get("size"), "GeneralParameterSet: size", low=0, high=MAX_READABLE) or 19,
         "tournament_class": None,
         "handicap_rule": f"h{handicap.get('hdCorrection')}" if handicap is not None and handicap.get("hdCorrection") else None,
-        "komi": _float(general.get("komi")),
+        "komi": decimal_number(general.get("komi"), "GeneralParameterSet: komi", low=-MAX_READABLE, high=MAX_READABLE),
         "players": submission_players,
-        "games": sorted(games, key=lambda g: int(g["round"]) if g["round"].isdigit() else 1 << 30),
+        "games": sorted(games, key=lambda g: round_order(g["round"])),
     }
     return [submission], rejected
 
 
-def _player(element: ET.Element, surname: str, first_name: str) -> dict[str, Any]:
+def _player(element: ET.Element, surname: str, first_name: str, position: int) -> dict[str, Any]:
     rank = element.get("rank", "")
     country = element.get("country", "").upper()
     return {
@@ -149,22 +160,8 @@ def _player(element: ET.Element, surname: str, first_name: str) -> dict[str, Any
         "surname": surname,
         "country": country if re.fullmatch(r"[A-Z]{2,3}", country) else None,
         "rank": rank.lower() if _RANK.match(rank) else None,
-        "rating": _float(element.get("rating")),
+        "rating": decimal_number(element.get("rating"), f"player {position}: rating", low=-MAX_READABLE, high=MAX_READABLE),
         "rating_origin": (element.get("ratingOrigin") or "").strip()[:40] or None,
         "club": (element.get("club") or "").strip()[:100] or None,
-        "egf_pin": element.get("egfPin") if (element.get("egfPin") or "").isdigit() else None,
+        "egf_pin": element.get("egfPin") if re.fullmatch(r"[0-9]{1,20}", element.get("egfPin") or "") else None,
     }
-
-
-def _int(value: str | None) -> int | None:
-    try:
-        return int(float(value)) if value else None
-    except ValueError:
-        return None
-
-
-def _float(value: str | None) -> float | None:
-    try:
-        return float(value) if value else None
-    except ValueError:
-        return None

@@ -237,4 +237,8 @@ def _player_submission(player: ParsedPlayer | None, player_id: str, countries: d
 
 
 def _natural(identifier: str) -> tuple[int, str]:
-    return (int(identifier), "") if identifier.isdigit() else (1 << 62, identifier)
+    return (
+        (int(identifier), "")
+        if identifier.isascii() and identifier.isdigit() and len(identifier) <= 18
+        else (1 << 62, identifier)
+    )

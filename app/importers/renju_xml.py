@@ -39,7 +39,7 @@ from typing import Any, ClassVar
 from xml.etree.ElementTree import XMLParser
 
 from app.importers.renju_tsv import RENJU_RULE_IDS
-from app.importers.source import ImportOptions, SubmissionSource, xml_element_names
+from app.importers.source import FileRefused, ImportOptions, SubmissionSource, refuse_doctype, xml_element_names
 
 __all__ = ["REASONS", "SECTIONS", "Undatable", "looks_like", "read", "tournament_dates"]
 
@@ -66,6 +66,10 @@ GAME_OF_REJECTED_TOURNAMENT = "game of a tournament rejected by the import"
 GAME_WITHOUT_RESULT = "game without a result"
 GAME_UNKNOWN_RESULT = "unknown result code"
 GAME_SAME_PLAYER = "game of a player against himself"
+TOURNAMENT_TOO_LARGE = "tournament with more games than a submission may have"
+# The largest run of the file without an element starting or ending: one element's attributes (or
+# text) beyond it would be held whole in memory, so the file is refused instead.
+MAX_CONSTRUCT_BYTES = 64 * 1024 * 1024
 
 REQUIRED = {
     "country": ("id", "abbr"),
@@ -94,6 +98,8 @@ REASONS = {
     GAME_OF_REJECTED_TOURNAMENT: "the game's tournament is not stored (see its own reason above), so neither is the game",
     GAME_WITHOUT_RESULT: "bresult is empty: the result is not known, so there is nothing to store or rate",
     GAME_UNKNOWN_RESULT: "bresult is not 1 (black won), 0.5 (draw) or 0 (white won); the game is not stored",
+    TOURNAMENT_TOO_LARGE: "the tournament has more games than MAX_GAMES_PER_TOURNAMENT (the submission"
+    " limit, 20,000 by default); it is not read into memory nor stored",
     GAME_SAME_PLAYER: "black and white are the same player; such a game cannot be rated and the"
     " submission service refuses it, so it is left out and the rest of its tournament is stored",
 }
@@ -130,7 +136,9 @@ def tournament_dates(start: str, end: str, year: str | None, month: str | None) 
         # Both unknown: the tournament's year and month give the first and last day of that month.
         year_number, month_number = _number(year), _number(month)
         if year_number == 0 or not 1 <= month_number <= 12:
-            raise Undatable(f"dates unknown and year {year!r}, month {month!r}")
+            raise Undatable(f"dates unknown and year {_short(year)}, month {_short(month)}")
+        if not 1 <= year_number <= 9999:
+            raise Undatable(f"dates unknown and year {_short(year)} outside 1-9999")
         last_day = calendar.monthrange(year_number, month_number)[1]
         return date(year_number, month_number, 1), date(year_number, month_number, last_day)
     # One unknown: the other.
@@ -146,21 +154,25 @@ def tournament_dates(start: str, end: str, year: str | None, month: str | None) 
 def _day(text: str) -> date:
     """``YYYY-MM-DD``; a day of 00 is the 1st; a year of 0 cannot be dated."""
     try:
+        if len(text) > 10 or not text.isascii():
+            raise ValueError(text)
         year, month, day = (int(part) for part in text.split("-"))
         if year == 0 or month == 0:
-            raise Undatable(f"date {text!r}")
+            raise Undatable(f"date {_short(text)}")
         return date(year, month, day or 1)
     except ValueError as error:
-        raise Undatable(f"date {text!r}") from error
+        raise Undatable(f"date {_short(text)}") from error
 
 
 def _number(text: str | None) -> int:
-    if text is None:
-        raise Undatable(f"not a number: {text!r}")
-    try:
-        return int(text)
-    except ValueError as error:
-        raise Undatable(f"not a number: {text!r}") from error
+    if text is None or not (text.strip().isascii() and text.strip().isdigit() and len(text.strip()) <= 9):
+        raise Undatable(f"not a number: {_short(text)}")
+    return int(text)
+
+
+def _short(text: str | None) -> str:
+    """A value for a message: a long one (a 5,000-digit year) is cut."""
+    return repr(text) if text is None or len(text) <= 24 else f"{text[:20]!r}... ({len(text):,} characters)"
 
 
 def _submissions(staging: "_Staging", source: SubmissionSource, options: ImportOptions) -> Iterator[dict[str, Any]]:
@@ -184,6 +196,16 @@ def _submissions(staging: "_Staging", source: SubmissionSource, options: ImportO
             if category is None:
                 _reject_tournament(
                     staging, source, tournament_id, TOURNAMENT_OTHER_CATEGORY, f"rule {rule_id!r}, category {rule_category!r}"
+                )
+                continue
+            count = staging.count("games WHERE tournament = ?", (tournament_id,))
+            if count > options.max_games_per_tournament:
+                _reject_tournament(
+                    staging,
+                    source,
+                    tournament_id,
+                    TOURNAMENT_TOO_LARGE,
+                    f"{count:,} games (at most {options.max_games_per_tournament:,})",
                 )
                 continue
             games = _games(staging, source, tournament_id)
@@ -256,7 +278,11 @@ def _players(staging: "_Staging", games: list[dict[str, Any]]) -> list[dict[str,
 
 
 def _natural(identifier: str) -> tuple[int, str]:
-    return (int(identifier), "") if identifier.isdigit() else (1 << 62, identifier)
+    return (
+        (int(identifier), "")
+        if identifier.isascii() and identifier.isdigit() and len(identifier) <= 18
+        else (1 << 62, identifier)
+    )
 
 
 class _Staging:
@@ -298,9 +324,17 @@ class _Staging:
     def load(self, path: Path, source: SubmissionSource) -> None:
         target = _RecordTarget(self, source)
         parser = XMLParser(target=target)
+        quiet = 0  # bytes fed since the last chunk in which an element started or ended
         with open(path, "rb") as stream:
             while chunk := stream.read(CHUNK_BYTES):
+                events = target.events
                 parser.feed(chunk)
+                quiet = 0 if target.events != events else quiet + len(chunk)
+                if quiet > MAX_CONSTRUCT_BYTES:
+                    raise FileRefused(
+                        f"more than {MAX_CONSTRUCT_BYTES:,} bytes without an element starting or ending, near byte"
+                        f" {stream.tell():,}: one element or text that large is not read into memory"
+                    )
         parser.close()
         target.flush()
         self.connection.execute("CREATE INDEX games_by_tournament ON games (tournament, seq)")
@@ -365,9 +399,14 @@ class _RecordTarget:
         self.staging = staging
         self.source = source
         self.depth = 0
+        self.events = 0
         self.batches: dict[str, list[tuple[Any, ...]]] = {kind: [] for kind in _Staging.COLUMNS}
 
+    # A declared document type (entities, an external DTD) refuses the file before anything is read.
+    doctype = staticmethod(refuse_doctype)
+
     def start(self, tag: str, attributes: dict[str, str]) -> None:
+        self.events += 1
         self.depth += 1
         if self.depth != 3 or tag not in self.batches:  # records are the sections' children
             return
@@ -383,6 +422,7 @@ class _RecordTarget:
             batch.clear()
 
     def end(self, tag: str) -> None:
+        self.events += 1
         self.depth -= 1
 
     def flush(self) -> None:

@@ -10,10 +10,13 @@ T = TypeVar("T")
 NO_NUL_PATTERN = r"^[^\x00]*$"
 Text = Annotated[str, StringConstraints(pattern=NO_NUL_PATTERN)]
 
-Identifier = Annotated[
-    str,
-    StringConstraints(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9._:\-]*$"),
-]
+# The one rule for every player, tournament, game and list id, in bodies, paths and queries alike
+# (the website's pages too): ASCII letters and digits, then also '.', '_', ':' and '-', up to 64.
+# Ids go into URLs and files unescaped, and compare the same on both databases.
+ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:\-]*$"
+ID_MAX_LENGTH = 64
+ID_RULE = f"1 to {ID_MAX_LENGTH} ASCII letters, digits, `.`, `_`, `:` or `-`, starting with a letter or digit"
+Identifier = Annotated[str, StringConstraints(min_length=1, max_length=ID_MAX_LENGTH, pattern=ID_PATTERN)]
 CountryCode = Annotated[str, StringConstraints(min_length=2, max_length=3, pattern=r"^[A-Z]{2,3}$")]
 MAX_PAGE_SIZE = 500
 # Database integers are 32-bit on PostgreSQL (INTEGER columns, OFFSET within BIGINT): every integer

@@ -89,7 +89,7 @@ class SnapshotRead(BaseModel):
     list_date: dt.date = Field(
         description="The day of the recompute; stored statuses are those of that day (INTERPRETATIONS 6.4)"
     )
-    created_at: dt.datetime = Field(description="When the snapshot was written")
+    created_at: dt.datetime = Field(description="When the snapshot was written (RFC 3339, UTC)")
     job_id: int | None = Field(description="The recompute job that wrote it")
     params: dict[str, Any] = Field(
         description="The list's parameters it was computed with, and what the system adds (Elo, Olufsen, Rivne: the number of seeds)"
@@ -151,7 +151,10 @@ class SeedIn(StrictModel):
 class SeedsIn(StrictModel):
     """Every seed of the list: the body replaces all of them."""
 
-    seeds: list[SeedIn] = Field(description="One seed per player; an empty list removes every seed")
+    seeds: list[SeedIn] = Field(
+        description="One seed per player; an empty list removes every seed. As many as the request body limit admits "
+        "(MAX_BODY_BYTES, 10 MiB by default: some 120,000 seeds); a larger body is a 413"
+    )
 
 
 class SeedRead(BaseModel):

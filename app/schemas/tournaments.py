@@ -3,7 +3,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationInfo, field_validator
 
-from app.schemas.common import CountryCode, Date, Identifier, StrictModel, Text
+from app.schemas.common import ID_RULE, CountryCode, Date, Identifier, StrictModel, Text
 from app.schemas.opening_rules import CATEGORIES_WITH_KNOWN_RULES, KNOWN_RULES, canonical_rule
 from app.schemas.players import PlayerCreate, PlayerRead
 
@@ -71,7 +71,7 @@ class TournamentIn(StrictModel):
     The Estonian fields matter only to the Estonian ranks, the Go fields to the Go lists."""
 
     id: Identifier = Field(
-        description="The submitter's id for the tournament (letters, digits, `.`, `_`, `:`, `-`; up to 64), e.g. renju.net's",
+        description=f"The submitter's id for the tournament ({ID_RULE}: the rule of every id, in bodies and paths), e.g. renju.net's",
         examples=["T0017"],
     )
     name: Text = Field(min_length=1, max_length=300, description="The tournament's name")

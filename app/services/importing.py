@@ -2,7 +2,7 @@
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from app.db import session_scope
 from app.importers.formats import FileFormat, detect_format
-from app.importers.source import ImportOptions, SubmissionSource
+from app.importers.source import FileRefused, ImportOptions, SubmissionSource
 from app.models import Game, Player, Tournament
 from app.problems import InvalidInput, PayloadTooLarge
 from app.schemas.tournaments import TournamentIn
@@ -29,6 +29,7 @@ from app.settings import get_settings
 # The name the audit trail gives the command-line importer's changes (an API key's name otherwise).
 IMPORT_ACTOR = "import"
 TOURNAMENT_REFUSED = "tournament refused by the submission service"
+TOURNAMENT_WITHOUT_GAMES = "tournament without a game"
 GAME_OF_REFUSED_TOURNAMENT = "game of a tournament the submission service refused"
 REPEATED_TOURNAMENT = "tournament whose games repeat a stored tournament's"
 SERVICE_REASONS = {
@@ -37,6 +38,8 @@ SERVICE_REASONS = {
     GAME_OF_REFUSED_TOURNAMENT: "the game's tournament was refused (see above), so the game is not stored",
     REPEATED_TOURNAMENT: "most of its played games are a stored tournament's under another id (the same file imported"
     " under other ids, or another file of the same event): it is not stored twice; the examples name the stored one",
+    TOURNAMENT_WITHOUT_GAMES: "the file gives the tournament no game it can store (none at all, or every one left out"
+    " for a reason above): there is nothing to rate, so the tournament is not stored",
 }
 
 
@@ -64,17 +67,26 @@ def import_results_file(
     """Import a results file of any known format, one tournament at a time (all or nothing each), as
     submissions are stored: with a revision each, and a recompute queued for every list that rates
     it and recomputes itself. Safe to run twice: a tournament already stored with the same content
-    is left alone, one stored with other content is corrected (its games replaced). ``options`` override tournaments' rated
-    flags whatever the format. ``on_progress(done, total)`` follows the tournaments submitted."""
-    options = options or ImportOptions()
+    is left alone, one stored with other content is corrected (its games replaced). ``options``
+    override tournaments' rated flags whatever the format. ``on_progress(done, total)`` follows the
+    tournaments submitted.
+
+    A tournament without a game is not stored; a file with no tournament to store (a table's header
+    without players, every row rejected) is refused with ``FileRefused`` once read, nothing stored."""
+    max_games = get_settings().max_games_per_tournament
+    options = replace(options or ImportOptions(), max_games_per_tournament=max_games)
     source = (file_format or detect_format(path)).read(path, options)
     report = ImportReport(format_name=source.format_name, explanations={**source.explanations, **SERVICE_REASONS})
-    max_games = get_settings().max_games_per_tournament
     with session_scope() as session:
         players_before = _count(session, Player)
         games_before = _count(session, Game)
-    done = 0
+    done = offered = 0
     for raw in source.submissions:
+        if not raw.get("games"):
+            source.reject(TOURNAMENT_WITHOUT_GAMES, f"tournament {raw.get('id')}")
+            source.tournament_count -= 1
+            continue
+        offered += 1
         raw["rated"] = options.rated(raw["id"], raw.get("rated", True))
         try:
             submission = TournamentIn.model_validate(raw)
@@ -106,6 +118,9 @@ def import_results_file(
             on_progress(done, source.tournament_count)
     if on_progress:
         on_progress(done, source.tournament_count)  # a reader may have rejected the last ones
+    if offered == 0:
+        reasons = ", ".join(f"{count} {reason}" for reason, count in source.rejected.most_common(3))
+        raise FileRefused(f"nothing to import: the file holds no tournament with a game{f' ({reasons})' if reasons else ''}")
     with session_scope() as session:
         report.players_stored = _count(session, Player) - players_before
         report.games_stored = _count(session, Game) - games_before

@@ -34,6 +34,7 @@ from app.models import (
 from app.problems import NotFound
 from app.services import recompute
 from app.services.rating_lists import get_rating_list
+from app.transactions import is_permanent
 
 log = logging.getLogger("app.jobs")
 
@@ -342,7 +343,7 @@ def _fail(job_id: int, error: Exception) -> None:
 def _database_unavailable(error: DBAPIError) -> bool:
     """The server, the connection or the storage failed, not the job's statements or data (those
     raise IntegrityError, DataError, ...): worth running again."""
-    return error.connection_invalidated or isinstance(error, OperationalError | InterfaceError)
+    return error.connection_invalidated or (isinstance(error, OperationalError | InterfaceError) and not is_permanent(error))
 
 
 def _process_gone(worker: str | None) -> bool:

@@ -41,14 +41,15 @@ def get_player(session: Session, player_id: str) -> Player:
 def search_players(session: Session, *, q: str | None, country: str | None, limit: int, offset: int) -> tuple[list[Player], int]:
     conditions = []
     if q:
-        pattern = f"%{q.strip().lower()}%"
+        # The text is searched for as written: % and _ are escaped, never LIKE's wildcards.
+        text = q.strip().lower()
         full_name = func.lower(func.coalesce(Player.name, "") + " " + func.coalesce(Player.surname, ""))
         reversed_name = func.lower(func.coalesce(Player.surname, "") + " " + func.coalesce(Player.name, ""))
         conditions.append(
             or_(
-                full_name.like(pattern),
-                reversed_name.like(pattern),
-                func.lower(func.coalesce(Player.native_name, "")).like(pattern),
+                full_name.contains(text, autoescape=True),
+                reversed_name.contains(text, autoescape=True),
+                func.lower(func.coalesce(Player.native_name, "")).contains(text, autoescape=True),
                 Player.id == q.strip(),
             )
         )

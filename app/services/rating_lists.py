@@ -150,6 +150,11 @@ def player_history(session: Session, player_id: str, snapshot: RatingSnapshot | 
     return timelines.timeline_of(session, snapshot).history(player_id)
 
 
+# PostgreSQL's protocol carries at most 65,535 parameters a statement (SQLite's default build 32,766):
+# a list of ids is looked up in pieces, so that any number of seeds the body limit admits is stored.
+IDS_PER_QUERY = 10_000
+
+
 def replace_seeds(session: Session, list_id: str, seeds: list[dict[str, Any]], *, actor: str) -> list[RatingSeed]:
     rating_list = get_rating_list(session, list_id, lock=True)
     system = system_of(rating_list)
@@ -169,7 +174,9 @@ def replace_seeds(session: Session, list_id: str, seeds: list[dict[str, Any]], *
     if errors:
         raise InvalidInput(f"{len(errors)} seed field(s) are invalid; the seeds were not changed.", errors)
     ids = [seed["player_id"] for seed in seeds]
-    known = set(session.scalars(select(Player.id).where(Player.id.in_(ids)))) if ids else set()
+    known: set[str] = set()
+    for start in range(0, len(ids), IDS_PER_QUERY):  # within every database's limit on bound parameters
+        known.update(session.scalars(select(Player.id).where(Player.id.in_(ids[start : start + IDS_PER_QUERY]))))
     errors += [
         FieldError(f"/seeds/{i}/player_id", f"unknown player {seed['player_id']!r}")
         for i, seed in enumerate(seeds)

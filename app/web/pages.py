@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -19,7 +20,8 @@ from markupsafe import Markup
 from sqlalchemy.orm import Session
 
 from app.models import Player, RatingList, RatingSnapshot
-from app.problems import InvalidInput
+from app.problems import FieldError, InvalidInput
+from app.schemas.common import EARLIEST_DATE, ID_MAX_LENGTH, ID_PATTERN, ID_RULE, LATEST_DATE
 from app.schemas.rating_lists import RatingRowRead
 from app.services import player_record, players, snapshot_facts, tournaments
 from app.services import rating_lists as lists_service
@@ -38,6 +40,20 @@ TOP = 10
 
 class PageInputError(InvalidInput):
     """A query parameter a page cannot use; the page answers 422 naming it."""
+
+    @classmethod
+    def of(cls, errors: list[FieldError]) -> PageInputError:
+        return cls("; ".join(f"{e.pointer}: {e.detail}" for e in errors) + ".", errors)
+
+
+def check_id(name: str, value: str) -> None:
+    """A player's, tournament's or list's id in a page's path follows the API's one id rule
+    (``app.schemas.common.ID_PATTERN``): anything else is a 422 naming it, as the API answers."""
+    if not (len(value) <= ID_MAX_LENGTH and _ID.fullmatch(value)):
+        raise PageInputError.of([FieldError(f"path:{name}", f"an id is {ID_RULE}, not {value[:100]!r}")])
+
+
+_ID = re.compile(ID_PATTERN)
 
 
 # --- parameters ------------------------------------------------------------------------------
@@ -73,41 +89,58 @@ class ListQuery:
 
 
 def parse_list_query(raw: Mapping[str, str]) -> ListQuery:
-    errors: list[str] = []
+    errors: list[FieldError] = []
     status = raw.get("status") or "active"
     if status not in STATUSES:
-        errors.append(f"status must be one of {', '.join(STATUSES)}, not {status!r}")
+        errors.append(FieldError("query:status", f"status must be one of {', '.join(STATUSES)}, not {status!r}"))
     country = (raw.get("country") or "").strip().upper() or None
     if country is not None and not (2 <= len(country) <= 3 and country.isascii() and country.isalpha()):
-        errors.append(f"country must be a country code of two or three letters, not {country!r}")
+        errors.append(FieldError("query:country", f"country must be a country code of two or three letters, not {country!r}"))
     as_of = None
     if raw.get("as_of"):
+        # The API's dates (app.schemas.common): outside them, a date's arithmetic (five years
+        # before it) leaves the calendar.
         try:
             as_of = dt.date.fromisoformat(raw["as_of"])
         except ValueError:
-            errors.append(f"as_of must be a date (YYYY-MM-DD), not {raw['as_of']!r}")
+            errors.append(FieldError("query:as_of", f"as_of must be a date (YYYY-MM-DD), not {raw['as_of']!r}"))
+        else:
+            if not EARLIEST_DATE <= as_of <= LATEST_DATE:
+                errors.append(
+                    FieldError("query:as_of", f"as_of must be a date from {EARLIEST_DATE} to {LATEST_DATE}, not {as_of}")
+                )
+                as_of = None
     snapshot = _positive(raw, "snapshot", None, errors, most=2**31 - 1)
     page = _positive(raw, "page", 1, errors, most=10**9)
     per_page = _positive(raw, "per_page", DEFAULT_PAGE_SIZE, errors, most=max(PAGE_SIZES))
     if errors:
-        raise PageInputError("; ".join(errors) + ".")
+        raise PageInputError.of(errors)
     return ListQuery(status, country, as_of, snapshot, page or 1, per_page or DEFAULT_PAGE_SIZE)
 
 
 def parse_page(raw: Mapping[str, str]) -> int:
-    errors: list[str] = []
+    errors: list[FieldError] = []
     page = _positive(raw, "page", 1, errors, most=10**9)
     if errors:
-        raise PageInputError("; ".join(errors) + ".")
+        raise PageInputError.of(errors)
     return page or 1
 
 
-def _positive(raw: Mapping[str, str], name: str, default: int | None, errors: list[str], *, most: int) -> int | None:
+def parse_search(raw: Mapping[str, str]) -> str:
+    """The search text, up to 200 characters; a NUL character (which no stored text holds, and
+    PostgreSQL cannot compare) is a 422, as the API's ``q`` answers."""
+    q = (raw.get("q") or "").strip()[:200]
+    if "\x00" in q:
+        raise PageInputError.of([FieldError("query:q", "q must not contain NUL characters")])
+    return q
+
+
+def _positive(raw: Mapping[str, str], name: str, default: int | None, errors: list[FieldError], *, most: int) -> int | None:
     value = raw.get(name)
     if not value:
         return default
-    if not (value.isascii() and value.isdigit()) or not 1 <= int(value) <= most:  # "²" is a digit to isdigit()
-        errors.append(f"{name} must be a whole number from 1 to {most}, not {value!r}")
+    if not (value.isascii() and value.isdigit()) or len(value) > 10 or not 1 <= int(value) <= most:  # "²" is a digit to isdigit()
+        errors.append(FieldError(f"query:{name}", f"{name} must be a whole number from 1 to {most}, not {value!r}"))
         return default
     return int(value)
 

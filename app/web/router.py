@@ -18,13 +18,14 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
+from fastapi.routing import APIRoute
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from sqlalchemy.orm import Session
 
 from app.http import response_cache
 from app.http.caching import CURRENT_CACHE, PINNED_CACHE, matches, not_modified
 from app.http.session import SessionDep
-from app.problems import Problem
+from app.problems import Problem, problem_response
 from app.services import rating_lists as lists_service
 from app.web import display, pages
 
@@ -57,7 +58,36 @@ templates.globals.update(
     rows_html=pages.rows_html,
 )
 
-router = APIRouter(include_in_schema=False, tags=["website"])
+# What a public site is expected to send (OWASP secure headers). The policy fits what the templates
+# load: the one stylesheet from this site, inline SVG charts (no style attributes), the favicon as a
+# data: URL, forms posting nowhere but here; no script, frame, font or connection at all.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+}
+
+
+class _WebsiteRoute(APIRoute):
+    """Every answer of the website's routes (pages, 304s, errors, the stylesheet) carries the
+    security headers."""
+
+    def get_route_handler(self) -> Callable[[Request], Any]:
+        handle = super().get_route_handler()
+
+        async def with_headers(request: Request) -> Response:
+            response = await handle(request)
+            response.headers.update(SECURITY_HEADERS)
+            return response
+
+        return with_headers
+
+
+router = APIRouter(include_in_schema=False, tags=["website"], route_class=_WebsiteRoute)
 
 
 @router.get("/")
@@ -70,11 +100,12 @@ def home(request: Request, session: SessionDep) -> Response:
 @router.get("/lists/{list_id}")
 def rating_list(list_id: str, request: Request, session: SessionDep) -> Response:
     try:
+        pages.check_id("list_id", list_id)
         query = pages.parse_list_query(request.query_params)
         etag, cache = _list_validators(session, list_id, query, "list")
         snapshot = lists_service.get_snapshot(session, list_id, query.snapshot)
     except Problem as problem:
-        return _error(problem)
+        return _error(request, problem)
     # The current list's page belongs to its snapshot, as its ETag says: rendered once per snapshot
     # and query. (A pinned snapshot's page says whether it is still current: rendered every time.)
     keep = ("list page", etag, snapshot.id, snapshot.created_at) if snapshot and query.snapshot is None else None
@@ -85,6 +116,7 @@ def rating_list(list_id: str, request: Request, session: SessionDep) -> Response
 def rating_list_csv(list_id: str, request: Request, session: SessionDep) -> Response:
     """The rows of the list page with the same query, as CSV: the same columns, the same cells."""
     try:
+        pages.check_id("list_id", list_id)
         query = pages.parse_list_query(request.query_params)
         etag, cache = _list_validators(session, list_id, query, "csv")
         headers = {"ETag": etag, "Cache-Control": cache}
@@ -92,7 +124,7 @@ def rating_list_csv(list_id: str, request: Request, session: SessionDep) -> Resp
             return Response(status_code=304, headers=headers)
         context = pages.rating_list_page(session, list_id, query)
     except Problem as problem:
-        return _error(problem)
+        return _error(request, problem)
     out = io.StringIO()
     csv.writer(out, lineterminator="\r\n").writerows(pages.csv_rows(context))
     snapshot = context["snapshot"]
@@ -104,10 +136,11 @@ def rating_list_csv(list_id: str, request: Request, session: SessionDep) -> Resp
 @router.get("/lists/{list_id}/snapshots")
 def snapshots(list_id: str, request: Request, session: SessionDep) -> Response:
     try:
+        pages.check_id("list_id", list_id)
         page = pages.parse_page(request.query_params)
         current = lists_service.get_rating_list(session, list_id).current_snapshot_id
     except Problem as problem:
-        return _error(problem)
+        return _error(request, problem)
     etag = lists_service.list_etag(current, {"site": SITE_VERSION, "page": "snapshots", "list": list_id, "n": page})
     return _page(request, "snapshots.html", lambda: pages.snapshots_page(session, list_id, page), etag=etag)
 
@@ -116,14 +149,18 @@ def snapshots(list_id: str, request: Request, session: SessionDep) -> Response:
 def player_search(request: Request, session: SessionDep) -> Response:
     try:
         page = pages.parse_page(request.query_params)
+        q = pages.parse_search(request.query_params)
     except Problem as problem:
-        return _error(problem)
-    q = (request.query_params.get("q") or "").strip()[:200]
+        return _error(request, problem)
     return _page(request, "search.html", lambda: pages.player_search(session, q, page))
 
 
 @router.get("/players/{player_id}")
 def player(player_id: str, request: Request, session: SessionDep) -> Response:
+    try:
+        pages.check_id("player_id", player_id)
+    except Problem as problem:
+        return _error(request, problem)
     return _page(request, "player.html", lambda: pages.player_page(session, player_id))
 
 
@@ -132,19 +169,23 @@ def tournament_index(request: Request, session: SessionDep) -> Response:
     try:
         page = pages.parse_page(request.query_params)
     except Problem as problem:
-        return _error(problem)
+        return _error(request, problem)
     return _page(request, "tournaments.html", lambda: pages.tournament_index(session, page))
 
 
 @router.get("/tournaments/{tournament_id}")
 def tournament(tournament_id: str, request: Request, session: SessionDep) -> Response:
+    try:
+        pages.check_id("tournament_id", tournament_id)
+    except Problem as problem:
+        return _error(request, problem)
     return _page(request, "tournament.html", lambda: pages.tournament_page(session, tournament_id))
 
 
 @router.get("/static/{name}")
 def static(name: str, request: Request) -> Response:
     if name not in STATIC:
-        return _error(Problem(f"There is no static file {name!r}."), status=404, title="Not found")
+        return _error(request, Problem(f"There is no static file {name!r}."), status=404, title="Not found")
     body = _STATIC_BYTES[name]
     cache = STATIC_CACHE if request.query_params.get("v") else CURRENT_CACHE
     etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
@@ -183,7 +224,7 @@ def _page(
             keep, lambda: templates.get_template(template).render(**build(), request_path=request.url.path).encode()
         )
     except Problem as problem:
-        return _error(problem)
+        return _error(request, problem)
     if etag is None:
         etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
         if matches(request.headers.get("if-none-match"), etag):
@@ -191,9 +232,40 @@ def _page(
     return HTMLResponse(body, headers={"ETag": etag, "Cache-Control": cache})
 
 
-def _error(problem: Problem, *, status: int | None = None, title: str | None = None) -> HTMLResponse:
-    """The problem as a page: what is wrong, with the status the API would answer."""
+def _error(request: Request, problem: Problem, *, status: int | None = None, title: str | None = None) -> Response:
+    """The problem as a page: what is wrong, with the status the API would answer; as the API's
+    problem+json to a client that asks for JSON (``Accept: application/json``)."""
+    if status is not None or title is not None:
+        problem.status, problem.title = status or problem.status, title or problem.title
+        problem.type_slug = {404: "not-found"}.get(problem.status, problem.type_slug)
+    if wants_json(request.headers.get("accept", "")):
+        response = problem_response(problem)
+        response.headers.update({"Cache-Control": "no-store", "Vary": "Accept"})
+        return response
     body = templates.get_template("error.html").render(
-        status=status or problem.status, title=title or problem.title, detail=problem.detail, request_path=""
+        status=problem.status, title=problem.title, detail=problem.detail, request_path=""
     )
-    return HTMLResponse(body, status_code=status or problem.status, headers={"Cache-Control": "no-store"})
+    return HTMLResponse(body, status_code=problem.status, headers={"Cache-Control": "no-store", "Vary": "Accept"})
+
+
+def wants_json(accept: str) -> bool:
+    """Whether an Accept header prefers JSON (application/json, application/problem+json or another
+    +json type) to HTML: by quality, and JSON named outright beats a wildcard. A browser's
+    ``text/html,...,*/*;q=0.8`` and a missing header get the page."""
+    best_json = best_html = 0.0
+    for item in accept.split(","):
+        media_type, *parameters = (part.strip() for part in item.split(";"))
+        quality = 1.0
+        for parameter in parameters:
+            name, _, value = parameter.partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    quality = float(value)
+                except ValueError:
+                    quality = 0.0
+        media_type = media_type.lower()
+        if media_type == "application/json" or (media_type.startswith("application/") and media_type.endswith("+json")):
+            best_json = max(best_json, quality)
+        elif media_type in ("text/html", "application/xhtml+xml", "text/*"):
+            best_html = max(best_html, quality)
+    return best_json > 0 and best_json >= best_html
