@@ -1,4 +1,4 @@
-"""Command line: ``python -m app.cli serve | migrate | worker | export-openapi | import FILE | submission FILE``."""
+"""Command line: ``python -m app.cli serve | migrate | worker | export-openapi | import FILE | submission FILE | keys …``."""
 
 import argparse
 import json
@@ -48,6 +48,28 @@ def main(argv: list[str] | None = None) -> int:
     submission.add_argument("path", type=Path)
     submission.add_argument("--tournament", required=True, help="the tournament's id in the file")
 
+    keys = commands.add_parser("keys", help="create, list and revoke the API keys stored in the database")
+    key_commands = keys.add_subparsers(dest="keys_command", required=True)
+    create = key_commands.add_parser(
+        "create", help="store a new key and print its secret, once (only its SHA-256 digest is stored)"
+    )
+    create.add_argument("name", help="the key's name: the actor its changes are recorded under; never reused")
+    create.add_argument(
+        "--role",
+        required=True,
+        metavar="organiser|officer",
+        help="organiser: submits tournaments and changes those it submitted; officer: changes everything (within its limits)",
+    )
+    create.add_argument(
+        "--lists", default="", metavar="LIST,…", help="limit an officer to these rating lists (and their tournaments)"
+    )
+    create.add_argument(
+        "--categories", default="", metavar="CATEGORY,…", help="limit an officer to the tournaments of these categories"
+    )
+    key_commands.add_parser("list", help="every stored key: name, role, limits, created, revoked (never a secret)")
+    revoke = key_commands.add_parser("revoke", help="revoke a key: it is refused (403) from then on")
+    revoke.add_argument("name")
+
     args = parser.parse_args(argv)
     if args.command == "serve":
         return _serve(args.host, args.port, worker=not args.no_worker)
@@ -69,6 +91,8 @@ def main(argv: list[str] | None = None) -> int:
         )
     if args.command == "submission":
         return _print_submission(args.path, args.tournament)
+    if args.command == "keys":
+        return _keys(args)
     return 2
 
 
@@ -156,6 +180,59 @@ def _import(
 
             print(f"  recomputes run:     {run_pending_jobs()} (the rest, if any, were run by the service's worker)")
     return 0
+
+
+def _keys(args: argparse.Namespace) -> int:
+    from app import db
+    from app.services import api_keys
+    from app.services.importing import IMPORT_ACTOR
+
+    migrate()
+    try:
+        with db.session_scope() as session:
+            if args.keys_command == "create":
+                reserved = frozenset(get_settings().api_keys().values()) | {IMPORT_ACTOR}
+                created = api_keys.create_key(
+                    session,
+                    args.name,
+                    args.role,
+                    lists=_names(args.lists),
+                    categories=_names(args.categories),
+                    reserved_names=reserved,
+                )
+                key = created.key
+                print(
+                    f"created the {key.role} key {key.name!r}{_limits(key.lists, key.categories)}; its secret, shown only"
+                    " this once (send it as Authorization: Bearer <secret>):",
+                    file=sys.stderr,
+                )
+                print(created.secret)
+            elif args.keys_command == "list":
+                rows = [("name", "role", "limited to", "created", "revoked")]
+                for key in api_keys.list_keys(session):
+                    limits = _limits(key.lists, key.categories).removeprefix(", limited to ") or "-"
+                    revoked = f"{key.revoked_at:%Y-%m-%d %H:%M:%S}" if key.revoked_at else "-"
+                    rows.append((key.name, key.role, limits, f"{key.created_at:%Y-%m-%d %H:%M:%S}", revoked))
+                widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+                for row in rows:
+                    print("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip())
+            else:
+                key = api_keys.revoke_key(session, args.name)
+                print(f"revoked the key {key.name!r}")
+    except api_keys.KeyRefused as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _names(value: str) -> list[str]:
+    return [name.strip() for name in value.split(",") if name.strip()]
+
+
+def _limits(lists: list[str], categories: list[str]) -> str:
+    limits = [f"lists {','.join(lists)}"] if lists else []
+    limits += [f"categories {','.join(categories)}"] if categories else []
+    return f", limited to {' and '.join(limits)}" if limits else ""
 
 
 def _print_submission(path: Path, tournament_id: str) -> int:
