@@ -5,12 +5,18 @@ from sqlalchemy.orm import Session
 
 from app.db import get_session
 from app.schemas.common import MAX_DATABASE_ID, MAX_OFFSET, MAX_PAGE_SIZE, Identifier
-from app.security import require_writer
+from app.security import Caller, authenticate, authorise_list_change, require_officer, require_writer
 
 # scope="function": the session's exit code (the commit) runs when the endpoint returns, BEFORE the
 # response is sent, so a 2xx means the transaction committed; a failed commit becomes a problem
 # response instead (FastAPI's default "request" scope would commit after the response).
 SessionDep = Annotated[Session, Depends(get_session, scope="function")]
+# Who may write (app.security, docs/decisions.md 7.17): ``Organiser`` any valid key (an organiser's or
+# an officer's), ``Officer`` an officer's (limited or not), ``ListOfficer`` an officer's whose limits
+# include the path's list. ``Writer`` (the key's name) needs an officer without limits: the safe
+# default for a write that has not said which role it needs.
+Organiser = Annotated[Caller, Depends(authenticate)]
+Officer = Annotated[Caller, Depends(require_officer)]
 Writer = Annotated[str, Depends(require_writer)]
 Limit = Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE, description=f"Items per page, 1 to {MAX_PAGE_SIZE}")]
 Offset = Annotated[
@@ -40,3 +46,11 @@ IfNoneMatch = Annotated[
         description="The `ETag` of an earlier answer: when the list has not changed since, the answer is a 304 without a body"
     ),
 ]
+
+
+def require_list_officer(list_id: ListIdPath, caller: Caller = Depends(authenticate)) -> Caller:
+    """An officer's key without limits or limited to the path's list."""
+    return authorise_list_change(caller, list_id)
+
+
+ListOfficer = Annotated[Caller, Depends(require_list_officer)]

@@ -4,7 +4,7 @@ from fastapi import APIRouter, BackgroundTasks, Body, Depends, Header, Query, st
 from fastapi.responses import JSONResponse
 
 from app.api import examples
-from app.api.deps import Limit, Offset, RevisionNumberPath, SessionDep, TournamentIdPath, Writer
+from app.api.deps import Limit, Offset, Organiser, RevisionNumberPath, SessionDep, TournamentIdPath
 from app.api.examples import CORRECT_TOURNAMENT_EXAMPLES, SUBMIT_TOURNAMENT_EXAMPLES
 from app.schemas.common import CountryCode, Page, Text
 from app.schemas.players import PlayerRead
@@ -20,6 +20,7 @@ from app.schemas.tournaments import (
     TournamentSubmitted,
     TournamentSummary,
 )
+from app.security import authorise_submission, authorise_tournament_change
 from app.services import idempotency, revisions, worker
 from app.services import tournaments as service
 from app.settings import Settings, get_settings
@@ -41,7 +42,7 @@ router = APIRouter(prefix="/v1/tournaments", tags=["tournaments"])
 def submit_tournament(
     body: Annotated[TournamentIn, Body(openapi_examples=SUBMIT_TOURNAMENT_EXAMPLES)],
     session: SessionDep,
-    caller: Writer,
+    caller: Organiser,
     background: BackgroundTasks,
     settings: Settings = Depends(get_settings),
     idempotency_key: Text | None = Header(
@@ -64,9 +65,13 @@ def submit_tournament(
     `lists` say, for every rating list of the tournament's category, whether that list rates the
     tournament (and why not) and which recompute it queued: a list with `auto_recompute` recomputes
     itself after the submission. An id that is stored already is a 409: a correction is
-    `PUT /v1/tournaments/{tournament_id}`. Needs a write key."""
+    `PUT /v1/tournaments/{tournament_id}`.
+
+    Needs an organiser's key, or an officer's without limits or whose limits include the
+    tournament's category (a 403 says which otherwise)."""
+    authorise_submission(caller, body.id, body.category)
     fingerprint = idempotency.request_fingerprint(body.model_dump(mode="json"))
-    key = idempotency.scoped_key(caller, idempotency_key) if idempotency_key else None
+    key = idempotency.scoped_key(caller.name, idempotency_key) if idempotency_key else None
     location = f"/v1/tournaments/{body.id}"
 
     def store() -> idempotency.StoredResponse:
@@ -74,7 +79,7 @@ def submit_tournament(
             replay = idempotency.claim(session, key, fingerprint)
             if replay is not None:
                 return replay
-        service.submit_tournament(session, body, max_games=settings.max_games_per_tournament, actor=caller)
+        service.submit_tournament(session, body, max_games=settings.max_games_per_tournament, actor=caller.name)
         outcomes = service.queue_recomputes(session, body)
         stored = idempotency.StoredResponse(201, _submitted(session, body.id, outcomes).model_dump(mode="json"), location)
         if key is not None:
@@ -92,7 +97,7 @@ def replace_tournament(
     tournament_id: TournamentIdPath,
     body: Annotated[TournamentIn, Body(openapi_examples=CORRECT_TOURNAMENT_EXAMPLES)],
     session: SessionDep,
-    actor: Writer,
+    caller: Organiser,
     background: BackgroundTasks,
     settings: Settings = Depends(get_settings),
 ) -> TournamentSubmitted:
@@ -104,11 +109,16 @@ def replace_tournament(
     `POST /v1/tournaments`), a body whose `id` differs from the path's a 422. Every list that rated
     the tournament before or rates it now, and recomputes itself, queues a recompute; the answer's
     `lists` say which. The version it replaces is kept in the tournament's revisions. A withdrawn
-    tournament stays withdrawn. Needs a write key."""
+    tournament stays withdrawn.
+
+    Needs the key of the organiser that submitted the tournament, or an officer's without limits or
+    whose limits include the tournament's category and the one the body gives it (a 403 says which
+    otherwise)."""
 
     def store() -> TournamentSubmitted:
+        authorise_tournament_change(session, caller, tournament_id, "Correcting", new_category=body.category)
         rated_before = service.lists_rating(session, tournament_id)
-        service.replace_tournament(session, tournament_id, body, max_games=settings.max_games_per_tournament, actor=actor)
+        service.replace_tournament(session, tournament_id, body, max_games=settings.max_games_per_tournament, actor=caller.name)
         outcomes = service.queue_recomputes(session, body, also_for=rated_before)
         return _submitted(session, tournament_id, outcomes)
 
@@ -125,7 +135,7 @@ def withdraw_tournament(
         Query(min_length=1, max_length=500, description="Why it is withdrawn, in words; kept with it and in its revisions"),
     ],
     session: SessionDep,
-    actor: Writer,
+    caller: Organiser,
     background: BackgroundTasks,
     settings: Settings = Depends(get_settings),
 ) -> TournamentSubmitted:
@@ -134,11 +144,15 @@ def withdraw_tournament(
     The tournament stays stored and readable, marked with when and why it was withdrawn
     (`withdrawn_at`, `withdrawn_reason`); no list rates it from the recompute this queues on (the
     answer's `lists` name each job). `POST /v1/tournaments/{tournament_id}/restore` undoes it. A
-    tournament withdrawn already is a 409. Needs a write key."""
+    tournament withdrawn already is a 409.
+
+    Needs the key of the organiser that submitted the tournament, or an officer's without limits or
+    whose limits include the tournament's category (a 403 says which otherwise)."""
 
     def store() -> TournamentSubmitted:
+        authorise_tournament_change(session, caller, tournament_id, "Withdrawing")
         rated_before = service.lists_rating(session, tournament_id)
-        tournament = service.withdraw_tournament(session, tournament_id, reason, actor=actor)
+        tournament = service.withdraw_tournament(session, tournament_id, reason, actor=caller.name)
         return _submitted(session, tournament_id, service.queue_recomputes(session, tournament, also_for=rated_before))
 
     withdrawn = run_in_transaction(session, store, attempts=settings.transaction_attempts)
@@ -152,17 +166,21 @@ def withdraw_tournament(
 def restore_tournament(
     tournament_id: TournamentIdPath,
     session: SessionDep,
-    actor: Writer,
+    caller: Organiser,
     background: BackgroundTasks,
     settings: Settings = Depends(get_settings),
 ) -> TournamentSubmitted:
     """Restore a withdrawn tournament
 
     The lists that rate it do so again from the recompute this queues on (the answer's `lists`). A
-    tournament that is not withdrawn is a 409. Needs a write key."""
+    tournament that is not withdrawn is a 409.
+
+    Needs the key of the organiser that submitted the tournament, or an officer's without limits or
+    whose limits include the tournament's category (a 403 says which otherwise)."""
 
     def store() -> TournamentSubmitted:
-        tournament = service.restore_tournament(session, tournament_id, actor=actor)
+        authorise_tournament_change(session, caller, tournament_id, "Restoring")
+        tournament = service.restore_tournament(session, tournament_id, actor=caller.name)
         return _submitted(session, tournament_id, service.queue_recomputes(session, tournament))
 
     restored = run_in_transaction(session, store, attempts=settings.transaction_attempts)
