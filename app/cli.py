@@ -118,17 +118,27 @@ def _serve(host: str, port: int, *, worker: bool) -> int:
     if not worker:
         os.environ["RUN_WORKER"] = "false"
         get_settings.cache_clear()
-    if not get_settings().api_keys():
+    if not get_settings().api_keys() and not _stored_keys():
         print(
             "No API key is set, so writes will answer 401/403. For local use, start with e.g.\n"
             "  RATING_API_KEYS=local:change-me make run\n"
-            "and send: Authorization: Bearer change-me",
+            "and send: Authorization: Bearer change-me (or make keys with roles: python -m app.cli keys create)",
             file=sys.stderr,
         )
     # httptools and uvloop: uvicorn's fast HTTP parser and event loop (pinned dependencies). No
     # uvicorn access log: the app writes its own, structured, with the request id (app.middleware).
     uvicorn.run("app.main:app", host=host, port=port, log_level="info", http="httptools", loop="uvloop", access_log=False)
     return 0
+
+
+def _stored_keys() -> bool:
+    from sqlalchemy import select
+
+    from app import db
+    from app.models import ApiKey
+
+    with db.session_scope() as session:
+        return session.scalar(select(ApiKey.name).where(ApiKey.revoked_at.is_(None)).limit(1)) is not None
 
 
 def _export_openapi(output: Path) -> int:
