@@ -283,7 +283,7 @@ class ApiKey(Base):
     name: Mapped[str] = mapped_column(String(100), primary_key=True)
     digest: Mapped[str] = mapped_column(String(64), unique=True)
     role: Mapped[str] = mapped_column(String(20))  # "organiser" or "officer"
-    lists: Mapped[list] = mapped_column(JsonType, default=list)
-    categories: Mapped[list] = mapped_column(JsonType, default=list)
+    lists: Mapped[list[str]] = mapped_column(JsonType, default=list)
+    categories: Mapped[list[str]] = mapped_column(JsonType, default=list)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=lambda: datetime.now(UTC))
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
