@@ -1,4 +1,4 @@
-"""Command line: ``python -m app.cli serve | migrate | worker | export-openapi | import FILE | submission FILE``."""
+"""Command line: ``python -m app.cli serve | migrate | worker | export-openapi | import FILE | submission FILE | keys …``."""
 
 import argparse
 import json
@@ -49,6 +49,28 @@ def main(argv: list[str] | None = None) -> int:
     submission.add_argument("path", type=Path)
     submission.add_argument("--tournament", required=True, help="the tournament's id in the file")
 
+    keys = commands.add_parser("keys", help="create, list and revoke the API keys stored in the database")
+    key_commands = keys.add_subparsers(dest="keys_command", required=True)
+    create = key_commands.add_parser(
+        "create", help="store a new key and print its secret, once (only its SHA-256 digest is stored)"
+    )
+    create.add_argument("name", help="the key's name: the actor its changes are recorded under; never reused")
+    create.add_argument(
+        "--role",
+        required=True,
+        metavar="organiser|officer",
+        help="organiser: submits tournaments and changes those it submitted; officer: changes everything (within its limits)",
+    )
+    create.add_argument(
+        "--lists", default="", metavar="LIST,…", help="limit an officer to these rating lists (and their tournaments)"
+    )
+    create.add_argument(
+        "--categories", default="", metavar="CATEGORY,…", help="limit an officer to the tournaments of these categories"
+    )
+    key_commands.add_parser("list", help="every stored key: name, role, limits, created, revoked (never a secret)")
+    revoke = key_commands.add_parser("revoke", help="revoke a key: it is refused (403) from then on")
+    revoke.add_argument("name")
+
     args = parser.parse_args(argv)
     if args.command == "serve":
         return _serve(args.host, args.port, worker=not args.no_worker)
@@ -70,6 +92,8 @@ def main(argv: list[str] | None = None) -> int:
         )
     if args.command == "submission":
         return _print_submission(args.path, args.tournament)
+    if args.command == "keys":
+        return _keys(args)
     return 2
 
 
@@ -95,17 +119,27 @@ def _serve(host: str, port: int, *, worker: bool) -> int:
     if not worker:
         os.environ["RUN_WORKER"] = "false"
         get_settings.cache_clear()
-    if not get_settings().api_keys():
+    if not get_settings().api_keys() and not _stored_keys():
         print(
             "No API key is set, so writes will answer 401/403. For local use, start with e.g.\n"
             "  RATING_API_KEYS=local:change-me make run\n"
-            "and send: Authorization: Bearer change-me",
+            "and send: Authorization: Bearer change-me (or make keys with roles: python -m app.cli keys create)",
             file=sys.stderr,
         )
     # httptools and uvloop: uvicorn's fast HTTP parser and event loop (pinned dependencies). No
     # uvicorn access log: the app writes its own, structured, with the request id (app.middleware).
     uvicorn.run("app.main:app", host=host, port=port, log_level="info", http="httptools", loop="uvloop", access_log=False)
     return 0
+
+
+def _stored_keys() -> bool:
+    from sqlalchemy import select
+
+    from app import db
+    from app.models import ApiKey
+
+    with db.session_scope() as session:
+        return session.scalar(select(ApiKey.name).where(ApiKey.revoked_at.is_(None)).limit(1)) is not None
 
 
 def _export_openapi(output: Path) -> int:
@@ -157,6 +191,59 @@ def _import(
 
             print(f"  recomputes run:     {run_pending_jobs()} (the rest, if any, were run by the service's worker)")
     return 0
+
+
+def _keys(args: argparse.Namespace) -> int:
+    from app import db
+    from app.services import api_keys
+    from app.services.importing import IMPORT_ACTOR
+
+    migrate()
+    try:
+        with db.session_scope() as session:
+            if args.keys_command == "create":
+                reserved = frozenset(get_settings().api_keys().values()) | {IMPORT_ACTOR}
+                created = api_keys.create_key(
+                    session,
+                    args.name,
+                    args.role,
+                    lists=_names(args.lists),
+                    categories=_names(args.categories),
+                    reserved_names=reserved,
+                )
+                key = created.key
+                print(
+                    f"created the {key.role} key {key.name!r}{_limits(key.lists, key.categories)}; its secret, shown only"
+                    " this once (send it as Authorization: Bearer <secret>):",
+                    file=sys.stderr,
+                )
+                print(created.secret)
+            elif args.keys_command == "list":
+                rows = [("name", "role", "limited to", "created", "revoked")]
+                for key in api_keys.list_keys(session):
+                    limits = _limits(key.lists, key.categories).removeprefix(", limited to ") or "-"
+                    revoked = f"{key.revoked_at:%Y-%m-%d %H:%M:%S}" if key.revoked_at else "-"
+                    rows.append((key.name, key.role, limits, f"{key.created_at:%Y-%m-%d %H:%M:%S}", revoked))
+                widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+                for row in rows:
+                    print("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip())
+            else:
+                key = api_keys.revoke_key(session, args.name)
+                print(f"revoked the key {key.name!r}")
+    except api_keys.KeyRefused as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _names(value: str) -> list[str]:
+    return [name.strip() for name in value.split(",") if name.strip()]
+
+
+def _limits(lists: list[str], categories: list[str]) -> str:
+    limits = [f"lists {','.join(lists)}"] if lists else []
+    limits += [f"categories {','.join(categories)}"] if categories else []
+    return f", limited to {' and '.join(limits)}" if limits else ""
 
 
 def _print_submission(path: Path, tournament_id: str) -> int:

@@ -75,7 +75,7 @@ class Problem(BaseModel):
 ERROR_DESCRIPTIONS = {
     400: "Bad request: the request cannot be read as the operation expects (e.g. a body that is not UTF-8 JSON)",
     401: "No API key: send `Authorization: Bearer <key>`",
-    403: "The API key is not valid for this service",
+    403: "The API key is not valid for this service or was revoked, or its role or limits do not allow this operation (the detail says which role it needs)",
     404: "The resource named in the path does not exist",
     409: "Conflicts with the stored state (e.g. the id exists already)",
     413: "The request body (or the number of games) is larger than the service's limit (see Limits in the description)",

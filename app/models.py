@@ -296,3 +296,20 @@ class Revision(Base):
     at: Mapped[datetime] = mapped_column(UtcDateTime())
     summary: Mapped[str] = mapped_column(Text)
     previous: Mapped[dict[str, Any] | None] = mapped_column(JsonType)
+
+
+class ApiKey(Base):
+    """A write key stored in the database (``python -m app.cli keys``): its name (the ``actor`` of the
+    revisions it makes; never reused, so a revoked key's row stays), the SHA-256 digest of its
+    secret (the secret itself is shown once, when created, and stored nowhere), its role and, for
+    an officer, the lists and categories it is limited to (both empty: no limit)."""
+
+    __tablename__ = "api_keys"
+
+    name: Mapped[str] = mapped_column(String(100), primary_key=True)
+    digest: Mapped[str] = mapped_column(String(64), unique=True)
+    role: Mapped[str] = mapped_column(String(20))  # "organiser" or "officer"
+    lists: Mapped[list[str]] = mapped_column(JsonType, default=list)
+    categories: Mapped[list[str]] = mapped_column(JsonType, default=list)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=lambda: datetime.now(UTC))
+    revoked_at: Mapped[datetime | None] = mapped_column(UtcDateTime())

@@ -84,6 +84,12 @@ class Forbidden(Problem):
     status, type_slug, title = 403, "forbidden", "Forbidden"
 
 
+class RoleForbidden(Forbidden):
+    """A valid key whose role or scope does not allow the operation (the detail says what would)."""
+
+    type_slug, title = "role-required", "The key's role does not allow this"
+
+
 class IdempotencyKeyReused(Problem):
     status, type_slug, title = 422, "idempotency-key-reused", "Idempotency key reused with another body"
 

@@ -3,7 +3,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from app.api import examples
-from app.api.deps import Limit, Offset, Writer
+from app.api.deps import Limit, Officer, Offset
 from app.http.session import SessionDep
 from app.schemas.common import Date, Identifier, Page, Text
 from app.schemas.revisions import RevisionKind, RevisionRead
@@ -15,7 +15,7 @@ router = APIRouter(prefix="/v1/audit", tags=["audit"])
 @router.get("", operation_id="list_audit", responses=examples.responses(examples.LIST_AUDIT))
 def list_audit(
     session: SessionDep,
-    _: Writer,
+    _: Officer,
     actor: Annotated[
         Text | None, Query(alias="key", max_length=100, description="Only changes made with this key (its name)")
     ] = None,
@@ -31,7 +31,10 @@ def list_audit(
     Every recorded change of the stored data: tournaments submitted, corrected, withdrawn and
     restored, and lists' seeds, parameters and settings changed, each with the key that made it,
     when and a summary; filtered by key, list, kind and a range of days. The version a tournament's
-    change replaced is at `GET /v1/tournaments/{tournament_id}/revisions/{number}`. Needs a write key."""
+    change replaced is at `GET /v1/tournaments/{tournament_id}/revisions/{number}`.
+
+    Needs an officer's key, limited or not (reading the trail changes nothing); an organiser's is a
+    403. A tournament's own revisions are open at `GET /v1/tournaments/{tournament_id}/revisions`."""
     rows, total = revisions.audit(
         session, actor=actor, list_id=list_id, kind=kind, since=since, until=until, limit=limit, offset=offset
     )

@@ -5,8 +5,14 @@ from typing import Annotated
 from fastapi import Depends, Header, Path, Query
 
 from app.schemas.common import MAX_DATABASE_ID, MAX_OFFSET, MAX_PAGE_SIZE, Identifier
-from app.security import require_writer
+from app.security import Caller, authenticate, authorise_list_change, require_officer, require_writer
 
+# Who may write (app.security, docs/decisions.md 7.19): ``Organiser`` any valid key (an organiser's or
+# an officer's), ``Officer`` an officer's (limited or not), ``ListOfficer`` an officer's whose limits
+# include the path's list. ``Writer`` (the key's name) needs an officer without limits: the safe
+# default for a write that has not said which role it needs.
+Organiser = Annotated[Caller, Depends(authenticate)]
+Officer = Annotated[Caller, Depends(require_officer)]
 Writer = Annotated[str, Depends(require_writer)]
 Limit = Annotated[int, Query(ge=1, le=MAX_PAGE_SIZE, description=f"Items per page, 1 to {MAX_PAGE_SIZE}")]
 Offset = Annotated[
@@ -36,3 +42,11 @@ IfNoneMatch = Annotated[
         description="The `ETag` of an earlier answer: when the list has not changed since, the answer is a 304 without a body"
     ),
 ]
+
+
+def require_list_officer(list_id: ListIdPath, caller: Caller = Depends(authenticate)) -> Caller:
+    """An officer's key without limits or limited to the path's list."""
+    return authorise_list_change(caller, list_id)
+
+
+ListOfficer = Annotated[Caller, Depends(require_list_officer)]

@@ -3,7 +3,7 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Depends, Query, Response, status
 
 from app.api import examples
-from app.api.deps import Limit, Offset, PlayerIdPath, Writer
+from app.api.deps import Limit, Offset, Organiser, PlayerIdPath
 from app.api.examples import responses
 from app.http.session import SessionDep
 from app.schemas.common import CountryCode, Page, Text
@@ -21,7 +21,7 @@ router = APIRouter(prefix="/v1/players", tags=["players"])
 def create_player(
     body: Annotated[PlayerCreate, Body(openapi_examples=examples.CREATE_PLAYER_EXAMPLES)],
     session: SessionDep,
-    _: Writer,
+    _: Organiser,
     response: Response,
     settings: Settings = Depends(get_settings),
 ) -> PlayerRead:
@@ -30,7 +30,10 @@ def create_player(
     The id is the submitter's choice (for example renju.net's player id) and names the player in
     tournaments and games from then on. An id that exists is a 409; change a player with `PATCH`.
     Submitting a tournament creates its players too, so this is needed only for players known before
-    their first tournament. The 201 carries `Location: /v1/players/{player_id}`. Needs a write key."""
+    their first tournament. The 201 carries `Location: /v1/players/{player_id}`.
+
+    Needs any valid key, an organiser's or an officer's: organisers create and update the players of
+    their submissions too."""
     # Re-run on a unique violation: the same id created at once by another request is then the
     # service's own 409 with its pointer.
     player = run_in_transaction(session, lambda: service.create_player(session, body), attempts=settings.transaction_attempts)
@@ -43,12 +46,15 @@ def update_player(
     player_id: PlayerIdPath,
     body: Annotated[PlayerPatch, Body(openapi_examples=examples.UPDATE_PLAYER_EXAMPLES)],
     session: SessionDep,
-    _: Writer,
+    _: Organiser,
 ) -> PlayerRead:
     """Change a player
 
     Only the fields present in the body change; `null` clears one, and the others keep their value.
-    The id cannot change. Needs a write key."""
+    The id cannot change.
+
+    Needs any valid key, an organiser's or an officer's: organisers create and update the players of
+    their submissions too."""
     return PlayerRead.model_validate(service.update_player(session, player_id, body))
 
 

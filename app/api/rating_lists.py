@@ -14,7 +14,7 @@ from starlette.types import Scope
 
 from app import db
 from app.api import examples
-from app.api.deps import IfNoneMatch, Limit, ListIdPath, Offset, PlayerIdPath, SnapshotIdPath, Writer
+from app.api.deps import IfNoneMatch, Limit, ListIdPath, ListOfficer, Offset, PlayerIdPath, SnapshotIdPath
 from app.api.examples import responses
 from app.http import response_cache
 from app.http.caching import CURRENT_CACHE, PINNED_CACHE, current_snapshot, matches, not_modified, reads_etag
@@ -63,14 +63,16 @@ def update_rating_list(
     list_id: ListIdPath,
     body: Annotated[RatingListSettingsPatch, Body(openapi_examples=examples.UPDATE_RATING_LIST_EXAMPLES)],
     session: SessionDep,
-    actor: Writer,
+    caller: ListOfficer,
 ) -> RatingListRead:
     """Change a rating list's settings
 
     Today the one setting is `auto_recompute`: whether a submission or correction of a tournament the
     list rates queues a recompute of the list. Fields left out keep their value. The list's rating
-    parameters are changed at `/v1/rating-lists/{list_id}/params`. Needs a write key."""
-    rating_list = service.update_settings(session, list_id, body.model_dump(exclude_unset=True), actor=actor)
+    parameters are changed at `/v1/rating-lists/{list_id}/params`.
+
+    Needs an officer's key without limits or limited to this list (a 403 says which otherwise)."""
+    rating_list = service.update_settings(session, list_id, body.model_dump(exclude_unset=True), actor=caller.name)
     return RatingListRead.model_validate(rating_list)
 
 
@@ -82,7 +84,7 @@ def update_rating_list(
 def update_rating_list_params(
     list_id: ListIdPath,
     session: SessionDep,
-    actor: Writer,
+    caller: ListOfficer,
     body: dict[str, Any] = Body(
         description="Parameters to change, checked by the list's rating system: rif-whr takes w2 (> 0), virtual_games "
         "(1–100), virtual_rating, start_rating (finite numbers); rif-elo takes switch_to_1997, last_day (dates) and "
@@ -96,8 +98,10 @@ def update_rating_list_params(
     The parameters given are merged into the list's and checked by its rating system: a parameter
     the system does not take, or a value out of its range, is a 422 pointing at it, and nothing
     changes. They apply from the list's next recompute; the snapshots already computed keep the
-    parameters they were computed with. Needs a write key."""
-    return RatingListRead.model_validate(service.update_params(session, list_id, body, actor=actor))
+    parameters they were computed with.
+
+    Needs an officer's key without limits or limited to this list (a 403 says which otherwise)."""
+    return RatingListRead.model_validate(service.update_params(session, list_id, body, actor=caller.name))
 
 
 @router.post(
@@ -107,14 +111,16 @@ def update_rating_list_params(
     responses=responses(examples.RECOMPUTE_RATING_LIST, status=202),
 )
 def recompute_rating_list(
-    list_id: ListIdPath, session: SessionDep, _: Writer, background: BackgroundTasks, response: Response
+    list_id: ListIdPath, session: SessionDep, _: ListOfficer, background: BackgroundTasks, response: Response
 ) -> JobAccepted:
     """Queue a recompute of a rating list
 
     The list is computed again from every stored tournament it rates, into a new snapshot that becomes
     current when the job succeeds; until then readers see the previous one. The 202 names the job,
     also in `Location`: follow it at `GET /v1/jobs/{job_id}`. Asking again while a recompute of the
-    list is still queued returns that job instead of queueing another. Needs a write key."""
+    list is still queued returns that job instead of queueing another.
+
+    Needs an officer's key without limits or limited to this list (a 403 says which otherwise)."""
     job = jobs.trigger_recompute(session, list_id)
     background.add_task(worker.wake)  # runs after the response, when the job is committed
     response.headers["Location"] = f"/v1/jobs/{job.id}"
@@ -248,7 +254,7 @@ def replace_seeds(
     list_id: ListIdPath,
     body: Annotated[SeedsIn, Body(openapi_examples=examples.SEEDS_EXAMPLES)],
     session: SessionDep,
-    actor: Writer,
+    caller: ListOfficer,
 ) -> SeedsRead:
     """Replace a rating list's seed ratings
 
@@ -259,8 +265,10 @@ def replace_seeds(
     games; for `rivne` a rating and declared rank from a date on; for `eru` a rank with an Estonian or
     RIF rating, or a newcomer's first rank and the referee's bonus (ERU 4.8, 4.10). The list's system checks each seed;
     its players must be stored. The body replaces every seed of the list, all or nothing, and applies
-    from the next recompute. A list whose system takes no seeds (WHR) answers 422. Needs a write key."""
-    seeds = service.replace_seeds(session, list_id, [s.model_dump(exclude_none=True) for s in body.seeds], actor=actor)
+    from the next recompute. A list whose system takes no seeds (WHR) answers 422.
+
+    Needs an officer's key without limits or limited to this list (a 403 says which otherwise)."""
+    seeds = service.replace_seeds(session, list_id, [s.model_dump(exclude_none=True) for s in body.seeds], actor=caller.name)
     return SeedsRead(list_id=list_id, seeds=[SeedRead.model_validate(s) for s in seeds])
 
 

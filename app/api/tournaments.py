@@ -5,7 +5,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
 
 from app.api import examples
-from app.api.deps import Limit, Offset, RevisionNumberPath, TournamentIdPath, Writer
+from app.api.deps import Limit, Offset, Organiser, RevisionNumberPath, TournamentIdPath
 from app.api.examples import CORRECT_TOURNAMENT_EXAMPLES, SUBMIT_TOURNAMENT_EXAMPLES
 from app.http.session import SessionDep
 from app.schemas.common import CountryCode, Page, Text
@@ -22,6 +22,7 @@ from app.schemas.tournaments import (
     TournamentSubmitted,
     TournamentSummary,
 )
+from app.security import authorise_submission, authorise_tournament_change
 from app.services import idempotency, revisions, worker
 from app.services import tournaments as service
 from app.settings import Settings, get_settings
@@ -47,7 +48,7 @@ router = APIRouter(prefix="/v1/tournaments", tags=["tournaments"])
 def submit_tournament(
     body: Annotated[TournamentIn, Body(openapi_examples=SUBMIT_TOURNAMENT_EXAMPLES)],
     session: SessionDep,
-    caller: Writer,
+    caller: Organiser,
     background: BackgroundTasks,
     settings: Settings = Depends(get_settings),
     duplicate: Literal["refused", "intended"] = Query(
@@ -77,9 +78,13 @@ def submit_tournament(
     tournament (and why not) and which recompute it queued: a list with `auto_recompute` recomputes
     itself after the submission. An id that is stored already is a 409: a correction is
     `PUT /v1/tournaments/{tournament_id}`. So is a tournament whose games repeat a stored one's (the
-    problem names it), unless `duplicate=intended` says both are real. Needs a write key."""
+    problem names it), unless `duplicate=intended` says both are real.
+
+    Needs an organiser's key, or an officer's without limits or whose limits include the
+    tournament's category (a 403 says which otherwise)."""
+    authorise_submission(caller, body.id, body.category)
     fingerprint = idempotency.request_fingerprint(body.model_dump(mode="json"))
-    key = idempotency.scoped_key(caller, idempotency_key) if idempotency_key else None
+    key = idempotency.scoped_key(caller.name, idempotency_key) if idempotency_key else None
     location = f"/v1/tournaments/{body.id}"
 
     def store() -> idempotency.StoredResponse:
@@ -88,7 +93,11 @@ def submit_tournament(
             if replay is not None:
                 return replay
         service.submit_tournament(
-            session, body, max_games=settings.max_games_per_tournament, actor=caller, allow_duplicate=duplicate == "intended"
+            session,
+            body,
+            max_games=settings.max_games_per_tournament,
+            actor=caller.name,
+            allow_duplicate=duplicate == "intended",
         )
         outcomes = service.queue_recomputes(session, body)
         stored = idempotency.StoredResponse(201, _submitted(session, body.id, outcomes).model_dump(mode="json"), location)
@@ -107,7 +116,7 @@ def replace_tournament(
     tournament_id: TournamentIdPath,
     body: Annotated[TournamentIn, Body(openapi_examples=CORRECT_TOURNAMENT_EXAMPLES)],
     session: SessionDep,
-    actor: Writer,
+    caller: Organiser,
     background: BackgroundTasks,
     settings: Settings = Depends(get_settings),
 ) -> TournamentSubmitted:
@@ -119,11 +128,16 @@ def replace_tournament(
     `POST /v1/tournaments`), a body whose `id` differs from the path's a 422. Every list that rated
     the tournament before or rates it now, and recomputes itself, queues a recompute; the answer's
     `lists` say which. The version it replaces is kept in the tournament's revisions. A withdrawn
-    tournament stays withdrawn. Needs a write key."""
+    tournament stays withdrawn.
+
+    Needs the key of the organiser that submitted the tournament, or an officer's without limits or
+    whose limits include the tournament's category and the one the body gives it (a 403 says which
+    otherwise)."""
 
     def store() -> TournamentSubmitted:
+        authorise_tournament_change(session, caller, tournament_id, "Correcting", new_category=body.category)
         rated_before = service.lists_rating(session, tournament_id)
-        service.replace_tournament(session, tournament_id, body, max_games=settings.max_games_per_tournament, actor=actor)
+        service.replace_tournament(session, tournament_id, body, max_games=settings.max_games_per_tournament, actor=caller.name)
         outcomes = service.queue_recomputes(session, body, also_for=rated_before)
         return _submitted(session, tournament_id, outcomes)
 
@@ -140,7 +154,7 @@ def withdraw_tournament(
         Query(min_length=1, max_length=500, description="Why it is withdrawn, in words; kept with it and in its revisions"),
     ],
     session: SessionDep,
-    actor: Writer,
+    caller: Organiser,
     background: BackgroundTasks,
     settings: Settings = Depends(get_settings),
 ) -> TournamentSubmitted:
@@ -149,11 +163,15 @@ def withdraw_tournament(
     The tournament stays stored and readable, marked with when and why it was withdrawn
     (`withdrawn_at`, `withdrawn_reason`); no list rates it from the recompute this queues on (the
     answer's `lists` name each job). `POST /v1/tournaments/{tournament_id}/restore` undoes it. A
-    tournament withdrawn already is a 409. Needs a write key."""
+    tournament withdrawn already is a 409.
+
+    Needs the key of the organiser that submitted the tournament, or an officer's without limits or
+    whose limits include the tournament's category (a 403 says which otherwise)."""
 
     def store() -> TournamentSubmitted:
+        authorise_tournament_change(session, caller, tournament_id, "Withdrawing")
         rated_before = service.lists_rating(session, tournament_id)
-        tournament = service.withdraw_tournament(session, tournament_id, reason, actor=actor)
+        tournament = service.withdraw_tournament(session, tournament_id, reason, actor=caller.name)
         return _submitted(session, tournament_id, service.queue_recomputes(session, tournament, also_for=rated_before))
 
     withdrawn = run_in_transaction(session, store, attempts=settings.transaction_attempts)
@@ -167,17 +185,21 @@ def withdraw_tournament(
 def restore_tournament(
     tournament_id: TournamentIdPath,
     session: SessionDep,
-    actor: Writer,
+    caller: Organiser,
     background: BackgroundTasks,
     settings: Settings = Depends(get_settings),
 ) -> TournamentSubmitted:
     """Restore a withdrawn tournament
 
     The lists that rate it do so again from the recompute this queues on (the answer's `lists`). A
-    tournament that is not withdrawn is a 409. Needs a write key."""
+    tournament that is not withdrawn is a 409.
+
+    Needs the key of the organiser that submitted the tournament, or an officer's without limits or
+    whose limits include the tournament's category (a 403 says which otherwise)."""
 
     def store() -> TournamentSubmitted:
-        tournament = service.restore_tournament(session, tournament_id, actor=actor)
+        authorise_tournament_change(session, caller, tournament_id, "Restoring")
+        tournament = service.restore_tournament(session, tournament_id, actor=caller.name)
         return _submitted(session, tournament_id, service.queue_recomputes(session, tournament))
 
     restored = run_in_transaction(session, store, attempts=settings.transaction_attempts)
