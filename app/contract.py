@@ -96,8 +96,9 @@ LIMITS = f"""
 **Limits**, the same in every operation and on every database:
 - Ids of players, tournaments, games and rating lists: {ID_RULE} (pattern `{ID_PATTERN}`), in bodies, paths
   and queries alike; anything else is a 422 pointing at it.
-- Request bodies: JSON in UTF-8 (RFC 8259): a body in another encoding is a 400, another declared charset a
-  415. At most {_mib("max_body_bytes")} (`MAX_BODY_BYTES`), {_mib("max_calc_body_bytes")} under `/v1/calc/`
+- Request bodies: JSON in UTF-8 (RFC 8259), sent with `Content-Type: application/json`: a body that is not
+  JSON, or has no Content-Type, is a 400 that says so in words; another media type or declared charset a
+  415; a body in another encoding a 400. At most {_mib("max_body_bytes")} (`MAX_BODY_BYTES`), {_mib("max_calc_body_bytes")} under `/v1/calc/`
   (`MAX_CALC_BODY_BYTES`); beyond, a 413. A tournament has at most
   {Settings.model_fields["max_games_per_tournament"].default:,} games (`MAX_GAMES_PER_TOURNAMENT`, 413 beyond).
   A seed list (`PUT /v1/rating-lists/{{list_id}}/seeds`) is bounded by the body limit alone (some 120,000

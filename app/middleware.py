@@ -93,6 +93,11 @@ class BodySizeLimitMiddleware:
             if declared.isdigit() and int(declared) > limit:
                 await problem_response(too_large)(scope, receive, send)
                 return
+            if scope["method"] in BODY_METHODS and declared not in (b"", b"0") and scope["path"].startswith("/v1/"):
+                problem = not_declared_json(headers.get(b"content-type"))
+                if problem is not None:
+                    await problem_response(problem)(scope, receive, send)
+                    return
             if not json_body:
                 # The server (h11, httptools) never delivers more than the declared length.
                 await self.app(scope, receive, send)
@@ -130,6 +135,24 @@ class BodySizeLimitMiddleware:
 
 
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def not_declared_json(content_type: bytes | None) -> Problem | None:
+    """The problem with a body the API would not read as JSON, or None: every API body is JSON, so a
+    body without a Content-Type is a 400 and one of another media type a 415, before a validation
+    error about its fields could mislead."""
+    if not content_type:
+        return BadRequest(
+            "The request has a body but no Content-Type: send it as JSON with Content-Type: application/json.",
+            [FieldError("header:content-type", "missing; expected application/json")],
+        )
+    if not is_json_type(content_type):
+        media_type = content_type.split(b";", 1)[0].strip().decode("latin-1")
+        return UnsupportedMediaType(
+            f"The API reads JSON bodies only, not {media_type!r}: send Content-Type: application/json.",
+            [FieldError("header:content-type", f"{media_type!r} is not application/json")],
+        )
+    return None
 
 
 def is_json_type(content_type: bytes | None) -> bool:

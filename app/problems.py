@@ -144,6 +144,16 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def _validation(_: Request, error: RequestValidationError) -> JSONResponse:
+        malformed = next((item for item in error.errors() if item.get("type") == "json_invalid"), None)
+        if malformed is not None:
+            # Not JSON at all: a 400 in words (RFC 9110 15.5.1), not a field pointer made of a character offset.
+            location = list(malformed.get("loc", ()))
+            offset = location[-1] if len(location) > 1 and isinstance(location[-1], int) else None
+            reason = (malformed.get("ctx") or {}).get("error", "JSON decode error")
+            where = f" at character {offset} of the body" if offset is not None else ""
+            return problem_response(
+                BadRequest(f"The body is not valid JSON: {reason}{where}.", [FieldError("/", f"not JSON: {reason}{where}")])
+            )
         errors = []
         for item in error.errors():
             location = list(item.get("loc", ()))

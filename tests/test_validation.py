@@ -99,9 +99,10 @@ def test_body_over_the_size_limit_is_413(client):
     assert response.headers["content-type"].startswith("application/problem+json")
 
 
-def test_malformed_json_is_422_not_500(client):
+def test_malformed_json_is_400_not_500(client):
+    """The design's 400 for a body that is not JSON (it was a 422 until issue 23 item 8)."""
     response = client.post("/v1/tournaments", content=b"{not json", headers={**AUTH, "Content-Type": "application/json"})
-    assert response.status_code == 422
+    assert response.status_code == 400
     assert response.headers["content-type"].startswith("application/problem+json")
 
 
