@@ -1,4 +1,5 @@
-"""Command line: ``python -m app.cli serve | migrate | worker | export-openapi | import FILE | submission FILE``."""
+"""Command line: ``python -m app.cli serve | migrate | worker | export-openapi | import FILE | submission FILE |
+verify LIST PUBLICATION``."""
 
 import argparse
 import json
@@ -48,6 +49,15 @@ def main(argv: list[str] | None = None) -> int:
     submission.add_argument("path", type=Path)
     submission.add_argument("--tournament", required=True, help="the tournament's id in the file")
 
+    verify = commands.add_parser(
+        "verify",
+        help="compute a publication's snapshot again from the stored data and compare: 'identical' (exit 0) or every "
+        "player whose rating differs (exit 1), and whether the inputs changed since",
+    )
+    verify.add_argument("list_id", metavar="LIST")
+    verify.add_argument("number", metavar="PUBLICATION", type=int)
+    verify.add_argument("--tolerance", type=float, default=None, help="ratings closer than this are the same (default 0.001)")
+
     args = parser.parse_args(argv)
     if args.command == "serve":
         return _serve(args.host, args.port, worker=not args.no_worker)
@@ -69,6 +79,8 @@ def main(argv: list[str] | None = None) -> int:
         )
     if args.command == "submission":
         return _print_submission(args.path, args.tournament)
+    if args.command == "verify":
+        return _verify(args.list_id, args.number, args.tolerance)
     return 2
 
 
@@ -156,6 +168,24 @@ def _import(
 
             print(f"  recomputes run:     {run_pending_jobs()} (the rest, if any, were run by the service's worker)")
     return 0
+
+
+def _verify(list_id: str, number: int, tolerance: float | None) -> int:
+    from app.db import session_scope
+    from app.problems import Problem
+    from app.services import verification
+
+    tolerance = verification.TOLERANCE if tolerance is None else tolerance
+    try:
+        with session_scope() as session:
+            result = verification.verify(session, list_id, number, tolerance)
+            lines = verification.report(result, tolerance)
+            session.rollback()  # reads only
+    except Problem as problem:
+        print(f"error: {problem.detail}", file=sys.stderr)
+        return 2
+    print("\n".join(lines))
+    return 0 if result.identical else 1
 
 
 def _print_submission(path: Path, tournament_id: str) -> int:

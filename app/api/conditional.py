@@ -31,10 +31,13 @@ _HISTORY = re.compile(r"^/v1/players/[^/]+/history$")
 DEFAULT_HISTORY_LIST = "rif-whr"
 
 
-def reads_etag(snapshot_id: int | None, scope: Scope) -> str:
+def reads_etag(snapshot_id: int | None, scope: Scope, publication: int | None = None) -> str:
     """The ETag of a list page or a history: the snapshot it is read from, the path and the query
-    as sent (the same query written another way is another ETag, and only that)."""
+    as sent (the same query written another way is another ETag, and only that); for the current
+    list, also its latest publication, which its rows are compared with."""
     key = f"{snapshot_id}\n{scope['path']}\n{scope['query_string'].decode('latin-1')}"
+    if publication is not None:
+        key += f"\npublication {publication}"
     return 'W/"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"'
 
 
@@ -83,7 +86,8 @@ class ConditionalReads:
             return None
         if current is None:
             return None
-        etag = reads_etag(current.snapshot_id, scope)
+        publication = current.publication if _RATINGS.match(scope["path"]) else None
+        etag = reads_etag(current.snapshot_id, scope, publication)
         return etag if matches(if_none_match.decode("latin-1"), etag) else None  # type: ignore[union-attr]
 
     @staticmethod

@@ -572,3 +572,20 @@ LIST_AUDIT = _example(
         "total": 2, "limit": 2, "offset": 0,
     },
 )  # fmt: skip
+
+
+# --- publications (filled from the scenario of tests/test_documentation.py) -----------------------
+PUBLISH_EXAMPLES: dict[str, dict[str, Any]] = {
+    "real": {
+        "summary": "The WHR list over the Chinese file, published as of the end of 2019",
+        "value": {"date": "2019-12-31", "title": "RIF rating list, December 2019"},
+    },
+    "real-2017": {
+        "summary": "The same list as of the end of 2017 (published first: publications follow each other)",
+        "value": {"date": "2017-12-31", "title": "RIF rating list, December 2017"},
+    },
+}
+PUBLISH_RATING_LIST: dict[str, dict[str, Any]] = {}
+LIST_PUBLICATIONS: dict[str, dict[str, Any]] = {}
+GET_PUBLICATION: dict[str, dict[str, Any]] = {}
+GET_PUBLICATION_RATINGS: dict[str, dict[str, Any]] = {}

@@ -37,7 +37,7 @@ from app.rating.system import (
     float_column,
     object_column,
 )
-from app.services import stored_columns
+from app.services import provenance, stored_columns
 from app.services.eligibility import eligibility_conditions, tournament_conditions
 
 Progress = Callable[[float], None]
@@ -86,6 +86,12 @@ class SnapshotData:
     notes: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)  # seconds: read, compute
     warm_start: bytes | None = None
+    # What produced it (app.services.provenance): recorded on the snapshot.
+    system: str | None = None
+    seeds: int = 0
+    eligibility: dict = field(default_factory=dict)
+    inputs_digest: str | None = None
+    service_version: str | None = None
 
 
 def compute_snapshot(session: Session, rating_list: RatingList, list_date: dt.date, progress: Progress) -> SnapshotData:
@@ -113,6 +119,7 @@ def compute_snapshot(session: Session, rating_list: RatingList, list_date: dt.da
     warm_start = None
     if rating_list.current_snapshot_id is not None:
         warm_start = session.scalar(select(RatingSnapshot.warm_start).where(RatingSnapshot.id == rating_list.current_snapshot_id))
+    digest = provenance.inputs_digest(tournaments, columns, seeds)
     progress(0.2)
     read = time.perf_counter()
     replayed = system.replay(ReplayInput(tournaments, seeds, params, list_date, warm_start, columns))
@@ -127,6 +134,11 @@ def compute_snapshot(session: Session, rating_list: RatingList, list_date: dt.da
         notes=replayed.notes,
         timings={"read": read - started, "compute": time.perf_counter() - read},
         warm_start=replayed.warm_start,
+        system=rating_list.system,
+        seeds=len(seeds),
+        eligibility=dict(rating_list.eligibility or {}),
+        inputs_digest=digest,
+        service_version=provenance.service_version(),
     )
 
 
