@@ -158,7 +158,9 @@ async def get_ratings(
     among all the players the query selects, rating, deviation (WHR), games, last game and status.
     By default the current snapshot as it stood on its list date; `as_of` reads it on any date,
     `snapshot_id` an earlier snapshot. `status` picks active (the default), inactive or provisional
-    players, or all of them; the status rules are the list's system's (see `status` below).
+    players, or all of them; the status rules are the list's system's (see `status` below). The
+    current list's rows carry each player's rating and place in the list's latest publication and
+    the change (or `new`, `returned`), named in `compared_with`; an earlier snapshot's rows do not.
 
     The answer carries an `ETag` and `Cache-Control`: sent back in `If-None-Match`, an unchanged page
     is a 304 without a body, answered without reading any rating. A page belongs to its snapshot: a
