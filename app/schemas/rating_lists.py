@@ -6,6 +6,8 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_vali
 from app.schemas.common import Date, Identifier, StrictModel, Text
 
 StatusFilter = Literal["active", "inactive", "provisional", "all"]
+# A row's change since a publication: a number, or a marker instead of one.
+Change = float | Literal["new", "returned"] | None
 
 
 class RatingListRead(BaseModel):
@@ -97,7 +99,7 @@ class RatingRowRead(BaseModel):
         description="His place in that publication: his rank among its players of the status he had there (what its "
         "list, status=active by default, showed); null as previous_rating",
     )
-    change: float | Literal["new", "returned"] | None = Field(
+    change: Change = Field(
         None,
         description="rating − previous_rating; or `new` when he had no row in the publication compared with, `returned` "
         "when he was inactive there and is not now; null when there is no publication to compare with (and on a "

@@ -35,8 +35,8 @@ from sqlalchemy.orm import Session
 from app.db import session_scope
 from app.models import Publication, PublicationEntry, RatingList, RatingSnapshot
 from app.problems import Conflict, FieldError, InvalidInput, NotFound
-from app.rating.system import NO_DAY
-from app.schemas.rating_lists import RatingRowRead
+from app.rating.system import NO_DAY, RatingSystem
+from app.schemas.rating_lists import Change, RatingRowRead
 from app.services import revisions, timelines
 from app.services.rating_lists import get_rating_list, system_of
 from app.services.timelines import Timeline
@@ -141,7 +141,9 @@ def publish(
     return publication
 
 
-def rows_from_timeline(timeline: Timeline, system: Any, params: dict | None, day: dt.date) -> list[dict[str, Any]]:
+def rows_from_timeline(
+    timeline: Timeline, system: RatingSystem, params: dict[str, Any] | None, day: dt.date
+) -> list[dict[str, Any]]:
     """Every player of the timeline with a point on or before ``day``, best first (rating, then
     player id in code-point order), as the list ``as_of`` that day shows them, with his place
     among the players of his status."""
@@ -191,7 +193,9 @@ def comparison(rating: float, status: str, previous: Previous | None, compared: 
     }
 
 
-def _compared(rows: list[dict[str, Any]], previous: dict[str, dict[str, Any]] | None) -> tuple[list[dict], list[dict]]:
+def _compared(
+    rows: list[dict[str, Any]], previous: dict[str, dict[str, Any]] | None
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     entries = []
     for row in rows:
         before = previous.get(row["player_id"]) if previous is not None else None
@@ -274,20 +278,19 @@ def publication_rows(
     entries = session.scalars(
         select(PublicationEntry).where(*conditions).order_by(PublicationEntry.position).limit(limit).offset(offset)
     )
-    return [
-        row_read(rank, entry, entry.previous_rating, entry.previous_place, entry.change, entry.marker)
-        for rank, entry in enumerate(entries, start=offset + 1)
-    ], total
+    return [row_read(rank, entry) for rank, entry in enumerate(entries, start=offset + 1)], total
 
 
-def row_read(
-    rank: int,
-    entry: PublicationEntry,
-    previous_rating: float | None,
-    previous_place: int | None,
-    change: float | None,
-    marker: str | None,
-) -> RatingRowRead:
+def change_of(change: float | None, marker: str | None) -> Change:
+    """A row's change as the contract shows it: the marker instead of a number, when there is one."""
+    if marker == "new":
+        return "new"
+    if marker == "returned":
+        return "returned"
+    return change
+
+
+def row_read(rank: int, entry: PublicationEntry) -> RatingRowRead:
     return RatingRowRead(
         rank=rank,
         player_id=entry.player_id,
@@ -300,9 +303,9 @@ def row_read(
         status=entry.status,
         title=entry.title,
         counters=entry.counters,
-        previous_rating=previous_rating,
-        previous_rank=previous_place,
-        change=marker if marker is not None else change,
+        previous_rating=entry.previous_rating,
+        previous_rank=entry.previous_place,
+        change=change_of(entry.change, entry.marker),
     )
 
 
@@ -325,7 +328,7 @@ def compare_rows(session: Session, publication: Publication | None, rows: list[R
                 update={
                     "previous_rating": fields["previous_rating"],
                     "previous_rank": fields["previous_place"],
-                    "change": fields["marker"] if fields["marker"] is not None else fields["change"],
+                    "change": change_of(fields["change"], fields["marker"]),
                 }
             )
         )
