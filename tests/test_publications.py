@@ -4,6 +4,7 @@ published once by racing workers; and `verify` reproducing a publication."""
 
 import datetime as dt
 import threading
+import time
 
 from sqlalchemy import func, select, text
 
@@ -229,3 +230,28 @@ def test_verify_is_identical_until_a_stored_game_changes_behind_the_services_bac
     assert {"p1", "p2"} <= named <= {"p1", "p2", "p3", "p4"}, out
     assert "inputs: changed since" in out
     assert cli(["verify", "rif-whr", "7"]) == 2
+
+
+def test_two_running_workers_publish_todays_scheduled_list_once(client):
+    today = publications.today()
+    if (today.month, today.day) == (2, 29):
+        today -= dt.timedelta(days=1)  # not a day of every year: the nearest scheduled day before it
+    day = f"{today:%m-%d}"
+    assert client.patch("/v1/rating-lists/rif-whr", json={"publication_days": [day]}, headers=AUTH).status_code == 200
+    submit(client, long_tournament("T1", "2020-05-01"))
+    from app.services.worker import BackgroundWorker
+
+    workers = [BackgroundWorker(poll_seconds=0.05) for _ in range(2)]
+    for worker in workers:
+        worker.start()
+    try:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and client.get("/v1/rating-lists/rif-whr/publications").json()["total"] == 0:
+            time.sleep(0.1)
+        time.sleep(0.5)  # a few more loops of both workers
+    finally:
+        for worker in workers:
+            worker.stop()
+    listed = client.get("/v1/rating-lists/rif-whr/publications").json()
+    assert listed["total"] == 1, listed
+    assert (listed["items"][0]["scheduled_for"], listed["items"][0]["published_by"]) == (str(today), "schedule")
