@@ -163,6 +163,8 @@ class RatingSnapshot(Base):
     seeds: Mapped[int | None] = mapped_column(Integer)
     eligibility: Mapped[dict | None] = mapped_column(JsonType)
     inputs_digest: Mapped[str | None] = mapped_column(String(64))
+    # The ids of the tournaments it read, in the order read: what ``verify`` reproduces it from.
+    input_tournaments: Mapped[list | None] = mapped_column(JsonType, deferred=True)
 
 
 class RatingEntry(Base):

@@ -221,6 +221,10 @@ def test_verify_is_identical_until_a_stored_game_changes_behind_the_services_bac
     assert cli(["verify", "rif-whr", "1"]) == 0
     out = capsys.readouterr().out
     assert "identical" in out and "inputs: unchanged" in out
+    # A tournament stored later is no input of the publication's snapshot: still identical.
+    submit(client, long_tournament("T3", "2020-07-01"))
+    assert cli(["verify", "rif-whr", "1"]) == 0, capsys.readouterr().out
+    capsys.readouterr()
 
     with db.get_engine().begin() as connection:  # behind the service's back
         connection.execute(text("UPDATE games SET result = 'W' WHERE game_id = 'T1-g0'"))

@@ -180,6 +180,7 @@ def write_snapshot(session: Session, job_id: int, data: recompute.SnapshotData, 
         seeds=data.seeds,
         eligibility=data.eligibility,
         inputs_digest=data.inputs_digest,
+        input_tournaments=data.input_tournaments,
     )
     session.add(snapshot)
     session.flush()

@@ -12,7 +12,7 @@ points and changes as archives of columns (``point_archive``, ``change_archive``
 
 import datetime as dt
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, repeat
 from operator import attrgetter, itemgetter
@@ -92,19 +92,23 @@ class SnapshotData:
     eligibility: dict = field(default_factory=dict)
     inputs_digest: str | None = None
     service_version: str | None = None
+    input_tournaments: list[str] = field(default_factory=list)
 
 
-def compute_snapshot(session: Session, rating_list: RatingList, list_date: dt.date, progress: Progress) -> SnapshotData:
-    """Read the list's eligible games and seeds, and replay them with the list's system."""
+def compute_snapshot(
+    session: Session, rating_list: RatingList, list_date: dt.date, progress: Progress, only: Collection[str] | None = None
+) -> SnapshotData:
+    """Read the list's eligible games and seeds, and replay them with the list's system. ``only``:
+    of the eligible tournaments, just these (``verify`` reproducing a snapshot without what came later)."""
     system = get_system(rating_list.system)
     params = system.params(rating_list.params)
     started = time.perf_counter()
     columns: GameColumns | None = None
     if system.columnar:
-        tournaments, columns = eligible_games(session, rating_list)
+        tournaments, columns = eligible_games(session, rating_list, only)
         games = len(columns)
     else:
-        tournaments = stored_tournaments(session, rating_list)
+        tournaments = stored_tournaments(session, rating_list, only)
         games = sum(len(t.games) for t in tournaments)
     seeds = (
         [
@@ -139,12 +143,13 @@ def compute_snapshot(session: Session, rating_list: RatingList, list_date: dt.da
         eligibility=dict(rating_list.eligibility or {}),
         inputs_digest=digest,
         service_version=provenance.service_version(),
+        input_tournaments=[t.id for t in tournaments],
     )
 
 
-def stored_tournaments(session: Session, rating_list: RatingList) -> list[StoredTournament]:
+def stored_tournaments(session: Session, rating_list: RatingList, only: Collection[str] | None = None) -> list[StoredTournament]:
     """The list's eligible tournaments with their played games, in (end, start, id) order."""
-    tournaments = _eligible_tournaments(session, rating_list)
+    tournaments = _eligible_tournaments(session, rating_list, only)
     # Dates are read as ISO text and parsed by date.fromisoformat, cheaper than the drivers' own.
     rows = _fetch_all(
         session,
@@ -177,14 +182,16 @@ def stored_tournaments(session: Session, rating_list: RatingList) -> list[Stored
     return [t for t in tournaments.values() if t.games]
 
 
-def eligible_games(session: Session, rating_list: RatingList) -> tuple[list[StoredTournament], GameColumns]:
+def eligible_games(
+    session: Session, rating_list: RatingList, only: Collection[str] | None = None
+) -> tuple[list[StoredTournament], GameColumns]:
     """The list's eligible games as arrays, in the order ``stored_tournaments`` gives them, and their
     tournaments in (end, start, id) order without game objects (``GameColumns.tournament`` indexes them).
 
     The games are fetched unsorted (the database need not sort 100k joined rows) and put in order with
     one numpy sort on (tournament's position, seq); strings become indices through dictionaries of the
     distinct values."""
-    tournaments = _eligible_tournaments(session, rating_list)
+    tournaments = _eligible_tournaments(session, rating_list, only)
     rows = _fetch_all(
         session,
         select(Game.tournament_id, Game.seq, Game.black_id, Game.white_id, Game.result, cast(Game.date, String))
@@ -240,7 +247,9 @@ def _fetch_all(session: Session, statement: Any) -> list[tuple]:
 _NOT_FIELDS = {"id", "start", "end", "created_at", "updated_at", "withdrawn_at", "withdrawn_reason"}
 
 
-def _eligible_tournaments(session: Session, rating_list: RatingList) -> dict[str, StoredTournament]:
+def _eligible_tournaments(
+    session: Session, rating_list: RatingList, only: Collection[str] | None = None
+) -> dict[str, StoredTournament]:
     """Every tournament meeting the list's conditions on tournaments, by id in (end, start, id) order,
     with its other columns (``fields``) and what its participants declared (``participants``), for the
     rules that read them; no games yet. Two queries that never touch the games table: the callers keep
@@ -268,6 +277,9 @@ def _eligible_tournaments(session: Session, rating_list: RatingList) -> dict[str
         tournament = tournaments.get(tid)
         if tournament is not None:  # else stored after the first query: left for the next recompute
             tournament.participants[player_id] = dict(zip(declared_names, values, strict=True))
+    if only is not None:  # games of the others are skipped as those of a tournament stored too late
+        wanted = set(only)
+        tournaments = {tid: tournament for tid, tournament in tournaments.items() if tid in wanted}
     return tournaments
 
 

@@ -1,8 +1,9 @@
 """Reproducing a publication: ``python -m app.cli verify LIST PUBLICATION``.
 
 The publication's snapshot is computed again from the data stored now, with what the snapshot
-records it was computed with (its system, parameters, eligibility and list date; from a cold start,
-not the warm start of the recompute that wrote it), read as of the publication's day as publishing
+records it was computed with (its system, parameters, eligibility, list date and the tournaments
+it read: one stored later is left out, one corrected or withdrawn since is read as it is now; from a
+cold start, not the warm start of the recompute that wrote it), read as of the publication's day as publishing
 reads it, and compared player by player with the publication's stored rows. The inputs' digest
 (``app.services.provenance``) says whether the stored data the snapshot read has changed since.
 WHR converges to 1e-6 Elo from any start, so ratings within ``TOLERANCE`` are the same number."""
@@ -62,7 +63,9 @@ def verify(session: Session, list_id: str, number: int, tolerance: float = TOLER
         eligibility=dict(snapshot.eligibility if snapshot.eligibility is not None else rating_list.eligibility or {}),
         current_snapshot_id=None,
     )
-    data = recompute.compute_snapshot(session, stand_in, snapshot.list_date, lambda _: None)
+    # The tournaments it read (those stored later are left out; a withdrawn one is not eligible now).
+    only = snapshot.input_tournaments
+    data = recompute.compute_snapshot(session, stand_in, snapshot.list_date, lambda _: None, only)
     system = get_system(stand_in.system)
     rows = publications.rows_from_timeline(
         timelines.timeline_from_archive(session, data.points), system, data.params, publication.date

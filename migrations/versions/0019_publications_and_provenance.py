@@ -6,7 +6,7 @@ A list may declare the days of the year it is published on (``rating_lists.publi
 historical Elo list: 30 April, 31 August and 31 December, text 000 #2 and #5); the worker publishes
 on them once, whatever the number of workers (unique (list_id, scheduled_for)). A snapshot records
 its system, the service's version, the number of seeds, the eligibility it was computed under and
-a SHA-256 digest of its inputs, so that ``python -m app.cli verify`` can reproduce it.
+a SHA-256 digest of its inputs and the ids of the tournaments it read, so that ``python -m app.cli verify`` can reproduce it.
 
 Revision ID: 0019
 Revises: 0017 (becomes 0018 when the API keys' migration is merged before it)
@@ -41,6 +41,7 @@ def upgrade() -> None:
         batch_op.add_column(sa.Column("seeds", sa.Integer(), nullable=True))
         batch_op.add_column(sa.Column("eligibility", _JSON, nullable=True))
         batch_op.add_column(sa.Column("inputs_digest", sa.String(length=64), nullable=True))
+        batch_op.add_column(sa.Column("input_tournaments", _JSON, nullable=True))
     op.create_table(
         "publications",
         sa.Column("id", sa.Integer(), autoincrement=True, nullable=False),
@@ -101,6 +102,7 @@ def downgrade() -> None:
     op.drop_table("publication_entries")
     op.drop_table("publications")
     with op.batch_alter_table("rating_snapshots", schema=None, recreate="never") as batch_op:
+        batch_op.drop_column("input_tournaments")
         batch_op.drop_column("inputs_digest")
         batch_op.drop_column("eligibility")
         batch_op.drop_column("seeds")
