@@ -170,7 +170,8 @@ def test_bad_publications_are_4xx_with_a_pointer_and_store_nothing(client):
     assert missing.status_code == 422 and missing.json()["errors"][0]["pointer"] == "/snapshot_id"
     assert publish(client, "2020-06-01", title="").json()["errors"][0]["pointer"] == "/title"
     assert client.post("/v1/rating-lists/rif-whr/publications", json={"date": "2020-06-01", "title": "x"}).status_code == 401
-    assert client.get("/v1/rating-lists/rif-whr/publications/1").status_code == 404
+    unknown = client.get("/v1/rating-lists/rif-whr/publications/1")
+    assert unknown.status_code == 404 and unknown.json()["errors"][0]["pointer"] == "path:number"
     assert client.get("/v1/rating-lists/rif-whr/publications/1/ratings").status_code == 404
     assert client.get("/v1/rating-lists/nope/publications").status_code == 404
     with db.session_scope() as session:

@@ -259,7 +259,8 @@ def get_publication(session: Session, list_id: str, number: int) -> Publication:
     publication = session.scalar(select(Publication).where(Publication.list_id == list_id, Publication.number == number))
     if publication is None:
         raise NotFound(
-            f"Rating list {list_id!r} has no publication {number}; GET /v1/rating-lists/{list_id}/publications lists them."
+            f"Rating list {list_id!r} has no publication {number}; GET /v1/rating-lists/{list_id}/publications lists them.",
+            [FieldError("path:number", f"no publication {number} of {list_id!r}")],
         )
     return publication
 
