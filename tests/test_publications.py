@@ -260,3 +260,20 @@ def test_two_running_workers_publish_todays_scheduled_list_once(client):
     listed = client.get("/v1/rating-lists/rif-whr/publications").json()
     assert listed["total"] == 1, listed
     assert (listed["items"][0]["scheduled_for"], listed["items"][0]["published_by"]) == (str(today), "schedule")
+
+
+def test_the_historical_elo_list_is_published_on_its_schedule_and_verifies(client, capsys):
+    from tests.test_rif_elo_api import SEEDS, _recompute, _store_history
+
+    _store_history(client)
+    assert client.put("/v1/rating-lists/rif-elo/seeds", json={"seeds": SEEDS}, headers=AUTH).status_code == 200
+    _recompute(client)
+    # Text 000 #2: the list of 31 August 1998, published by the schedule a day late.
+    assert publications.publish_scheduled(on=dt.date(1998, 9, 1)) == [("rif-elo", 1)]
+    published = client.get("/v1/rating-lists/rif-elo/publications/1/ratings", params={"status": "all"}).json()
+    as_of = client.get("/v1/rating-lists/rif-elo/ratings", params={"status": "all", "as_of": "1998-08-31"}).json()
+    assert [(r["player_id"], r["rating"], r["status"]) for r in published["items"]] == [
+        (r["player_id"], r["rating"], r["status"]) for r in as_of["items"]
+    ]
+    assert all(r["change"] == 0 for r in as_of["items"])  # the live list against publication 1, the same day
+    assert cli(["verify", "rif-elo", "1"]) == 0, capsys.readouterr().out
