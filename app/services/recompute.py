@@ -149,7 +149,7 @@ def compute_snapshot(
 
 def stored_tournaments(session: Session, rating_list: RatingList, only: Collection[str] | None = None) -> list[StoredTournament]:
     """The list's eligible tournaments with their played games, in (end, start, id) order."""
-    tournaments = _eligible_tournaments(session, rating_list, only)
+    tournaments = _only(_eligible_tournaments(session, rating_list), only)
     # Dates are read as ISO text and parsed by date.fromisoformat, cheaper than the drivers' own.
     rows = _fetch_all(
         session,
@@ -191,7 +191,7 @@ def eligible_games(
     The games are fetched unsorted (the database need not sort 100k joined rows) and put in order with
     one numpy sort on (tournament's position, seq); strings become indices through dictionaries of the
     distinct values."""
-    tournaments = _eligible_tournaments(session, rating_list, only)
+    tournaments = _only(_eligible_tournaments(session, rating_list), only)
     rows = _fetch_all(
         session,
         select(Game.tournament_id, Game.seq, Game.black_id, Game.white_id, Game.result, cast(Game.date, String))
@@ -247,9 +247,16 @@ def _fetch_all(session: Session, statement: Any) -> list[tuple]:
 _NOT_FIELDS = {"id", "start", "end", "created_at", "updated_at", "withdrawn_at", "withdrawn_reason"}
 
 
-def _eligible_tournaments(
-    session: Session, rating_list: RatingList, only: Collection[str] | None = None
-) -> dict[str, StoredTournament]:
+def _only(tournaments: dict[str, StoredTournament], only: Collection[str] | None) -> dict[str, StoredTournament]:
+    """Just the tournaments ``only`` names (all when None): the games of the others are then skipped as
+    those of a tournament stored after the tournaments were read."""
+    if only is None:
+        return tournaments
+    wanted = set(only)
+    return {tid: tournament for tid, tournament in tournaments.items() if tid in wanted}
+
+
+def _eligible_tournaments(session: Session, rating_list: RatingList) -> dict[str, StoredTournament]:
     """Every tournament meeting the list's conditions on tournaments, by id in (end, start, id) order,
     with its other columns (``fields``) and what its participants declared (``participants``), for the
     rules that read them; no games yet. Two queries that never touch the games table: the callers keep
@@ -277,9 +284,6 @@ def _eligible_tournaments(
         tournament = tournaments.get(tid)
         if tournament is not None:  # else stored after the first query: left for the next recompute
             tournament.participants[player_id] = dict(zip(declared_names, values, strict=True))
-    if only is not None:  # games of the others are skipped as those of a tournament stored too late
-        wanted = set(only)
-        tournaments = {tid: tournament for tid, tournament in tournaments.items() if tid in wanted}
     return tournaments
 
 
