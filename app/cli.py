@@ -1,4 +1,5 @@
-"""Command line: ``python -m app.cli serve | migrate | worker | export-openapi | import FILE | submission FILE | keys …``."""
+"""Command line: ``python -m app.cli serve | migrate | worker | export-openapi | import FILE | submission FILE |
+keys … | verify LIST PUBLICATION``."""
 
 import argparse
 import json
@@ -70,6 +71,14 @@ def main(argv: list[str] | None = None) -> int:
     key_commands.add_parser("list", help="every stored key: name, role, limits, created, revoked (never a secret)")
     revoke = key_commands.add_parser("revoke", help="revoke a key: it is refused (403) from then on")
     revoke.add_argument("name")
+    verify = commands.add_parser(
+        "verify",
+        help="compute a publication's snapshot again from the stored data and compare: 'identical' (exit 0) or every "
+        "player whose rating differs (exit 1), and whether the inputs changed since",
+    )
+    verify.add_argument("list_id", metavar="LIST")
+    verify.add_argument("number", metavar="PUBLICATION", type=int)
+    verify.add_argument("--tolerance", type=float, default=None, help="ratings closer than this are the same (default 0.001)")
 
     args = parser.parse_args(argv)
     if args.command == "serve":
@@ -94,6 +103,8 @@ def main(argv: list[str] | None = None) -> int:
         return _print_submission(args.path, args.tournament)
     if args.command == "keys":
         return _keys(args)
+    if args.command == "verify":
+        return _verify(args.list_id, args.number, args.tolerance)
     return 2
 
 
@@ -244,6 +255,24 @@ def _limits(lists: list[str], categories: list[str]) -> str:
     limits = [f"lists {','.join(lists)}"] if lists else []
     limits += [f"categories {','.join(categories)}"] if categories else []
     return f", limited to {' and '.join(limits)}" if limits else ""
+
+
+def _verify(list_id: str, number: int, tolerance: float | None) -> int:
+    from app.db import session_scope
+    from app.problems import Problem
+    from app.services import verification
+
+    tolerance = verification.TOLERANCE if tolerance is None else tolerance
+    try:
+        with session_scope() as session:
+            result = verification.verify(session, list_id, number, tolerance)
+            lines = verification.report(result, tolerance)
+            session.rollback()  # reads only
+    except Problem as problem:
+        print(f"error: {problem.detail}", file=sys.stderr)
+        return 2
+    print("\n".join(lines))
+    return 0 if result.identical else 1
 
 
 def _print_submission(path: Path, tournament_id: str) -> int:

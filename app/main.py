@@ -8,7 +8,19 @@ from fastapi.middleware.cors import CORSMiddleware
 
 from app import contract, problems
 from app import logging as app_logging
-from app.api import audit, calc, calc_eru, calc_olufsen, calc_rivne, health, jobs, players, rating_lists, tournaments
+from app.api import (
+    audit,
+    calc,
+    calc_eru,
+    calc_olufsen,
+    calc_rivne,
+    health,
+    jobs,
+    players,
+    publications,
+    rating_lists,
+    tournaments,
+)
 from app.api.conditional import ConditionalReads
 from app.middleware import BodySizeLimitMiddleware, RequestContextMiddleware
 from app.settings import Settings, get_settings
@@ -54,6 +66,7 @@ def create_app(settings: Settings | None = None, *, start_worker: bool | None = 
         health.router,
         calc.router,
         rating_lists.router,
+        publications.router,
         tournaments.router,
         players.router,
         jobs.router,

@@ -150,6 +150,8 @@ class RatingList(Base):
     # Readers follow this pointer; a recompute moves it in the same transaction that writes the
     # new snapshot, so the old snapshot is served until the new one commits.
     current_snapshot_id: Mapped[int | None] = mapped_column(Integer)
+    # Days of the year ("MM-DD") on which the worker publishes the list by itself (app.services.publications).
+    publication_days: Mapped[list[str] | None] = mapped_column(JsonType)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime(), server_default=func.now())
 
 
@@ -179,6 +181,16 @@ class RatingSnapshot(Base):
     # What each tournament did to each player's rating (recompute.change_archive's fields), read a
     # tournament or a player at a time from columns kept per process (app.services.snapshot_changes).
     change_columns: Mapped[bytes | None] = mapped_column(LargeBinary, deferred=True)
+    # What produced it (app.services.provenance), null for snapshots written before migration 0019:
+    # the system, the service's version, the seeds counted, the eligibility applied and a SHA-256 of
+    # the inputs (eligible tournaments, games and seeds in a canonical order).
+    system: Mapped[str | None] = mapped_column(String(20))
+    service_version: Mapped[str | None] = mapped_column(String(40))
+    seeds: Mapped[int | None] = mapped_column(Integer)
+    eligibility: Mapped[dict[str, Any] | None] = mapped_column(JsonType)
+    inputs_digest: Mapped[str | None] = mapped_column(String(64))
+    # The ids of the tournaments it read, in the order read: what ``verify`` reproduces it from.
+    input_tournaments: Mapped[list[str] | None] = mapped_column(JsonType, deferred=True)
 
 
 class RatingEntry(Base):
@@ -313,3 +325,54 @@ class ApiKey(Base):
     categories: Mapped[list[str]] = mapped_column(JsonType, default=list)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=lambda: datetime.now(UTC))
     revoked_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
+
+
+class Publication(Base):
+    """A list as published on a date: numbered per list from 1, never changed. Its rows are copied
+    into ``publication_entries`` (with names and countries as they were), so that it reads the same
+    forever; its snapshot is kept (the foreign key) for ``verify`` and explanations."""
+
+    __tablename__ = "publications"
+    __table_args__ = (UniqueConstraint("list_id", "number"), UniqueConstraint("list_id", "scheduled_for"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    list_id: Mapped[str] = mapped_column(ForeignKey("rating_lists.id"))
+    number: Mapped[int] = mapped_column(Integer)
+    # The scheduled day a worker published it for (null when published by hand): unique per list,
+    # so two workers publish a scheduled day once. (Before ``date``, which names the type until then.)
+    scheduled_for: Mapped[date | None] = mapped_column(Date)
+    date: Mapped[date] = mapped_column(Date)
+    title: Mapped[str] = mapped_column(String(200))
+    snapshot_id: Mapped[int] = mapped_column(ForeignKey("rating_snapshots.id"))
+    previous_number: Mapped[int | None] = mapped_column(Integer)
+    actor: Mapped[str] = mapped_column(String(100))
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime(), default=lambda: datetime.now(UTC))
+    players: Mapped[int] = mapped_column(Integer)
+    # Who left the list since the previous publication, and why (an open set of reasons).
+    departures: Mapped[list[dict[str, Any]]] = mapped_column(JsonType, default=list)
+
+
+class PublicationEntry(Base):
+    """A player's row of a publication, with his standing in the previous one."""
+
+    __tablename__ = "publication_entries"
+    __table_args__ = (Index(None, "publication_id", "position"), Index(None, "publication_id", "status", "position"))
+
+    publication_id: Mapped[int] = mapped_column(ForeignKey("publications.id"), primary_key=True)
+    # Order of the whole publication: rating, then player id in code-point order (the same on both databases).
+    position: Mapped[int] = mapped_column(Integer)
+    player_id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    name: Mapped[str | None] = mapped_column(String(401))
+    country: Mapped[str | None] = mapped_column(String(3))
+    rating: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float | None] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    last_played: Mapped[date | None] = mapped_column(Date)
+    status: Mapped[str] = mapped_column(String(20))
+    title: Mapped[str | None] = mapped_column(String(50))
+    counters: Mapped[dict[str, Any] | None] = mapped_column(JsonType)
+    place: Mapped[int] = mapped_column(Integer)  # rank among the publication's players of his status
+    previous_rating: Mapped[float | None] = mapped_column(Float)
+    previous_place: Mapped[int | None] = mapped_column(Integer)
+    change: Mapped[float | None] = mapped_column(Float)
+    marker: Mapped[str | None] = mapped_column(String(20))  # "new" or "returned" instead of a change

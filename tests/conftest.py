@@ -46,13 +46,22 @@ def _migration(file_name: str):  # type: ignore[no-untyped-def]
 def _default_lists() -> list[dict]:
     """The lists the migrations create, as they leave them: every migration module's DEFAULT_LISTS
     in order (a new rating system's migration adds its list the same way), with the auto_recompute
-    setting migration 0013 gives the lists that existed before it (a later list's row says its own)."""
+    setting migration 0013 gives the lists that existed before it (a later list's row says its own) and
+    the publication schedule migration 0019 gives."""
     versions = Path(__file__).resolve().parents[1] / "migrations" / "versions"
     lists: list[dict] = []
     for path in sorted(versions.glob("*.py")):
         lists += getattr(_migration(path.name), "DEFAULT_LISTS", [])
     auto_recompute = _migration("0013_auto_recompute_and_idempotency_in_progress.py").AUTO_RECOMPUTE_LISTS
-    return [{"auto_recompute": rating_list["id"] in auto_recompute, **rating_list} for rating_list in lists]
+    schedules = _migration("0020_publications_and_provenance.py").PUBLICATION_DAYS
+    return [
+        {
+            "auto_recompute": rating_list["id"] in auto_recompute,
+            "publication_days": schedules.get(rating_list["id"]),
+            **rating_list,
+        }
+        for rating_list in lists
+    ]
 
 
 @pytest.fixture(scope="session")

@@ -14,6 +14,7 @@ from app.api.examples import (
     CORRECT_TOURNAMENT_EXAMPLES,
     CREATE_PLAYER_EXAMPLES,
     PARAMS_EXAMPLES,
+    PUBLISH_EXAMPLES,
     REAL_TOURNAMENT,
     SEEDS_EXAMPLES,
     SUBMIT_TOURNAMENT_EXAMPLES,
@@ -255,9 +256,16 @@ def real_data_scenario(client) -> dict[str, dict[str, Any]]:  # type: ignore[no-
         else:
             assert client.post("/v1/tournaments", json=submission, headers=AUTH).status_code == 201
     run_pending_jobs()  # the submissions' recomputes of rif-whr are one job
+    publications = "/v1/rating-lists/rif-whr/publications"
+    call("publish_rating_list", "POST", publications, "real-2017", json=PUBLISH_EXAMPLES["real-2017"]["value"], status=201)
     call("list_rating_lists", "GET", "/v1/rating-lists")
     call("get_rating_list", "GET", "/v1/rating-lists/rif-whr")
+    # The live list compared with publication 1 (2017); then publication 2 (2019), compared with 1.
     call("get_ratings", "GET", "/v1/rating-lists/rif-whr/ratings", params={"as_of": "2019-12-15", "limit": 3})
+    call("publish_rating_list", "POST", publications, "real", json=PUBLISH_EXAMPLES["real"]["value"], status=201)
+    call("list_publications", "GET", publications, params={"limit": 1})
+    call("get_publication", "GET", f"{publications}/2")
+    call("get_publication_ratings", "GET", f"{publications}/2/ratings", params={"limit": 3})
     snapshots = call("list_snapshots", "GET", "/v1/rating-lists/rif-whr/snapshots")
     call("get_snapshot", "GET", f"/v1/rating-lists/rif-whr/snapshots/{snapshots['items'][0]['id']}")
     call("get_player_history", "GET", "/v1/players/503/history", params={"list": "rif-whr"})

@@ -29,7 +29,7 @@ def list_audit(
     """Read the audit trail, the newest change first
 
     Every recorded change of the stored data: tournaments submitted, corrected, withdrawn and
-    restored, and lists' seeds, parameters and settings changed, each with the key that made it,
+    restored, lists' seeds, parameters and settings changed and lists published, each with the key that made it,
     when and a summary; filtered by key, list, kind and a range of days. The version a tournament's
     change replaced is at `GET /v1/tournaments/{tournament_id}/revisions/{number}`.
 

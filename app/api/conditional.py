@@ -48,7 +48,8 @@ class ConditionalReads:
             return None
         if current is None:
             return None
-        etag = reads_etag(current.snapshot_id, scope)
+        publication = current.publication if _RATINGS.match(scope["path"]) else None
+        etag = reads_etag(current.snapshot_id, scope, publication)
         return etag if matches(if_none_match.decode("latin-1"), etag) else None
 
     @staticmethod

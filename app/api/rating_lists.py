@@ -23,6 +23,7 @@ from app.schemas.common import MAX_DATABASE_ID, CountryCode, Date, Identifier, P
 from app.schemas.jobs import JobAccepted
 from app.schemas.rating_lists import (
     PlayerHistory,
+    PublicationRef,
     RatingListRead,
     RatingListSettingsPatch,
     RatingsPage,
@@ -32,7 +33,7 @@ from app.schemas.rating_lists import (
     SnapshotRead,
     StatusFilter,
 )
-from app.services import jobs, worker
+from app.services import jobs, publications, worker
 from app.services import rating_lists as service
 
 router = APIRouter(tags=["rating lists"])
@@ -67,9 +68,10 @@ def update_rating_list(
 ) -> RatingListRead:
     """Change a rating list's settings
 
-    Today the one setting is `auto_recompute`: whether a submission or correction of a tournament the
-    list rates queues a recompute of the list. Fields left out keep their value. The list's rating
-    parameters are changed at `/v1/rating-lists/{list_id}/params`.
+    `auto_recompute`: whether a submission or correction of a tournament the list rates queues a
+    recompute of the list; `publication_days`: the days of the year on which the service publishes
+    the list by itself (`POST …/publications` publishes by hand). Fields left out keep their value.
+    The list's rating parameters are changed at `/v1/rating-lists/{list_id}/params`.
 
     Needs an officer's key without limits or limited to this list (a 403 says which otherwise)."""
     rating_list = service.update_settings(session, list_id, body.model_dump(exclude_unset=True), actor=caller.name)
@@ -163,7 +165,9 @@ async def get_ratings(
     among all the players the query selects, rating, deviation (WHR), games, last game and status.
     By default the current snapshot as it stood on its list date; `as_of` reads it on any date,
     `snapshot_id` an earlier snapshot. `status` picks active (the default), inactive or provisional
-    players, or all of them; the status rules are the list's system's (see `status` below).
+    players, or all of them; the status rules are the list's system's (see `status` below). The
+    current list's rows carry each player's rating and place in the list's latest publication and
+    the change (or `new`, `returned`), named in `compared_with`; an earlier snapshot's rows do not.
 
     The answer carries an `ETag` and `Cache-Control`: sent back in `If-None-Match`, an unchanged page
     is a 304 without a body, answered without reading any rating. A page belongs to its snapshot: a
@@ -172,7 +176,10 @@ async def get_ratings(
     cache_control = PINNED_CACHE if snapshot_id is not None else CURRENT_CACHE
     current = await current_snapshot(list_id)
     if current is not None:
-        etag = reads_etag(snapshot_id if snapshot_id is not None else current.snapshot_id, request.scope)
+        if snapshot_id is None:
+            etag = reads_etag(current.snapshot_id, request.scope, current.publication)
+        else:
+            etag = reads_etag(snapshot_id, request.scope)
         if matches(if_none_match, etag):
             return not_modified(etag, cache_control)
         body = response_cache.responses.get(("ratings", *current, *query.values())) if snapshot_id is None else None
@@ -186,20 +193,33 @@ def _ratings_answer(
 ) -> Response:
     with db.session_scope() as session:
         rating_list = service.get_rating_list(session, list_id)
-        etag = reads_etag(snapshot_id if snapshot_id is not None else rating_list.current_snapshot_id, scope)
+        # The current list's rows are compared with its latest publication; a pinned snapshot's are not.
+        latest = publications.latest_publication(session, list_id) if snapshot_id is None else None
+        number = latest.number if latest is not None else None
+        if snapshot_id is None:
+            etag = reads_etag(rating_list.current_snapshot_id, scope, number)
+        else:
+            etag = reads_etag(snapshot_id, scope)
         if matches(if_none_match, etag):
             return not_modified(etag, cache_control)
         snapshot = service.get_snapshot(session, list_id, snapshot_id)
-        key = ("ratings", snapshot.id, snapshot.created_at, *query.values()) if snapshot else None  # (as in get_ratings)
+        key: tuple[object, ...] | None = None
+        if snapshot is not None:  # (as in get_ratings: the current list's key names its latest publication)
+            key = ("ratings", snapshot.id, snapshot.created_at, number, *query.values())
+            if snapshot_id is not None:
+                key = ("pinned", *key)
 
         def page() -> bytes:
             rows, total = service.ratings(session, snapshot, system=service.system_of(rating_list), **query)
+            rows = publications.compare_rows(session, latest, rows)
+            compared_with = PublicationRef(number=latest.number, date=latest.date, title=latest.title) if latest else None
             return (
                 RatingsPage(
                     list_id=list_id,
                     snapshot_id=snapshot.id if snapshot else None,
                     list_date=snapshot.list_date if snapshot else None,
                     as_of=query["as_of"],
+                    compared_with=compared_with,
                     items=rows,
                     total=total,
                     limit=query["limit"],
@@ -299,7 +319,7 @@ async def get_player_history(
         etag = reads_etag(current.snapshot_id, request.scope)
         if matches(if_none_match, etag):
             return not_modified(etag, CURRENT_CACHE)
-        body = response_cache.responses.get(("history", *current, player_id))
+        body = response_cache.responses.get(("history", current.snapshot_id, current.created_at, player_id))
         if body is not None:
             return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": CURRENT_CACHE})
     return await run_in_threadpool(_history_answer, player_id, list_id, request.scope, if_none_match)

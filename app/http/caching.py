@@ -23,10 +23,13 @@ CURRENT_CACHE = "public, max-age=60, stale-while-revalidate=600"
 PINNED_CACHE = "public, max-age=31536000, immutable"
 
 
-def reads_etag(snapshot_id: int | None, scope: Scope) -> str:
+def reads_etag(snapshot_id: int | None, scope: Scope, publication: int | None = None) -> str:
     """The ETag of a list page or a history: the snapshot it is read from, the path and the query
-    as sent (the same query written another way is another ETag, and only that)."""
+    as sent (the same query written another way is another ETag, and only that); for the current
+    list, also its latest publication, which its rows are compared with."""
     key = f"{snapshot_id}\n{scope['path']}\n{scope['query_string'].decode('latin-1')}"
+    if publication is not None:
+        key += f"\npublication {publication}"
     return 'W/"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"'
 
 

@@ -1,11 +1,13 @@
 import datetime as dt
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
 from app.schemas.common import Date, Identifier, StrictModel, Text
 
 StatusFilter = Literal["active", "inactive", "provisional", "all"]
+# A row's change since a publication: a number, or a marker instead of one.
+Change = float | Literal["new", "returned"] | None
 
 
 class RatingListRead(BaseModel):
@@ -28,12 +30,39 @@ class RatingListRead(BaseModel):
         description="A submission or correction of a tournament the list rates queues a recompute of the list"
     )
     current_snapshot_id: int | None = Field(description="The snapshot the list shows; null until its first recompute")
+    publication_days: list[str] | None = Field(
+        None,
+        description="Days of the year (MM-DD) on which the service publishes the list by itself, as of that day "
+        "(`rif-elo`: 04-30, 08-31 and 12-31, the rating periods of text 000 #2); null for none",
+    )
+
+
+PublicationDay = Annotated[str, StringConstraints(pattern=r"^(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$")]
 
 
 class RatingListSettingsPatch(StrictModel):
     """The list's settings to change; a field left out keeps its value."""
 
     auto_recompute: bool | None = Field(None, description="Recompute the list after each submission it rates")
+    publication_days: list[PublicationDay] | None = Field(
+        None,
+        max_length=366,
+        description="Days of the year (MM-DD, e.g. 04-30) on which the worker publishes the list by itself, as of that "
+        "day, from its current snapshot: once each, up to 14 days late; 02-29 is not a day every year (use 02-28). "
+        "An empty list or null: no schedule",
+    )
+
+    @field_validator("publication_days")
+    @classmethod
+    def _real_days(cls, days: list[str] | None) -> list[str] | None:
+        if days is None:
+            return None
+        for day in days:
+            try:
+                dt.date(2001, int(day[:2]), int(day[3:]))
+            except ValueError:
+                raise ValueError(f"{day} is not a day of every year") from None
+        return sorted(set(days)) or None
 
 
 class RatingRowRead(BaseModel):
@@ -62,6 +91,30 @@ class RatingRowRead(BaseModel):
         description="The system's own counters (e.g. rif_status for the Elo list; rated_games, category and "
         "pending_grade for the Olufsen list; rating_source and tournaments for the eru list)",
     )
+    previous_rating: float | None = Field(
+        None,
+        description="His rating in the publication compared with (the previous one for a publication's rows, the latest "
+        "for the live list); null when he had no row there or there is none",
+    )
+    previous_rank: int | None = Field(
+        None,
+        description="His place in that publication: his rank among its players of the status he had there (what its "
+        "list, status=active by default, showed); null as previous_rating",
+    )
+    change: Change = Field(
+        None,
+        description="rating − previous_rating; or `new` when he had no row in the publication compared with, `returned` "
+        "when he was inactive there and is not now; null when there is no publication to compare with (and on a "
+        "pinned snapshot's rows)",
+    )
+
+
+class PublicationRef(BaseModel):
+    """The publication a list's rows are compared with."""
+
+    number: int = Field(description="Its number among the list's publications, from 1")
+    date: dt.date = Field(description="The day it was published as of")
+    title: str = Field(description="Its title")
 
 
 class RatingsPage(BaseModel):
@@ -73,6 +126,11 @@ class RatingsPage(BaseModel):
         description="The snapshot's list date: the day of its recompute, on which statuses are stored"
     )
     as_of: dt.date | None = Field(description="The date asked for, if any: ratings and statuses are read on it")
+    compared_with: PublicationRef | None = Field(
+        None,
+        description="The list's latest publication, which the rows' previous_rating, previous_rank and change are "
+        "against; null when the list has none, or a snapshot was asked for (`snapshot_id`)",
+    )
     items: list[RatingRowRead] = Field(description="The page's players, best first")
     total: int = Field(description="Players the query selects, over all pages")
     limit: int = Field(description="Page size asked for")
@@ -99,6 +157,15 @@ class SnapshotRead(BaseModel):
     tournaments: int = Field(description="Tournaments rated")
     notes: list[Any] = Field(description="What the computation reports, e.g. its convergence or what it could not rate")
     current: bool = Field(False, description="The list shows this snapshot")
+    system: str | None = Field(None, description="The rating system that computed it; null for snapshots older than this record")
+    service_version: str | None = Field(None, description="The version of the service that computed it")
+    seeds: int | None = Field(None, description="Seed ratings it started from")
+    eligibility: dict[str, Any] | None = Field(None, description="The list's eligibility rules it was computed under")
+    inputs_digest: str | None = Field(
+        None,
+        description="SHA-256 (hex) of its inputs: the eligible tournaments, their games and the seeds in a canonical order. "
+        "`python -m app.cli verify` compares it with the stored data's",
+    )
 
 
 class HistoryPoint(BaseModel):

@@ -3,7 +3,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-RevisionKind = Literal["submitted", "corrected", "withdrawn", "restored", "seeds_changed", "params_changed", "settings_changed"]
+RevisionKind = Literal[
+    "submitted", "corrected", "withdrawn", "restored", "seeds_changed", "params_changed", "settings_changed", "published"
+]
 RevisionSubject = Literal["tournament", "rating_list"]
 
 

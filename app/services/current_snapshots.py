@@ -16,20 +16,22 @@ import time
 from datetime import datetime
 from typing import NamedTuple
 
-from sqlalchemy import Engine, event, select
+from sqlalchemy import Engine, event, func, select
 from sqlalchemy.orm import ORMExecuteState, Session
 
-from app.models import RatingList, RatingSnapshot
+from app.models import Publication, RatingList, RatingSnapshot
 
 REFRESH_SECONDS = 1.0
 
 
 class Current(NamedTuple):
     """A list's current snapshot: its id and creation time (together they name it for good), or
-    None and None before the list's first recompute."""
+    None and None before the list's first recompute; and the number of its latest publication,
+    which the live list's rows are compared with (None before the first)."""
 
     snapshot_id: int | None
     created_at: datetime | None
+    publication: int | None = None
 
 
 NONE = Current(None, None)
@@ -52,12 +54,14 @@ class CurrentSnapshots:
 
     def read(self, engine: Engine) -> None:
         """Read every list's current snapshot (one query; call it off the event loop)."""
-        query = select(RatingList.id, RatingList.current_snapshot_id, RatingSnapshot.created_at).outerjoin(
+        latest = select(func.max(Publication.number)).where(Publication.list_id == RatingList.id).scalar_subquery()
+        query = select(RatingList.id, RatingList.current_snapshot_id, RatingSnapshot.created_at, latest).outerjoin(
             RatingSnapshot, RatingSnapshot.id == RatingList.current_snapshot_id
         )
         with engine.connect() as connection:
             current = {
-                list_id: Current(snapshot_id, created_at) for list_id, snapshot_id, created_at in connection.execute(query)
+                list_id: Current(snapshot_id, created_at, publication)
+                for list_id, snapshot_id, created_at, publication in connection.execute(query)
             }
         with self._lock:
             self._engine, self._read_at, self._current = engine, time.monotonic(), current

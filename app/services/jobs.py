@@ -179,6 +179,12 @@ def write_snapshot(session: Session, job_id: int, data: recompute.SnapshotData, 
         warm_start=data.warm_start,
         point_columns=data.points,
         change_columns=data.changes,
+        system=data.system,
+        service_version=data.service_version,
+        seeds=data.seeds,
+        eligibility=data.eligibility,
+        inputs_digest=data.inputs_digest,
+        input_tournaments=data.input_tournaments,
     )
     session.add(snapshot)
     session.flush()

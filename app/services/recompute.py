@@ -12,7 +12,7 @@ points and changes as archives of columns (``point_archive``, ``change_archive``
 
 import datetime as dt
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, repeat
 from operator import attrgetter, itemgetter
@@ -37,7 +37,7 @@ from app.rating.system import (
     float_column,
     object_column,
 )
-from app.services import stored_columns
+from app.services import provenance, stored_columns
 from app.services.eligibility import eligibility_conditions, tournament_conditions
 
 Progress = Callable[[float], None]
@@ -86,19 +86,29 @@ class SnapshotData:
     notes: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)  # seconds: read, compute
     warm_start: bytes | None = None
+    # What produced it (app.services.provenance): recorded on the snapshot.
+    system: str | None = None
+    seeds: int = 0
+    eligibility: dict[str, Any] = field(default_factory=dict)
+    inputs_digest: str | None = None
+    service_version: str | None = None
+    input_tournaments: list[str] = field(default_factory=list)
 
 
-def compute_snapshot(session: Session, rating_list: RatingList, list_date: dt.date, progress: Progress) -> SnapshotData:
-    """Read the list's eligible games and seeds, and replay them with the list's system."""
+def compute_snapshot(
+    session: Session, rating_list: RatingList, list_date: dt.date, progress: Progress, only: Collection[str] | None = None
+) -> SnapshotData:
+    """Read the list's eligible games and seeds, and replay them with the list's system. ``only``:
+    of the eligible tournaments, just these (``verify`` reproducing a snapshot without what came later)."""
     system = get_system(rating_list.system)
     params = system.params(rating_list.params)
     started = time.perf_counter()
     columns: GameColumns | None = None
     if system.columnar:
-        tournaments, columns = eligible_games(session, rating_list)
+        tournaments, columns = eligible_games(session, rating_list, only)
         games = len(columns)
     else:
-        tournaments = stored_tournaments(session, rating_list)
+        tournaments = stored_tournaments(session, rating_list, only)
         games = sum(len(t.games) for t in tournaments)
     seeds = (
         [
@@ -113,6 +123,7 @@ def compute_snapshot(session: Session, rating_list: RatingList, list_date: dt.da
     warm_start = None
     if rating_list.current_snapshot_id is not None:
         warm_start = session.scalar(select(RatingSnapshot.warm_start).where(RatingSnapshot.id == rating_list.current_snapshot_id))
+    digest = provenance.inputs_digest(tournaments, columns, seeds)
     progress(0.2)
     read = time.perf_counter()
     replayed = system.replay(ReplayInput(tournaments, seeds, params, list_date, warm_start, columns))
@@ -127,12 +138,18 @@ def compute_snapshot(session: Session, rating_list: RatingList, list_date: dt.da
         notes=replayed.notes,
         timings={"read": read - started, "compute": time.perf_counter() - read},
         warm_start=replayed.warm_start,
+        system=rating_list.system,
+        seeds=len(seeds),
+        eligibility=dict(rating_list.eligibility or {}),
+        inputs_digest=digest,
+        service_version=provenance.service_version(),
+        input_tournaments=[t.id for t in tournaments],
     )
 
 
-def stored_tournaments(session: Session, rating_list: RatingList) -> list[StoredTournament]:
+def stored_tournaments(session: Session, rating_list: RatingList, only: Collection[str] | None = None) -> list[StoredTournament]:
     """The list's eligible tournaments with their played games, in (end, start, id) order."""
-    tournaments = _eligible_tournaments(session, rating_list)
+    tournaments = _only(_eligible_tournaments(session, rating_list), only)
     # Dates are read as ISO text and parsed by date.fromisoformat, cheaper than the drivers' own.
     rows = _fetch_all(
         session,
@@ -165,14 +182,16 @@ def stored_tournaments(session: Session, rating_list: RatingList) -> list[Stored
     return [t for t in tournaments.values() if t.games]
 
 
-def eligible_games(session: Session, rating_list: RatingList) -> tuple[list[StoredTournament], GameColumns]:
+def eligible_games(
+    session: Session, rating_list: RatingList, only: Collection[str] | None = None
+) -> tuple[list[StoredTournament], GameColumns]:
     """The list's eligible games as arrays, in the order ``stored_tournaments`` gives them, and their
     tournaments in (end, start, id) order without game objects (``GameColumns.tournament`` indexes them).
 
     The games are fetched unsorted (the database need not sort 100k joined rows) and put in order with
     one numpy sort on (tournament's position, seq); strings become indices through dictionaries of the
     distinct values."""
-    tournaments = _eligible_tournaments(session, rating_list)
+    tournaments = _only(_eligible_tournaments(session, rating_list), only)
     rows = _fetch_all(
         session,
         select(Game.tournament_id, Game.seq, Game.black_id, Game.white_id, Game.result, cast(Game.date, String))
@@ -226,6 +245,15 @@ def _fetch_all(session: Session, statement: Any) -> Sequence[tuple[Any, ...]]:
 
 
 _NOT_FIELDS = {"id", "start", "end", "created_at", "updated_at", "withdrawn_at", "withdrawn_reason"}
+
+
+def _only(tournaments: dict[str, StoredTournament], only: Collection[str] | None) -> dict[str, StoredTournament]:
+    """Just the tournaments ``only`` names (all when None): the games of the others are then skipped as
+    those of a tournament stored after the tournaments were read."""
+    if only is None:
+        return tournaments
+    wanted = set(only)
+    return {tid: tournament for tid, tournament in tournaments.items() if tid in wanted}
 
 
 def _eligible_tournaments(session: Session, rating_list: RatingList) -> dict[str, StoredTournament]:

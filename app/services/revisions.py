@@ -17,7 +17,8 @@ from app.schemas.tournaments import TOURNAMENT_PLAYER_FIELDS, GameIn, Tournament
 TOURNAMENT, RATING_LIST = "tournament", "rating_list"
 SUBMITTED, CORRECTED, WITHDRAWN, RESTORED = "submitted", "corrected", "withdrawn", "restored"
 SEEDS_CHANGED, PARAMS_CHANGED, SETTINGS_CHANGED = "seeds_changed", "params_changed", "settings_changed"
-KINDS = (SUBMITTED, CORRECTED, WITHDRAWN, RESTORED, SEEDS_CHANGED, PARAMS_CHANGED, SETTINGS_CHANGED)
+PUBLISHED = "published"  # a publication of a list (app.services.publications)
+KINDS = (SUBMITTED, CORRECTED, WITHDRAWN, RESTORED, SEEDS_CHANGED, PARAMS_CHANGED, SETTINGS_CHANGED, PUBLISHED)
 
 _TOURNAMENT_FIELDS = [name for name in TournamentIn.model_fields if name not in ("id", "players", "games")]
 _GAME_FIELDS = {"id": "game_id", "round": "round", "black": "black_id", "white": "white_id", "result": "result"}

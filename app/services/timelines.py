@@ -109,6 +109,12 @@ def forget_all() -> None:
 
 def _read(session: Session, snapshot_id: int) -> Timeline:
     archive = session.scalar(select(RatingSnapshot.point_columns).where(RatingSnapshot.id == snapshot_id))
+    return timeline_from_archive(session, archive)
+
+
+def timeline_from_archive(session: Session, archive: bytes | None) -> Timeline:
+    """A timeline of points not (or not yet) stored as a snapshot's: a recompute's archive
+    (``recompute.point_archive``), as ``python -m app.cli verify`` reproduces one."""
     columns = stored_columns.unpack(archive) if archive else _NO_POINTS
     row_player_ids = columns["player_id"].tolist()
     player_ids = sorted(set(row_player_ids))

@@ -5,6 +5,8 @@ import logging
 import threading
 
 from app.services.jobs import run_pending_jobs, worker_name
+from app.services.pruning import prune_snapshots
+from app.services.publications import publish_scheduled
 
 log = logging.getLogger("app.worker")
 _wake = threading.Event()
@@ -34,6 +36,8 @@ class BackgroundWorker:
         while not self._stop.is_set():
             try:
                 run_pending_jobs(name)
+                publish_scheduled()  # after the queued recomputes: a scheduled day publishes the newest list
+                prune_snapshots()  # after the publications, which keep their snapshots
             except Exception:  # noqa: BLE001 - a database hiccup must not end the worker
                 log.exception("worker loop error")
             _wake.wait(self.poll_seconds)
@@ -48,6 +52,8 @@ def run_forever(poll_seconds: float = 1.0) -> None:
         while not stop.is_set():
             try:
                 run_pending_jobs(name)
+                publish_scheduled()
+                prune_snapshots()
             except Exception:  # noqa: BLE001
                 log.exception("worker loop error")
             stop.wait(poll_seconds)

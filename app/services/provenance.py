@@ -1,0 +1,54 @@
+"""What produced a snapshot: the rating system, the service's version, the counts of its inputs
+and a SHA-256 digest of them, recorded on the snapshot so that a published number can be
+reproduced (``python -m app.cli verify``, ``app.services.verification``).
+
+The digest covers what a recompute reads, in the order it reads it: every eligible tournament
+(id, dates, its other stored fields and what its players declared) in (end, start, id) order, each
+eligible game in that order (submission order within a tournament), and the seeds by player id.
+Two recomputes over the same stored data give the same digest on either database; a game changed
+behind the service's back gives another."""
+
+import hashlib
+import importlib.metadata
+import json
+from collections.abc import Sequence
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from app.rating.system import GameColumns, Seed, StoredTournament
+
+PACKAGE = "renju-rating"
+
+
+@cache
+def service_version() -> str:
+    """The installed package's version (pyproject.toml), or "unknown" when it is not installed."""
+    try:
+        return importlib.metadata.version(PACKAGE)
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def inputs_digest(tournaments: Sequence[StoredTournament], columns: GameColumns | None, seeds: Sequence[Seed]) -> str:
+    """SHA-256 (hex) of the replay's inputs in their canonical order."""
+    digest = hashlib.sha256()
+
+    def line(*values: Any) -> None:
+        digest.update(json.dumps(values, sort_keys=True, default=str, ensure_ascii=False).encode())
+        digest.update(b"\n")
+
+    for tournament in tournaments:
+        line("tournament", tournament.id, tournament.start, tournament.end, tournament.fields, tournament.participants)
+        for game in tournament.games:
+            game_fields = (game.id, game.date, game.black, game.white, game.black_score, game.round, game.handicap)
+            line("game", tournament.id, *game_fields, game.board_size)
+    if columns is not None:
+        line("players", columns.player_ids)
+        for name in ("black", "white", "day", "tournament"):
+            digest.update(np.ascontiguousarray(getattr(columns, name), dtype="<i8").tobytes())
+        digest.update(np.ascontiguousarray(columns.black_score, dtype="<f8").tobytes())
+    for seed in sorted(seeds, key=lambda s: s.player_id):
+        line("seed", seed.player_id, seed.rating, seed.status, seed.as_of, seed.title, seed.counters)
+    return digest.hexdigest()
