@@ -51,7 +51,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from datetime import date
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 from pydantic import BaseModel
@@ -69,7 +69,9 @@ __all__ = [
     "Replay",
     "ReplayInput",
     "object_column",
+    "ParamsT",
     "Seed",
+    "SeedT",
     "Standing",
     "Standings",
     "StoredGame",
@@ -164,13 +166,17 @@ class GameColumns:
         return len(self.black)
 
 
+ParamsT = TypeVar("ParamsT", bound=BaseModel)
+SeedT = TypeVar("SeedT", bound=BaseModel)
+
+
 @dataclass(slots=True)
-class ReplayInput:
+class ReplayInput(Generic[ParamsT]):
     # Sorted by (end, start, id). For a columnar system they carry their fields and participants but
     # no game objects (``games`` is empty): the games are in ``columns``.
     tournaments: list[StoredTournament]
     seeds: list[Seed]
-    params: BaseModel  # an instance of the system's params_model
+    params: ParamsT  # an instance of the system's params_model
     list_date: date
     warm_start: bytes | None = None  # the previous snapshot's blob, as the system returned it
     columns: GameColumns | None = None  # the games as arrays, for a columnar system (else None)
@@ -405,22 +411,25 @@ def object_column(values: Sequence[Any]) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class RatingSystem:
+class RatingSystem(Generic[ParamsT, SeedT]):
+    """A system, typed over its params and seed models: its ``replay`` and ``standings_on`` read the
+    params as the model they are."""
+
     id: str
-    params_model: type[BaseModel]
-    seed_model: type[BaseModel] | None
+    params_model: type[ParamsT]
+    seed_model: type[SeedT] | None
     # replay(input) -> Replay. Raises ValueError for input the rules cannot rate.
-    replay: Callable[[ReplayInput], Replay]
+    replay: Callable[[ReplayInput[ParamsT]], Replay]
     # standings_on(held, day, params) -> Standings: the list on ``day`` from each player's last point
     # on or before it (and the next one's date, rating and deviation), computed as columns: a list
     # as of a date is thousands of players, read per request.
-    standings_on: Callable[[HeldPoints, date, BaseModel], Standings]
+    standings_on: Callable[[HeldPoints, date, ParamsT], Standings]
     description: str = ""
     # True: the recompute reads the games straight into ``ReplayInput.columns`` (no object per game)
     # and hands ``tournaments`` without their games.
     columnar: bool = False
 
-    def params(self, stored: dict[str, Any] | None) -> BaseModel:
+    def params(self, stored: dict[str, Any] | None) -> ParamsT:
         """The list's (or a snapshot's) stored parameters, validated, with the model's defaults for what
         is missing; what the snapshot records beside them (e.g. the number of seeds) is left out."""
         fields = self.params_model.model_fields
