@@ -6,12 +6,17 @@ for tests that define a throwaway system; the service itself only reads.
 
 from typing import Any
 
-from app.rating import eru_list, olufsen_list, rif_elo_list, rivne_list, whr_list
+from app.rating.eru import rating_list as eru
+from app.rating.olufsen import rating_list as olufsen
+from app.rating.rif_elo import rating_list as rif_elo
+from app.rating.rivne import rating_list as rivne
 from app.rating.system import RatingSystem
+from app.rating.whr import rating_list as whr
 
 _SYSTEMS: dict[str, RatingSystem[Any, Any]] = {
     system.id: system
-    for system in (whr_list.SYSTEM, rif_elo_list.SYSTEM, olufsen_list.SYSTEM, rivne_list.SYSTEM, eru_list.SYSTEM)
+    # In this order their calculators are mounted (app/api/calculators.py).
+    for system in (rif_elo.SYSTEM, whr.SYSTEM, olufsen.SYSTEM, eru.SYSTEM, rivne.SYSTEM)
 }
 
 
@@ -29,6 +34,11 @@ def get_system(system_id: str) -> RatingSystem[Any, Any]:
 
 def system_ids() -> list[str]:
     return sorted(_SYSTEMS)
+
+
+def systems() -> list[RatingSystem[Any, Any]]:
+    """Every system, in the order they were registered."""
+    return list(_SYSTEMS.values())
 
 
 def register(system: RatingSystem[Any, Any]) -> None:

@@ -56,6 +56,8 @@ from typing import Any, Generic, TypeVar
 import numpy as np
 from pydantic import BaseModel
 
+from app.rating.calculators import Calculator
+
 __all__ = [
     "Change",
     "ChangeColumns",
@@ -66,6 +68,7 @@ __all__ = [
     "Point",
     "PointColumns",
     "RatingSystem",
+    "SCORE_OF_RESULT",
     "Replay",
     "ReplayInput",
     "object_column",
@@ -80,6 +83,10 @@ __all__ = [
 
 
 # --- what a recompute hands a system -------------------------------------------------------------
+
+# A game's result as submitted ("B", "W", "D": from black's side) as black's score: what every
+# system rates, stored games and calculated ones alike.
+SCORE_OF_RESULT = {"B": 1.0, "W": 0.0, "D": 0.5}
 
 
 @dataclass(slots=True)
@@ -428,6 +435,8 @@ class RatingSystem(Generic[ParamsT, SeedT]):
     # True: the recompute reads the games straight into ``ReplayInput.columns`` (no object per game)
     # and hands ``tournaments`` without their games.
     columnar: bool = False
+    # Its calculators' endpoints under /v1/calc, mounted from the registry (app/api/calculators.py).
+    calculators: tuple[Calculator, ...] = ()
 
     def params(self, stored: dict[str, Any] | None) -> ParamsT:
         """The list's (or a snapshot's) stored parameters, validated, with the model's defaults for what

@@ -1,5 +1,5 @@
 import datetime as dt
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
@@ -196,7 +196,9 @@ class RatingChangeRead(BaseModel):
     games_counted: int = Field(description="The player's games of the tournament that the system counted")
     status_after: str | None = Field(description="The player's status after it, in the system's terms (e.g. active, official)")
     title_after: str | None = Field(None, description="Grade or rank after it, for systems that award them")
-    details: dict | None = Field(None, description="The system's own figures (WHR: deviation_after, day_after; Elo 1995: R0)")
+    details: dict[str, Any] | None = Field(
+        None, description="The system's own figures (WHR: deviation_after, day_after; Elo 1995: R0)"
+    )
 
 
 class TournamentRead(TournamentSummary):

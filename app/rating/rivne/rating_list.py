@@ -18,7 +18,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from app.rating import rivne
+from app.rating.rivne import calculator
+from app.rating.rivne import rules as rivne
 from app.rating.system import (
     Change,
     Entry,
@@ -96,6 +97,7 @@ SYSTEM = RatingSystem[RivneListParams, RivneSeed](
     replay=replay_rivne,
     standings_on=rivne_standings_on,
     description="Rivne Go club rating (text 004)",
+    calculators=calculator.ENDPOINTS,
 )
 
 

@@ -32,7 +32,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from app.rating import eru
+from app.rating.eru import calculator
+from app.rating.eru import rules as eru
 from app.rating.system import (
     Change,
     Entry,
@@ -162,6 +163,7 @@ SYSTEM = RatingSystem[EruListParams, EruSeed](
     replay=replay_eru,
     standings_on=eru_standings_on,
     description="Estonian kyu/dan ranks and rating (text 003)",
+    calculators=calculator.ENDPOINTS,
 )
 
 

@@ -22,6 +22,7 @@ from app.rating.system import (
     ReplayInput,
     Standings,
 )
+from app.rating.whr import calculator
 
 _EPOCH = date(1970, 1, 1).toordinal()
 
@@ -113,6 +114,7 @@ SYSTEM = RatingSystem[WhrListParams, BaseModel](
     standings_on=whr_standings_on,
     description="RIF Whole-History Rating (text 002)",
     columnar=True,
+    calculators=calculator.ENDPOINTS,
 )
 
 

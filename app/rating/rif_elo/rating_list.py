@@ -12,6 +12,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.rating import rif_elo
+from app.rating.rif_elo import calculator
 from app.rating.rif_elo.statuses import inactive_cutoff, list_status
 from app.rating.system import (
     NO_DAY,
@@ -133,6 +134,7 @@ SYSTEM = RatingSystem[EloListParams, EloSeed](
     replay=replay_rif_elo,
     standings_on=elo_standings_on,
     description="Historical RIF Elo (text 000: GA 1995 and GA 1997)",
+    calculators=calculator.ENDPOINTS,
 )
 
 

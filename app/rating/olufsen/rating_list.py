@@ -20,7 +20,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from app.rating import olufsen
+from app.rating.olufsen import calculator
+from app.rating.olufsen import rules as olufsen
 from app.rating.system import (
     Change,
     Entry,
@@ -159,6 +160,7 @@ SYSTEM = RatingSystem[OlufsenListParams, OlufsenSeed](
     replay=replay_olufsen,
     standings_on=olufsen_standings_on,
     description="Olufsen shogi ratings and grades (text 001)",
+    calculators=calculator.ENDPOINTS,
 )
 
 
