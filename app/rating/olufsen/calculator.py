@@ -136,10 +136,8 @@ def _state_errors(index: int, player: schemas.OlufsenPlayerIn) -> list[Pointer]:
             errors.append(Pointer(f"{where}/rating", f"a {player.category} player needs his rating"))
         if player.prior_results:
             errors.append(Pointer(f"{where}/prior_results", "prior results are kept only while a player is unrated (001 (6))"))
-    if player.category == "provisional" and not 9 <= player.rated_games < 18:
-        errors.append(Pointer(f"{where}/rated_games", "a provisional player has 9 to 17 rated games (001 (3))"))
-    if player.category == "established" and player.rated_games < 18:
-        errors.append(Pointer(f"{where}/rated_games", "an established player has at least 18 rated games (001 (3))"))
+    if (games_error := olufsen.games_of_category_error(olufsen.Category(player.category), player.rated_games)) is not None:
+        errors.append(Pointer(f"{where}/rated_games", games_error))
     if player.category == "unrated":
         if len(real_results) != player.rated_games:
             errors.append(
@@ -154,18 +152,18 @@ def _state_errors(index: int, player: schemas.OlufsenPlayerIn) -> list[Pointer]:
             errors.append(
                 Pointer(f"{where}/category", "mixed results and 9 or more rated games: this player is provisional (001 (3))")
             )
-    held = max((_grade_index(g) for g in (player.grade, player.pending_grade) if g is not None), default=-1)
+    held = max((olufsen.grade_index(g) for g in (player.grade, player.pending_grade) if g is not None), default=-1)
     if (
         player.pending_grade is not None
         and player.grade is not None
-        and _grade_index(player.pending_grade) <= _grade_index(player.grade)
+        and olufsen.grade_index(player.pending_grade) <= olufsen.grade_index(player.grade)
     ):
         errors.append(Pointer(f"{where}/pending_grade", "a pending grade is above the grade held"))
     streak_grades: set[str] = set()
     for position, streak in enumerate(player.streaks):
         at = f"{where}/streaks/{position}"
         row = olufsen.grade_row(streak.grade)
-        if _grade_index(streak.grade) <= held or streak.grade in streak_grades:
+        if olufsen.grade_index(streak.grade) <= held or streak.grade in streak_grades:
             errors.append(Pointer(f"{at}/grade", "streaks are kept once per grade above the one held"))
         streak_grades.add(streak.grade)
         if streak.games_above_midpoint > streak.games_above_lower_bound:
@@ -178,10 +176,6 @@ def _state_errors(index: int, player: schemas.OlufsenPlayerIn) -> list[Pointer]:
         ):
             errors.append(Pointer(at, "a run goes up to the last game, so the rating is above its limit"))
     return errors
-
-
-def _grade_index(name: str) -> int:
-    return [row.name for row in olufsen.GRADES].index(name)
 
 
 def _state(player: schemas.OlufsenPlayerIn) -> olufsen.PlayerState:

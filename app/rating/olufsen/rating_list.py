@@ -110,12 +110,10 @@ class OlufsenSeed(BaseModel):
         status = info.data.get("status")
         if status == "unrated":
             _check_prior_grade(info.data.get("title"), info.data.get("rating"), games)
-        if status == "provisional" and (games is None or not 9 <= games < 18):
-            raise ValueError("a provisional player has 9 to 17 rated games (001 (3)): give counters.rated_games")
-        if status == "established" and games is not None and games < 18:
-            raise ValueError("an established player has at least 18 rated games (001 (3))")
+        if status is not None and (error := olufsen.games_of_category_error(olufsen.Category(status), games)) is not None:
+            raise ValueError(f"{error}: give counters.rated_games" if status == "provisional" else error)
         pending, title = (counters.pending_grade if counters else None), info.data.get("title")
-        if pending is not None and title is not None and _grade_index(pending) <= _grade_index(title):
+        if pending is not None and title is not None and olufsen.grade_index(pending) <= olufsen.grade_index(title):
             raise ValueError(f"the pending grade {pending} is not above the grade held, {title}")
         return counters
 
@@ -262,10 +260,6 @@ class _OlufsenRules(TournamentRules[_Standing]):
 
     def not_rated(self, tournament: StoredTournament, error: ValueError) -> str:
         return f"tournament {tournament.id!r} was not rated: {error}"
-
-
-def _grade_index(name: str) -> int:
-    return olufsen.GRADES.index(olufsen.grade_row(name))
 
 
 def _counters(state: olufsen.PlayerState) -> dict[str, object]:

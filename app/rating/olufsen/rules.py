@@ -50,6 +50,8 @@ __all__ = [
     "coefficient",
     "expected_score",
     "game_change",
+    "games_of_category_error",
+    "grade_index",
     "grade_row",
     "newcomer",
     "opponent_factor",
@@ -186,6 +188,22 @@ def grade_row(name: str) -> GradeRow:
         return GRADES[_GRADE_INDEX[name]]
     except KeyError:
         raise UnknownGrade(f"{name!r} is not a grade of 001 (2): use 15k ... 1k, 1d ... 6d") from None
+
+
+def grade_index(name: str) -> int:
+    """A grade's place in 001 (2), from 15k (0) up: a higher grade has a higher index."""
+    return GRADES.index(grade_row(name))
+
+
+def games_of_category_error(category: Category, rated_games: int | None) -> str | None:
+    """Why a player's rated games cannot go with his category (001 (3): unrated below 9 games,
+    provisional below 18, established from 18); None when they can. ``rated_games`` None: not given,
+    which an established player may leave out ("18 or more")."""
+    if category is Category.PROVISIONAL and (rated_games is None or not UNRATED_BELOW_GAMES <= rated_games < ESTABLISHED_GAMES):
+        return "a provisional player has 9 to 17 rated games (001 (3))"
+    if category is Category.ESTABLISHED and rated_games is not None and rated_games < ESTABLISHED_GAMES:
+        return "an established player has at least 18 rated games (001 (3))"
+    return None
 
 
 # --------------------------------------------------------------------------------------------------
