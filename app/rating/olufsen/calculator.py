@@ -204,28 +204,30 @@ def _streaks(player: schemas.OlufsenPlayerIn) -> tuple[olufsen.Streak, ...]:
 
 
 def _player_out(result: olufsen.PlayerResult) -> schemas.OlufsenPlayerOut:
-    return schemas.OlufsenPlayerOut(
-        id=result.id,
-        category=result.category.value,
-        games=result.games,
-        score=result.score,
-        rating_before=result.rating_before,
-        rating_after=result.rating_after,
-        change=result.change,
-        change_unrounded=result.change_unrounded,
-        rating_after_unrounded=result.rating_after_unrounded,
-        category_after=result.category_after.value,
-        performance_rating=result.performance_rating,
-        bonus_applied=result.bonus_applied,
-        bonus_capped=result.bonus_capped,
-        grade_before=result.grade_before,  # type: ignore[arg-type]
-        grade_after=result.grade_after,  # type: ignore[arg-type]
-        pending_grade_after=result.pending_grade_after,  # type: ignore[arg-type]
-        promotions=[
-            schemas.PromotionOut(grade=p.grade, route=p.route.value, pending_approval=p.pending_approval)  # type: ignore[arg-type]
-            for p in result.promotions
-        ],
-        state=_state_out(result.id, result.state),
+    # Validated from the rules' plain values: the grades and routes are the model's literals.
+    return schemas.OlufsenPlayerOut.model_validate(
+        {
+            "id": result.id,
+            "category": result.category.value,
+            "games": result.games,
+            "score": result.score,
+            "rating_before": result.rating_before,
+            "rating_after": result.rating_after,
+            "change": result.change,
+            "change_unrounded": result.change_unrounded,
+            "rating_after_unrounded": result.rating_after_unrounded,
+            "category_after": result.category_after.value,
+            "performance_rating": result.performance_rating,
+            "bonus_applied": result.bonus_applied,
+            "bonus_capped": result.bonus_capped,
+            "grade_before": result.grade_before,
+            "grade_after": result.grade_after,
+            "pending_grade_after": result.pending_grade_after,
+            "promotions": [
+                {"grade": p.grade, "route": p.route.value, "pending_approval": p.pending_approval} for p in result.promotions
+            ],
+            "state": _state_out(result.id, result.state),
+        }
     )
 
 

@@ -11,14 +11,7 @@ from app.rating.system import SCORE_OF_RESULT
 
 def rate_tournament(body: schemas.RivneTournamentIn) -> schemas.RivneTournamentOut:
     _check(body)
-    players = [
-        rivne.Player(
-            p.id,
-            p.rating if p.rating is not None else rivne.suggested_first_rating(p.rank),  # type: ignore[arg-type]
-            p.rank,
-        )
-        for p in body.players
-    ]
+    players = [rivne.Player(p.id, _start_rating(p), p.rank) for p in body.players]
     games = [
         rivne.Game(g.round, g.black, g.white, SCORE_OF_RESULT[g.result], g.board_size, g.handicap, g.played) for g in body.games
     ]
@@ -77,6 +70,13 @@ ENDPOINTS = (
         response_examples=examples.RIVNE_EXAMPLES,
     ),
 )
+
+
+def _start_rating(player: schemas.RivnePlayerIn) -> float:
+    if player.rating is not None:
+        return player.rating
+    assert player.rank is not None  # _check: a newcomer without a rating declares his rank
+    return rivne.suggested_first_rating(player.rank)
 
 
 def _check(body: schemas.RivneTournamentIn) -> None:
