@@ -4,10 +4,10 @@ and shape their results. Nothing is stored."""
 
 from collections import Counter
 
+from app.rating import olufsen
 from app.rating.calculators import CalculationRefused, Calculator, Pointer, envelope_errors, refuse_if_any
 from app.rating.olufsen import calculator_examples as examples
 from app.rating.olufsen import calculator_models as schemas
-from app.rating.olufsen import rules as olufsen
 from app.rating.rounding import round_half_away_from_zero
 from app.rating.system import SCORE_OF_RESULT
 

@@ -20,8 +20,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
+from app.rating import olufsen
 from app.rating.olufsen import calculator
-from app.rating.olufsen import rules as olufsen
 from app.rating.system import (
     Change,
     Entry,
