@@ -8,19 +8,7 @@ from fastapi.middleware.cors import CORSMiddleware
 
 from app import contract, problems
 from app import logging as app_logging
-from app.api import (
-    audit,
-    calc,
-    calc_eru,
-    calc_olufsen,
-    calc_rivne,
-    health,
-    jobs,
-    players,
-    publications,
-    rating_lists,
-    tournaments,
-)
+from app.api import audit, calculators, health, jobs, players, publications, rating_lists, tournaments
 from app.api.conditional import ConditionalReads
 from app.middleware import BodySizeLimitMiddleware, RequestContextMiddleware
 from app.settings import Settings, get_settings
@@ -61,19 +49,18 @@ def create_app(settings: Settings | None = None, *, start_worker: bool | None = 
     )
     problems.install(app)
     # Routes are matched in order, one by one: the ones asked most often (health probes,
-    # calculations, list pages and histories) come first.
+    # calculations, list pages and histories) come first. The calculators' routes are built from
+    # the registry (app/api/calculators.py).
     for router in (
         health.router,
-        calc.router,
+        calculators.router(asked_often=True),
         rating_lists.router,
         publications.router,
         tournaments.router,
         players.router,
         jobs.router,
         audit.router,
-        calc_olufsen.router,
-        calc_eru.router,
-        calc_rivne.router,
+        calculators.router(asked_often=False),
         website,  # the HTML pages (app/web), outside the contract
     ):
         app.include_router(router)

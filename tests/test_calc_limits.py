@@ -10,7 +10,8 @@ from concurrent.futures import ThreadPoolExecutor
 import httpx
 import pytest
 
-from app.schemas.calc import MAX_CALC_GAMES, MAX_CALC_PLAYERS, MAX_WHR_CALC_GAMES
+from app.rating.calculators import MAX_CALC_GAMES, MAX_CALC_PLAYERS
+from app.rating.whr.calculator_models import MAX_WHR_CALC_GAMES
 from tests.live_server import live_server, running_server  # noqa: F401 - the fixture
 
 

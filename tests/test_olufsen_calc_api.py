@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from app.schemas.calc_olufsen import OlufsenTournamentIn
+from app.rating.olufsen.calculator_models import OlufsenTournamentIn
 
 TOURNAMENT = "/v1/calc/olufsen/tournament"
 PERFORMANCE = "/v1/calc/performance"

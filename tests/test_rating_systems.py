@@ -11,6 +11,7 @@ from sqlalchemy import event, insert, select, update
 from app import db
 from app.models import Player, RatingList
 from app.rating import registry, rif_elo, whr
+from app.rating.calculators import CalculationRefused, Calculator, Pointer, answers
 from app.rating.system import Entry, Point, RatingSystem, Replay, ReplayInput, last_point_held
 from app.services import recompute
 from app.services.current_snapshots import current_snapshots
@@ -71,10 +72,51 @@ def replay_wins(given: ReplayInput) -> Replay:
     return Replay(entries=entries, points=points, notes=["wins counted"])
 
 
+class WinsIn(BaseModel):
+    """A player's wins."""
+
+    model_config = ConfigDict(extra="forbid")
+    wins: int = Field(ge=0, description="Games won")
+    params: WinsParams = Field(default_factory=WinsParams, description="The list's parameters")
+
+
+class WinsOut(BaseModel):
+    """A player's rating."""
+
+    rating: float = Field(description="base + points_per_win x wins")
+
+
+def rating_of_wins(body: WinsIn) -> WinsOut:
+    if body.wins > 1000:
+        raise CalculationRefused("The request has 1 invalid field(s).", [Pointer("/wins", "more wins than games")])
+    return WinsOut(rating=body.params.base + body.params.points_per_win * body.wins)
+
+
+WINS_REQUESTS = {"three": {"summary": "Three wins", "value": {"wins": 3}}}
+WINS_CALCULATOR = Calculator(
+    path="/test-wins/rating",
+    operation_id="calc_test_wins_rating",
+    doc="""Rate a number of wins
+
+    The rating the throwaway system gives a player with these wins.""",
+    request_model=WinsIn,
+    response_model=WinsOut,
+    function=rating_of_wins,
+    request_examples=WINS_REQUESTS,
+    response_examples=answers(WINS_REQUESTS, {"three": {"rating": 1030.0}}),
+    within_budget=False,
+)
+
+
 @pytest.fixture
 def wins_system():
     system = RatingSystem(
-        id="test-wins", params_model=WinsParams, seed_model=None, replay=replay_wins, standings_on=last_point_held
+        id="test-wins",
+        params_model=WinsParams,
+        seed_model=None,
+        replay=replay_wins,
+        standings_on=last_point_held,
+        calculators=(WINS_CALCULATOR,),
     )
     registry.register(system)
     yield system
@@ -115,6 +157,28 @@ def test_a_throwaway_system_rates_a_stored_list_end_to_end(client, wins_system):
     ]
     assert client.patch("/v1/rating-lists/wins/params", json={"points_per_win": -1}, headers=AUTH).status_code == 422
     assert client.put("/v1/rating-lists/wins/seeds", json={"seeds": []}, headers=AUTH).status_code == 422
+
+
+def test_a_throwaway_systems_calculator_is_served_from_the_registry(wins_system):
+    """One folder plus one registry line: the system's calculator is mounted by a freshly created
+    app, documented in its OpenAPI document, and refuses input as every calculator does."""
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+
+    with TestClient(create_app(start_worker=False)) as fresh:
+        answer = fresh.post("/v1/calc/test-wins/rating", json={"wins": 3})
+        assert answer.status_code == 200 and answer.json() == {"rating": 1030.0}
+        refused = fresh.post("/v1/calc/test-wins/rating", json={"wins": 5000})
+        assert refused.status_code == 422
+        assert refused.headers["content-type"].startswith("application/problem+json")
+        assert refused.json()["errors"] == [{"pointer": "/wins", "detail": "more wins than games"}]
+        assert fresh.post("/v1/calc/test-wins/rating", json={"wins": -1}).status_code == 422
+        operation = fresh.get("/openapi.json").json()["paths"]["/v1/calc/test-wins/rating"]["post"]
+    assert operation["operationId"] == "calc_test_wins_rating" and operation["summary"] == "Rate a number of wins"
+    assert operation["tags"] == ["calc"]
+    assert operation["requestBody"]["content"]["application/json"]["examples"] == WINS_REQUESTS
+    assert operation["responses"]["200"]["content"]["application/json"]["examples"]["three"]["value"] == {"rating": 1030.0}
 
 
 def test_an_unknown_system_is_an_error_not_a_fallback(client):

@@ -4,7 +4,7 @@ from math import exp
 
 import pytest
 
-from app.schemas.calc_rivne import EXAMPLE
+from app.rating.rivne.calculator_models import EXAMPLE
 
 URL = "/v1/calc/rivne/tournament"
 

@@ -5,7 +5,7 @@ the engine run directly on the same tournaments."""
 import pytest
 
 from app.rating import rivne
-from app.rating.rivne_list import first_rating, round_numbers
+from app.rating.rivne.rating_list import first_rating, round_numbers
 from app.services.importing import import_results_file
 from tests.conftest import AUTH, GO_DATA
 from tests.test_whr_list_api import recompute_now

@@ -4,12 +4,19 @@ Adding a system is one line here (see ``app/rating/system.py`` for the rest). ``
 for tests that define a throwaway system; the service itself only reads.
 """
 
-from app.rating import eru_list, olufsen_list, rif_elo_list, rivne_list, whr_list
-from app.rating.system import RatingSystem
+from typing import Any
 
-_SYSTEMS: dict[str, RatingSystem] = {
+from app.rating.eru import rating_list as eru
+from app.rating.olufsen import rating_list as olufsen
+from app.rating.rif_elo import rating_list as rif_elo
+from app.rating.rivne import rating_list as rivne
+from app.rating.system import RatingSystem
+from app.rating.whr import rating_list as whr
+
+_SYSTEMS: dict[str, RatingSystem[Any, Any]] = {
     system.id: system
-    for system in (whr_list.SYSTEM, rif_elo_list.SYSTEM, olufsen_list.SYSTEM, rivne_list.SYSTEM, eru_list.SYSTEM)
+    # In this order their calculators are mounted (app/api/calculators.py).
+    for system in (rif_elo.SYSTEM, whr.SYSTEM, olufsen.SYSTEM, eru.SYSTEM, rivne.SYSTEM)
 }
 
 
@@ -17,7 +24,7 @@ class UnknownSystem(LookupError):
     pass
 
 
-def get_system(system_id: str) -> RatingSystem:
+def get_system(system_id: str) -> RatingSystem[Any, Any]:
     """The system with this id; UnknownSystem (never a fallback) for any other."""
     try:
         return _SYSTEMS[system_id]
@@ -29,7 +36,12 @@ def system_ids() -> list[str]:
     return sorted(_SYSTEMS)
 
 
-def register(system: RatingSystem) -> None:
+def systems() -> list[RatingSystem[Any, Any]]:
+    """Every system, in the order they were registered."""
+    return list(_SYSTEMS.values())
+
+
+def register(system: RatingSystem[Any, Any]) -> None:
     """Add a system (tests: a throwaway system); an id already taken is an error."""
     if system.id in _SYSTEMS:
         raise ValueError(f"rating system {system.id!r} is already registered")

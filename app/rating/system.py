@@ -9,18 +9,33 @@ a date is answered from the stored points: the service finds each player's last 
 the date (and his next one after it) and hands them to the system's ``standings_on`` as columns
 (``HeldPoints``), which answers what every player stood at as columns too (``Standings``).
 
-Adding a system:
+Adding a system is one folder, one line in the registry and one migration; nothing else in ``app/``
+changes. The Estonian system, ``app/rating/eru/``, is the worked example (its README.md lists each
+file):
 
-1. a module in ``app/rating/`` defining its engine and a ``SYSTEM = RatingSystem(...)`` record:
-   ``id`` (the string stored in ``rating_lists.system``), ``params_model`` (a pydantic model whose
-   defaults are the rule text's and whose validators are the engine's own checks: ``PATCH
-   …/params`` answers 422 with a pointer for anything the engine would reject), ``seed_model`` (a
-   pydantic model of one seed, or None when the system takes no seeds), ``replay`` and
-   ``standings_on``, and ``columnar=True`` if its replay reads the games as arrays (``GameColumns``:
-   player indices, scores, days, tournament indices) rather than ``StoredGame`` objects;
-2. one entry in ``app/rating/registry.py``;
-3. its calculator schemas and route (``app/schemas/calc.py``, ``app/api/calc.py``), if it has any;
-4. a migration inserting its default list row into ``rating_lists`` (id, name, system = the id
+1. a folder ``app/rating/<system>/`` with
+   - ``README.md``: the rule text it implements (docs/rules.md) and the sections of
+     docs/decisions.md it follows;
+   - ``rules.py``: the rule text as pure functions over plain values, each paragraph cited where it is
+     implemented (no FastAPI, SQLAlchemy, settings or I/O); ``__init__.py`` re-exports its public names
+     (``from app.rating.eru.rules import *``) and imports nothing else;
+   - ``rating_list.py``: its ``params_model`` (a pydantic model whose defaults are the rule text's and
+     whose validators are the rules' own checks: ``PATCH …/params`` answers 422 with a pointer for
+     anything the rules would reject), its ``seed_model`` (one seed, or None when it takes no seeds),
+     its ``replay`` and ``standings_on``, and the ``SYSTEM = RatingSystem[Params, Seed](...)`` record
+     (``id``: the string stored in ``rating_lists.system``; ``columnar=True`` if its replay reads the
+     games as arrays, ``GameColumns``, rather than ``StoredGame`` objects). A system whose ratings
+     change only at tournaments replays through ``app.rating.tournament_replay`` and gives only its
+     ``TournamentRules`` (the state a player carries, how a seed sets it, how one tournament moves
+     it); ``last_point_held`` is then its ``standings_on``;
+   - if it has calculators: ``calculator_models.py`` (their requests and answers, the public
+     contract), ``calculator.py`` (the calculations, plain functions from request to answer that
+     refuse input with ``app.rating.calculators.CalculationRefused``, and their ``ENDPOINTS``: one
+     ``Calculator`` record per endpoint, handed to the record as ``calculators=ENDPOINTS``;
+     ``app/api/calculators.py`` mounts them under ``/v1/calc``) and ``calculator_examples.py`` (named
+     request examples and the answers the service gives, checked by tests/test_documentation.py);
+2. one entry in ``app/rating/registry.py`` (its calculators are mounted in registry order);
+3. a migration inserting its default list row into ``rating_lists`` (id, name, system = the id
    above, category, params = the params model's defaults as JSON, eligibility) from a module-level
    ``DEFAULT_LISTS`` (the test harness restores every migration's ``DEFAULT_LISTS`` between tests;
    ``migrations/versions/0002_default_rating_lists.py`` is the example).
@@ -40,8 +55,8 @@ What a system promises:
 
 ``app.rating.registry.register(system)`` / ``unregister(id)`` exist for tests that define a system.
 
-Nothing here imports FastAPI, SQLAlchemy or settings; pydantic only for the params and seed models,
-numpy for the columnar games.
+Nothing here imports FastAPI, SQLAlchemy or settings; pydantic only for the params and seed models
+(and the calculators' declarations), numpy for the columnar games.
 """
 
 from __future__ import annotations
@@ -51,10 +66,12 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from datetime import date
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 from pydantic import BaseModel
+
+from app.rating.calculators import Calculator
 
 __all__ = [
     "Change",
@@ -66,10 +83,13 @@ __all__ = [
     "Point",
     "PointColumns",
     "RatingSystem",
+    "SCORE_OF_RESULT",
     "Replay",
     "ReplayInput",
     "object_column",
+    "ParamsT",
     "Seed",
+    "SeedT",
     "Standing",
     "Standings",
     "StoredGame",
@@ -78,6 +98,10 @@ __all__ = [
 
 
 # --- what a recompute hands a system -------------------------------------------------------------
+
+# A game's result as submitted ("B", "W", "D": from black's side) as black's score: what every
+# system rates, stored games and calculated ones alike.
+SCORE_OF_RESULT = {"B": 1.0, "W": 0.0, "D": 0.5}
 
 
 @dataclass(slots=True)
@@ -164,13 +188,17 @@ class GameColumns:
         return len(self.black)
 
 
+ParamsT = TypeVar("ParamsT", bound=BaseModel)
+SeedT = TypeVar("SeedT", bound=BaseModel)
+
+
 @dataclass(slots=True)
-class ReplayInput:
+class ReplayInput(Generic[ParamsT]):
     # Sorted by (end, start, id). For a columnar system they carry their fields and participants but
     # no game objects (``games`` is empty): the games are in ``columns``.
     tournaments: list[StoredTournament]
     seeds: list[Seed]
-    params: BaseModel  # an instance of the system's params_model
+    params: ParamsT  # an instance of the system's params_model
     list_date: date
     warm_start: bytes | None = None  # the previous snapshot's blob, as the system returned it
     columns: GameColumns | None = None  # the games as arrays, for a columnar system (else None)
@@ -405,22 +433,27 @@ def object_column(values: Sequence[Any]) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class RatingSystem:
+class RatingSystem(Generic[ParamsT, SeedT]):
+    """A system, typed over its params and seed models: its ``replay`` and ``standings_on`` read the
+    params as the model they are."""
+
     id: str
-    params_model: type[BaseModel]
-    seed_model: type[BaseModel] | None
+    params_model: type[ParamsT]
+    seed_model: type[SeedT] | None
     # replay(input) -> Replay. Raises ValueError for input the rules cannot rate.
-    replay: Callable[[ReplayInput], Replay]
+    replay: Callable[[ReplayInput[ParamsT]], Replay]
     # standings_on(held, day, params) -> Standings: the list on ``day`` from each player's last point
     # on or before it (and the next one's date, rating and deviation), computed as columns: a list
     # as of a date is thousands of players, read per request.
-    standings_on: Callable[[HeldPoints, date, BaseModel], Standings]
+    standings_on: Callable[[HeldPoints, date, ParamsT], Standings]
     description: str = ""
     # True: the recompute reads the games straight into ``ReplayInput.columns`` (no object per game)
     # and hands ``tournaments`` without their games.
     columnar: bool = False
+    # Its calculators' endpoints under /v1/calc, mounted from the registry (app/api/calculators.py).
+    calculators: tuple[Calculator, ...] = ()
 
-    def params(self, stored: dict[str, Any] | None) -> BaseModel:
+    def params(self, stored: dict[str, Any] | None) -> ParamsT:
         """The list's (or a snapshot's) stored parameters, validated, with the model's defaults for what
         is missing; what the snapshot records beside them (e.g. the number of seeds) is left out."""
         fields = self.params_model.model_fields

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 from sqlalchemy import ColumnElement, or_
 
 from app.models import Game, RatingList, Tournament
+from app.rating import eru
 from app.schemas.opening_rules import rule_family
 
 
@@ -158,3 +159,9 @@ def requirements(rating_list: RatingList) -> list[Requirement]:
             )
         )
     return found
+
+
+def eru_conditions(tournament: Tournament) -> eru.Conditions:
+    """A stored tournament's conditions as the Estonian rules read them (the eru list's replay reads
+    the same fields through ``eru.conditions_of_tournament``)."""
+    return eru.conditions_of_tournament({column.name: getattr(tournament, column.key) for column in Tournament.__table__.c})

@@ -142,7 +142,7 @@ def publish(
 
 
 def rows_from_timeline(
-    timeline: Timeline, system: RatingSystem, params: dict[str, Any] | None, day: dt.date
+    timeline: Timeline, system: RatingSystem[Any, Any], params: dict[str, Any] | None, day: dt.date
 ) -> list[dict[str, Any]]:
     """Every player of the timeline with a point on or before ``day``, best first (rating, then
     player id in code-point order), as the list ``as_of`` that day shows them, with his place

@@ -44,7 +44,7 @@ def get_rating_list(session: Session, list_id: str, *, lock: bool = False) -> Ra
     return rating_list
 
 
-def system_of(rating_list: RatingList) -> RatingSystem:
+def system_of(rating_list: RatingList) -> RatingSystem[Any, Any]:
     try:
         return get_system(rating_list.system)
     except UnknownSystem as error:
@@ -124,7 +124,7 @@ def ratings(
     session: Session,
     snapshot: RatingSnapshot | None,
     *,
-    system: RatingSystem,
+    system: RatingSystem[Any, Any],
     as_of: dt.date | None,
     country: str | None,
     status: str,
@@ -254,7 +254,7 @@ def _ratings_as_of(
     session: Session,
     snapshot: RatingSnapshot,
     *,
-    system: RatingSystem,
+    system: RatingSystem[Any, Any],
     as_of: dt.date,
     country: str | None,
     status: str,

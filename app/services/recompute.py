@@ -26,6 +26,7 @@ from app.models import Game, RatingList, RatingSeed, RatingSnapshot, Tournament,
 from app.rating.registry import get_system
 from app.rating.system import (
     NO_DAY,
+    SCORE_OF_RESULT,
     ChangeColumns,
     GameColumns,
     PointColumns,
@@ -41,7 +42,6 @@ from app.services import provenance, stored_columns
 from app.services.eligibility import eligibility_conditions, tournament_conditions
 
 Progress = Callable[[float], None]
-SCORE_OF_RESULT = {"B": 1.0, "W": 0.0, "D": 0.5}
 
 # The entries table's columns (snapshot_id first, then these), in the order the row tuples hold them;
 # a point's and a change's fields, as ``Point``/``PointColumns`` and ``Change``/``ChangeColumns`` name them.

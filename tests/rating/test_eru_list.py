@@ -10,7 +10,7 @@ import pytest
 from pydantic import ValidationError
 
 from app.rating import eru
-from app.rating.eru_list import EruListParams, EruSeed, eru_standings_on, replay_eru
+from app.rating.eru.rating_list import EruListParams, EruSeed, eru_standings_on, replay_eru
 from app.rating.system import HeldPoints, Replay, ReplayInput, Seed, StoredGame, StoredTournament
 
 START = dt.date(2024, 1, 1)

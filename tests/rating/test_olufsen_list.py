@@ -4,7 +4,7 @@ rate leaves behind, and the list's statuses."""
 import datetime as dt
 
 from app.rating import olufsen
-from app.rating.olufsen_list import OlufsenListParams, olufsen_standings_on, replay_olufsen
+from app.rating.olufsen.rating_list import OlufsenListParams, olufsen_standings_on, replay_olufsen
 from app.rating.system import HeldPoints, ReplayInput, Seed, StoredGame, StoredTournament
 
 DAY = dt.date(2024, 3, 1)

@@ -6,7 +6,10 @@ what the text leaves open: docs/decisions.md sections 0 and 1, cited as
 
 Each rule set sits with its own helpers: ``common`` (one game's expectancy and contribution, the
 appendix table), ``ga1995``, ``ga1997``, ``replay`` (a whole history), ``statuses`` (the list's
-statuses, RIF 1995 #9). ``from app.rating import rif_elo`` gives all of their public names.
+statuses, RIF 1995 #9). ``from app.rating import rif_elo`` gives all of their public names. Beside
+them in this folder (README.md): ``rating_list`` (the stored historical list) and the calculators
+(``calculator_models``, ``calculator``, ``calculator_examples``), which import these, never the
+other way round.
 """
 
 from app.rating.rif_elo.common import (  # noqa: F401

@@ -370,7 +370,7 @@ class _Ledger:
 
     def update(self, player_id: str, day: date, *, record_history: bool = True, **changes: object) -> None:
         """Replace fields of a standing and record a history point when it holds a rating."""
-        standing = replace(self.standings.get(player_id, _Standing()), **changes)  # type: ignore[arg-type]
+        standing = replace(self.standings.get(player_id, _Standing()), **changes)  # type: ignore[arg-type]  # changes: _Standing fields by name
         self.standings[player_id] = standing
         if record_history and standing.rating is not None:
             self.history.append(HistoryPoint(player_id, day, standing.rating, standing.games, str(standing.status)))

@@ -1,7 +1,9 @@
 """Whole-History Rating (RIF rules of 2021, text 002; docs/decisions.md section 3): the model and its
 readings in ``model``, the Newton / conjugate-gradient solver with its sparse structure in ``solver``.
 ``from app.rating import whr`` gives both the public names and, for tests and benchmarks, the
-solver's internals."""
+solver's internals. Beside them in this folder (README.md): ``rating_list`` (the stored list) and the
+calculator (``calculator_models``, ``calculator``, ``calculator_examples``), which import these,
+never the other way round."""
 
 from app.rating.whr.model import *
 from app.rating.whr.model import __all__ as _model_names

@@ -1,11 +1,11 @@
 """Request and response models of the Olufsen shogi calc endpoints (text 001) and of the general
 performance-rating calculation."""
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.schemas.calc import Score
+from app.rating.calculators import Score
 from app.schemas.common import Identifier, StrictModel
 from app.schemas.tournaments import Result
 
@@ -29,7 +29,7 @@ class RecordedResultIO(StrictModel):
     )
     score: Score = Field(description="1 win, 0.5 draw, 0 loss")
     dummy: bool = Field(
-        False, description="One of the two prior-grade results of 001 (7): enters the performance, is not a rated game"
+        default=False, description="One of the two prior-grade results of 001 (7): enters the performance, is not a rated game"
     )
 
 
@@ -50,10 +50,10 @@ class OlufsenPlayerIn(StrictModel):
     """A player's state before the table. Send back the `state` of the previous response unchanged."""
 
     id: Identifier = Field(description="The player's id, unique in the request")
-    rating: int | None = Field(None, ge=0, le=4000, description="Published rating; none before the first table")
-    rated_games: int = Field(0, ge=0, le=100_000, description="Rated games before this table (dummy results excluded)")
+    rating: int | None = Field(default=None, ge=0, le=4000, description="Published rating; none before the first table")
+    rated_games: int = Field(default=0, ge=0, le=100_000, description="Rated games before this table (dummy results excluded)")
     category: CategoryName = Field(
-        "unrated",
+        default="unrated",
         description="Category after the player's last table (001 (3) counted without a next table): "
         "provisional needs 9-17 rated games, established 18 or more",
     )
@@ -64,9 +64,9 @@ class OlufsenPlayerIn(StrictModel):
         "players. A newcomer (no rated games, no results) with a `grade` gets the two prior-grade "
         "dummy results of 001 (7) added",
     )
-    grade: GradeName | None = Field(None, description="Grade held (15k ... 1k, 1d ... 6d); grades are never lost")
+    grade: GradeName | None = Field(default=None, description="Grade held (15k ... 1k, 1d ... 6d); grades are never lost")
     pending_grade: Literal["5d", "6d"] | None = Field(
-        None, description="A 5 or 6 dan earned and awaiting Nihon Shogi Renmei's approval (001 (12))"
+        default=None, description="A 5 or 6 dan earned and awaiting Nihon Shogi Renmei's approval (001 (12))"
     )
     streaks: list[StreakIO] = Field(
         default_factory=list,
@@ -78,15 +78,15 @@ class OlufsenPlayerIn(StrictModel):
 class OlufsenGameIn(StrictModel):
     """One game of the table."""
 
-    id: Identifier | None = Field(None, description="The submitter's game id")
+    id: Identifier | None = Field(default=None, description="The submitter's game id")
     black: Identifier = Field(description="Black's (sente's) player id")
     white: Identifier = Field(description="White's (gote's) player id")
     result: Result = Field(description="From black's side: B black won, W white won, D draw")
-    round: str | None = Field(None, max_length=20, description='Round label: "1", "2", … or "T" for a play-off')
-    played: bool = Field(True, description="false: a walkover or a game not played; never rated (001 (4))")
-    handicap: int | None = Field(None, ge=0, le=10, description="Shogi handicap level; 0 or none is an even game")
+    round: str | None = Field(default=None, max_length=20, description='Round label: "1", "2", … or "T" for a play-off')
+    played: bool = Field(default=True, description="false: a walkover or a game not played; never rated (001 (4))")
+    handicap: int | None = Field(default=None, ge=0, le=10, description="Shogi handicap level; 0 or none is an even game")
     rated: bool = Field(
-        True, description="false: listed but not rated. Handicap games must say false (001 has no rules for them)"
+        default=True, description="false: listed but not rated. Handicap games must say false (001 has no rules for them)"
     )
 
 
@@ -94,15 +94,47 @@ class OlufsenOptionsIn(StrictModel):
     """The choices the rule text leaves open (INTERPRETATIONS 2.15, 2.17); both off by default."""
 
     provisional_highest_grade: bool = Field(
-        False,
+        default=False,
         description="INTERPRETATIONS 2.15 option: a provisional player gets the highest grade whose UB he "
         "reached instead of one grade per table",
     )
     fesa: bool = Field(
-        False,
+        default=False,
         description="INTERPRETATIONS 2.17 option: FESA additions, opponents below 400 count as 400 and a win "
         "gives k(or - tr)/160 when that is larger",
     )
+
+
+TOURNAMENT_EXAMPLE: dict[str, Any] = {
+    "players": [
+        {"id": "andersen", "rating": 1843, "rated_games": 61, "category": "established", "grade": "2d"},
+        {"id": "berg", "rating": 1604, "rated_games": 12, "category": "provisional", "grade": "2k"},
+        {
+            "id": "dahl",
+            "rating": 1388,
+            "rated_games": 33,
+            "category": "established",
+            "grade": "4k",
+            "streaks": [
+                {
+                    "grade": "3k",
+                    "games_above_lower_bound": 4,
+                    "games_above_midpoint": 0,
+                    "midpoint_in_lower_bound_run": False,
+                }
+            ],
+        },
+        {"id": "eriksen", "grade": "4k"},
+    ],
+    "games": [
+        {"round": "1", "black": "andersen", "white": "eriksen", "result": "B"},
+        {"round": "1", "black": "berg", "white": "dahl", "result": "W"},
+        {"round": "2", "black": "dahl", "white": "andersen", "result": "W"},
+        {"round": "2", "black": "eriksen", "white": "berg", "result": "D"},
+        {"round": "3", "black": "andersen", "white": "berg", "result": "B"},
+        {"round": "3", "black": "dahl", "white": "eriksen", "result": "B"},
+    ],
+}
 
 
 class OlufsenTournamentIn(StrictModel):
@@ -110,40 +142,7 @@ class OlufsenTournamentIn(StrictModel):
 
     model_config = ConfigDict(
         extra="forbid",
-        json_schema_extra={
-            "examples": [
-                {
-                    "players": [
-                        {"id": "andersen", "rating": 1843, "rated_games": 61, "category": "established", "grade": "2d"},
-                        {"id": "berg", "rating": 1604, "rated_games": 12, "category": "provisional", "grade": "2k"},
-                        {
-                            "id": "dahl",
-                            "rating": 1388,
-                            "rated_games": 33,
-                            "category": "established",
-                            "grade": "4k",
-                            "streaks": [
-                                {
-                                    "grade": "3k",
-                                    "games_above_lower_bound": 4,
-                                    "games_above_midpoint": 0,
-                                    "midpoint_in_lower_bound_run": False,
-                                }
-                            ],
-                        },
-                        {"id": "eriksen", "grade": "4k"},
-                    ],
-                    "games": [
-                        {"round": "1", "black": "andersen", "white": "eriksen", "result": "B"},
-                        {"round": "1", "black": "berg", "white": "dahl", "result": "W"},
-                        {"round": "2", "black": "dahl", "white": "andersen", "result": "W"},
-                        {"round": "2", "black": "eriksen", "white": "berg", "result": "D"},
-                        {"round": "3", "black": "andersen", "white": "berg", "result": "B"},
-                        {"round": "3", "black": "dahl", "white": "eriksen", "result": "B"},
-                    ],
-                }
-            ]
-        },
+        json_schema_extra={"examples": [TOURNAMENT_EXAMPLE]},
     )
 
     players: list[OlufsenPlayerIn] = Field(
@@ -192,7 +191,7 @@ class OlufsenPlayerOut(BaseModel):
 class OlufsenTournamentOut(BaseModel):
     """The table rated under the Olufsen rules."""
 
-    system: Literal["olufsen"] = Field("olufsen", description="The rule system")
+    system: Literal["olufsen"] = Field(default="olufsen", description="The rule system")
     precision: float = Field(description="The table's equations were iterated until the largest change was below this")
     players: list[OlufsenPlayerOut] = Field(description="One entry per player, in the request's order")
 
@@ -204,28 +203,27 @@ class PerformanceResultIn(StrictModel):
     score: Score = Field(description="1 win, 0.5 draw, 0 loss")
 
 
+PERFORMANCE_EXAMPLE: dict[str, Any] = {
+    "results": [
+        {"opponent_rating": 1843, "score": 0},
+        {"opponent_rating": 1604, "score": 1},
+        {"opponent_rating": 1388, "score": 0.5},
+    ]
+}
+
+
 class PerformanceIn(StrictModel):
     """The results rated together, and the Elo scale to rate them on."""
 
     model_config = ConfigDict(
         extra="forbid",
-        json_schema_extra={
-            "examples": [
-                {
-                    "results": [
-                        {"opponent_rating": 1843, "score": 0},
-                        {"opponent_rating": 1604, "score": 1},
-                        {"opponent_rating": 1388, "score": 0.5},
-                    ]
-                }
-            ]
-        },
+        json_schema_extra={"examples": [PERFORMANCE_EXAMPLE]},
     )
 
     results: list[PerformanceResultIn] = Field(min_length=1, max_length=10_000, description="The results rated together")
-    base: float = Field(10.0, ge=2, le=100, description="Base of the expectation: 10 for 001 (and FIDE), 2 for RIF Elo")
+    base: float = Field(default=10.0, ge=2, le=100, description="Base of the expectation: 10 for 001 (and FIDE), 2 for RIF Elo")
     scale: float = Field(
-        400.0, ge=10, le=10_000, description="Rating difference per power of the base: 400 for 001, 120 for RIF Elo"
+        default=400.0, ge=10, le=10_000, description="Rating difference per power of the base: 400 for 001, 120 for RIF Elo"
     )
 
 

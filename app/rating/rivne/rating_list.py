@@ -18,7 +18,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from app.rating import rivne
+from app.rating.rivne import calculator
+from app.rating.rivne import rules as rivne
 from app.rating.system import (
     Change,
     Entry,
@@ -30,6 +31,7 @@ from app.rating.system import (
     StoredTournament,
     last_point_held,
 )
+from app.rating.tournament_replay import TournamentRules, replay_tournaments
 
 STATUS = "active"  # 004 has no provisional or inactive players: everyone rated is on the list
 DEFAULT_BOARD_SIZE = 19
@@ -67,48 +69,19 @@ class RivneSeed(BaseModel):
         return title
 
 
-def replay_rivne(given: ReplayInput) -> Replay:
+def replay_rivne(given: ReplayInput[RivneListParams]) -> Replay:
     """Replay the stored tournaments in (end, start, id) order, the seeds at their dates."""
-    params: RivneListParams = given.params  # type: ignore[assignment]
-    standings: dict[str, _Standing] = {}
-    points: dict[tuple[str, dt.date], Point] = {}
-    changes: list[Change] = []
-    notes: list[str] = []
-    entries: list[Entry] | None = None
-    for day, seed, tournament in _timeline(given):
-        if entries is None and day > given.list_date:
-            entries = _entries(standings)  # the list on its date; later tournaments still give histories
-        if seed is not None:
-            standing = standings.setdefault(seed.player_id, _Standing())
-            standing.rating, standing.title = float(seed.rating), seed.title or standing.title
-            _record(points, standing.point(seed.player_id, seed.as_of, []))
-            continue
-        assert tournament is not None
-        try:
-            rated = _rate(tournament, standings, params)
-        except ValueError as error:  # AnomalyNotStable is one
-            notes.append(f"tournament {tournament.id!r} ({tournament.start}..{tournament.end}) not rated: {error}")
-            continue
-        for change, last_played in rated:
-            standing = standings.setdefault(change.player_id, _Standing())
-            standing.rating = change.rating_after
-            standing.games += change.games_counted
-            standing.tournaments += 1
-            standing.title = change.title_after or standing.title
-            standing.last_played = max(last_played, standing.last_played or last_played)
-            change.title_after = standing.title
-            changes.append(change)
-            _record(points, standing.point(change.player_id, tournament.end, [tournament.id]))
-    rated_ids = {c.tournament_id for c in changes}
-    notes.insert(
-        0,
-        f"{len(rated_ids)} of {len(given.tournaments)} tournaments rated, newcomers start from their {params.newcomer_start.replace('_', ' ')}",
-    )
+    replayed = replay_tournaments(given, _RivneRules(given.params))
+    rated_ids = {c.tournament_id for c in replayed.changes}
+    newcomers = given.params.newcomer_start.replace("_", " ")
     return Replay(
-        entries=entries if entries is not None else _entries(standings),
-        points=sorted(points.values(), key=lambda point: (point.date, point.player_id)),
-        changes=changes,
-        notes=notes,
+        entries=replayed.entries,
+        points=replayed.points,
+        changes=replayed.changes,
+        notes=[
+            f"{len(rated_ids)} of {len(given.tournaments)} tournaments rated, newcomers start from their {newcomers}",
+            *replayed.notes,
+        ],
         params={"seeds": len(given.seeds)},
     )
 
@@ -117,13 +90,14 @@ def replay_rivne(given: ReplayInput) -> Replay:
 rivne_standings_on = last_point_held
 
 
-SYSTEM = RatingSystem(
+SYSTEM = RatingSystem[RivneListParams, RivneSeed](
     id="rivne",
     params_model=RivneListParams,
     seed_model=RivneSeed,
     replay=replay_rivne,
     standings_on=rivne_standings_on,
     description="Rivne Go club rating (text 004)",
+    calculators=calculator.ENDPOINTS,
 )
 
 
@@ -159,6 +133,40 @@ def first_rating(declared: dict[str, Any], newcomer_start: str) -> float:
     if rank is None:
         raise ValueError("a newcomer declared no rank: his first rating (INTERPRETATIONS 5.11) is unknown")
     return rivne.suggested_first_rating(rank)
+
+
+class _RivneRules(TournamentRules["_Standing"]):
+    """Each player starts a tournament from his rating after the previous one (004)."""
+
+    def __init__(self, params: RivneListParams) -> None:
+        self.params = params
+
+    def seeded(self, seed: Seed, state: _Standing | None) -> _Standing:
+        state = state or _Standing()
+        state.rating, state.title = float(seed.rating), seed.title or state.title
+        return state
+
+    def rate(self, tournament: StoredTournament, states: dict[str, _Standing]) -> list[Change]:
+        rated = _rate(tournament, states, self.params)  # AnomalyNotStable is a ValueError
+        for change, last_played in rated:
+            standing = states.setdefault(change.player_id, _Standing())
+            standing.rating = change.rating_after
+            standing.games += change.games_counted
+            standing.tournaments += 1
+            standing.title = change.title_after or standing.title
+            standing.last_played = max(last_played, standing.last_played or last_played)
+            change.title_after = standing.title
+        return [change for change, _ in rated]
+
+    def point(self, player_id: str, day: dt.date, state: _Standing, tournament_ids: list[str]) -> Point | None:
+        return state.point(player_id, day, tournament_ids)
+
+    def entry(self, player_id: str, state: _Standing) -> Entry | None:
+        if state.rating is None:
+            return None
+        return Entry(
+            player_id, state.rating, None, state.games, state.last_played, STATUS, title=state.title, counters=state.counters()
+        )
 
 
 def _rate(tournament: StoredTournament, standings: dict[str, _Standing], params: RivneListParams) -> list[tuple[Change, dt.date]]:
@@ -233,10 +241,11 @@ class _Standing:
         return {"tournaments": self.tournaments, "games": self.games}
 
     def point(self, player_id: str, day: dt.date, tournament_ids: list[str]) -> Point:
+        assert self.rating is not None  # a seed and a rated tournament both leave a rating
         return Point(
             player_id,
             day,
-            self.rating,  # type: ignore[arg-type]
+            self.rating,
             None,
             self.games,
             STATUS,
@@ -245,29 +254,3 @@ class _Standing:
             counters=self.counters(),
             tournament_ids=tournament_ids,
         )
-
-
-def _timeline(given: ReplayInput) -> list[tuple[dt.date, Seed | None, StoredTournament | None]]:
-    """Tournaments by (end, start, id) and seeds by date; a seed dated on a tournament's last day
-    comes after it (the seed is the rating from that day on)."""
-    events: list[tuple[tuple[Any, ...], dt.date, Seed | None, StoredTournament | None]] = [
-        ((t.end, 0, t.start, t.id), t.end, None, t) for t in given.tournaments
-    ]
-    events += [((s.as_of, 1, s.as_of, s.player_id), s.as_of, s, None) for s in given.seeds]
-    return [(day, seed, tournament) for _, day, seed, tournament in sorted(events, key=lambda event: event[0])]
-
-
-def _record(points: dict[tuple[str, dt.date], Point], point: Point) -> None:
-    """One point per player and day: the last holds, naming every tournament rated into it."""
-    earlier = points.get((point.player_id, point.date))
-    if earlier is not None:
-        point.tournament_ids = [*earlier.tournament_ids, *(t for t in point.tournament_ids if t not in earlier.tournament_ids)]
-    points[(point.player_id, point.date)] = point
-
-
-def _entries(standings: dict[str, _Standing]) -> list[Entry]:
-    return [
-        Entry(player_id, s.rating, None, s.games, s.last_played, STATUS, title=s.title, counters=s.counters())
-        for player_id, s in sorted(standings.items())
-        if s.rating is not None
-    ]

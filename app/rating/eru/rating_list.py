@@ -32,7 +32,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from app.rating import eru
+from app.rating.eru import calculator
+from app.rating.eru import rules as eru
 from app.rating.system import (
     Change,
     Entry,
@@ -44,6 +45,7 @@ from app.rating.system import (
     StoredTournament,
     last_point_held,
 )
+from app.rating.tournament_replay import TournamentRules, replay_tournaments
 
 __all__ = ["SYSTEM", "EruListParams", "EruSeed", "EruSeedCounters", "eru_standings_on", "replay_eru"]
 
@@ -124,57 +126,26 @@ class EruSeed(BaseModel):
         return counters
 
 
-def replay_eru(given: ReplayInput) -> Replay:
+def replay_eru(given: ReplayInput[EruListParams]) -> Replay:
     """Replay the stored tournaments in (end, start, id) order, the seeds at their dates."""
-    params: EruListParams = given.params  # type: ignore[assignment]
-    first_rank = eru.parse_rank(params.first_rank)
-    states: dict[str, _State] = {}
-    points: dict[tuple[str, dt.date], Point] = {}
-    changes: list[Change] = []
-    notes: list[str] = []
-    skipped: list[str] = []
-    rated = 0
-    entries: list[Entry] | None = None
-    for day, seed, tournament in _timeline(given):
-        if entries is None and day > given.list_date:
-            entries = _entries(states)  # the list on its date; later tournaments still give histories
-        if seed is not None:
-            state = states.setdefault(seed.player_id, _State())
-            state.seed(seed)
-            _record(points, state.point(seed.player_id, seed.as_of, []))
-            continue
-        assert tournament is not None
-        try:
-            conditions = eru.conditions_of_tournament(
-                {"time_control_minutes": tournament.time_control_minutes, **tournament.fields}
-            )
-            if not (conditions.eru_calendar or conditions.referee_accepted or conditions.international):
-                # INTERPRETATIONS 4.11: no band of ERU 4.5 and not the rating of ERU 4.9 can count it.
-                skipped.append(tournament.id)
-                continue
-            rated_changes = _rate(tournament, conditions, states, first_rank)
-        except ValueError as error:  # what the engine still refuses: the tournament is left out, not the list
-            notes.append(f"tournament {tournament.id!r} ({tournament.start}..{tournament.end}) not rated: {error}")
-            continue
-        rated += 1
-        for change in rated_changes:
-            changes.append(change)
-            _record(points, states[change.player_id].point(change.player_id, tournament.end, [tournament.id]))
-    notes.insert(
-        0,
-        f"{rated} of {len(given.tournaments)} tournaments rated; unranked newcomers start from {params.first_rank} (INTERPRETATIONS 4.8)",
-    )
-    if skipped:
-        shown = ", ".join(repr(tid) for tid in skipped[:SKIPPED_IDS_SHOWN])
-        more = f" and {len(skipped) - SKIPPED_IDS_SHOWN} more" if len(skipped) > SKIPPED_IDS_SHOWN else ""
+    rules = _EruRules(eru.parse_rank(given.params.first_rank))
+    replayed = replay_tournaments(given, rules)
+    notes = [
+        f"{rules.rated} of {len(given.tournaments)} tournaments rated; unranked newcomers start from "
+        f"{given.params.first_rank} (INTERPRETATIONS 4.8)",
+        *replayed.notes,
+    ]
+    if rules.skipped:
+        shown = ", ".join(repr(tid) for tid in rules.skipped[:SKIPPED_IDS_SHOWN])
+        more = f" and {len(rules.skipped) - SKIPPED_IDS_SHOWN} more" if len(rules.skipped) > SKIPPED_IDS_SHOWN else ""
         notes.append(
-            f"{len(skipped)} tournament(s) neither in the ERU calendar, nor accepted by an ERU referee, nor international "
+            f"{len(rules.skipped)} tournament(s) neither in the ERU calendar, nor accepted by an ERU referee, nor international "
             f"count for no rank (ERU 4.5) and not for the Estonian rating (ERU 4.9): {shown}{more}"
         )
     return Replay(
-        entries=entries if entries is not None else _entries(states),
-        points=sorted(points.values(), key=lambda point: (point.date, point.player_id)),
-        changes=changes,
+        entries=replayed.entries,
+        points=replayed.points,
+        changes=replayed.changes,
         notes=notes,
         params={"seeds": len(given.seeds)},
     )
@@ -185,13 +156,14 @@ def replay_eru(given: ReplayInput) -> Replay:
 eru_standings_on = last_point_held
 
 
-SYSTEM = RatingSystem(
+SYSTEM = RatingSystem[EruListParams, EruSeed](
     id="eru",
     params_model=EruListParams,
     seed_model=EruSeed,
     replay=replay_eru,
     standings_on=eru_standings_on,
     description="Estonian kyu/dan ranks and rating (text 003)",
+    calculators=calculator.ENDPOINTS,
 )
 
 
@@ -199,6 +171,48 @@ SYSTEM = RatingSystem(
 
 
 RankSource = Literal["declared", "list", "unranked"]
+
+
+class _EruRules(TournamentRules["_State"]):
+    """How an ERU tournament moves a player's rank and rating (ERU 4.2-4.10)."""
+
+    def __init__(self, first_rank: int) -> None:
+        self.first_rank = first_rank
+        self.rated = 0
+        self.skipped: list[str] = []
+
+    def seeded(self, seed: Seed, state: _State | None) -> _State:
+        state = state or _State()
+        state.seed(seed)
+        return state
+
+    def rate(self, tournament: StoredTournament, states: dict[str, _State]) -> list[Change]:
+        conditions = eru.conditions_of_tournament({"time_control_minutes": tournament.time_control_minutes, **tournament.fields})
+        if not (conditions.eru_calendar or conditions.referee_accepted or conditions.international):
+            # INTERPRETATIONS 4.11: no band of ERU 4.5 and not the rating of ERU 4.9 can count it.
+            self.skipped.append(tournament.id)
+            return []
+        changes = _rate(tournament, conditions, states, self.first_rank)
+        self.rated += 1
+        return changes
+
+    def point(self, player_id: str, day: dt.date, state: _State, tournament_ids: list[str]) -> Point | None:
+        return state.point(player_id, day, tournament_ids)
+
+    def entry(self, player_id: str, state: _State) -> Entry | None:
+        rating = state.listed_rating
+        if rating is None:
+            return None  # a rank alone has no row (INTERPRETATIONS 4.15)
+        return Entry(
+            player_id,
+            float(rating),
+            None,
+            state.games,
+            state.last_played,
+            STATUS,
+            title=_name(state.rank),
+            counters=state.counters(),
+        )
 
 
 def _rate(tournament: StoredTournament, conditions: eru.Conditions, states: dict[str, _State], first_rank: int) -> list[Change]:
@@ -349,34 +363,6 @@ class _State:
             counters=self.counters(),
             tournament_ids=tournament_ids,
         )
-
-
-def _timeline(given: ReplayInput) -> list[tuple[dt.date, Seed | None, StoredTournament | None]]:
-    """Tournaments by (end, start, id) and seeds by date; a seed dated on a tournament's last day
-    comes after it (a seed is the standing at the end of its day)."""
-    events: list[tuple[tuple[Any, ...], dt.date, Seed | None, StoredTournament | None]] = [
-        ((t.end, 0, t.start, t.id), t.end, None, t) for t in given.tournaments
-    ]
-    events += [((s.as_of, 1, s.as_of, s.player_id), s.as_of, s, None) for s in given.seeds]
-    return [(day, seed, tournament) for _, day, seed, tournament in sorted(events, key=lambda event: event[0])]
-
-
-def _record(points: dict[tuple[str, dt.date], Point], point: Point | None) -> None:
-    """One point per player and day: the last holds, naming every tournament rated into it."""
-    if point is None:
-        return
-    earlier = points.get((point.player_id, point.date))
-    if earlier is not None:
-        point.tournament_ids = [*earlier.tournament_ids, *(t for t in point.tournament_ids if t not in earlier.tournament_ids)]
-    points[(point.player_id, point.date)] = point
-
-
-def _entries(states: dict[str, _State]) -> list[Entry]:
-    return [
-        Entry(player_id, float(rating), None, s.games, s.last_played, STATUS, title=_name(s.rank), counters=s.counters())
-        for player_id, s in sorted(states.items())
-        if (rating := s.listed_rating) is not None
-    ]
 
 
 def _name(rank: int | None) -> str | None:

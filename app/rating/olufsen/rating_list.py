@@ -15,11 +15,13 @@ The list's statuses: established players are "active", provisional and unrated p
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from app.rating import olufsen
+from app.rating.olufsen import calculator
 from app.rating.system import (
     Change,
     Entry,
@@ -31,6 +33,7 @@ from app.rating.system import (
     StoredTournament,
     last_point_held,
 )
+from app.rating.tournament_replay import TournamentRules, replay_tournaments
 
 __all__ = ["SYSTEM", "OlufsenListParams", "OlufsenSeed", "OlufsenSeedCounters", "olufsen_standings_on", "replay_olufsen"]
 
@@ -107,12 +110,10 @@ class OlufsenSeed(BaseModel):
         status = info.data.get("status")
         if status == "unrated":
             _check_prior_grade(info.data.get("title"), info.data.get("rating"), games)
-        if status == "provisional" and (games is None or not 9 <= games < 18):
-            raise ValueError("a provisional player has 9 to 17 rated games (001 (3)): give counters.rated_games")
-        if status == "established" and games is not None and games < 18:
-            raise ValueError("an established player has at least 18 rated games (001 (3))")
+        if status is not None and (error := olufsen.games_of_category_error(olufsen.Category(status), games)) is not None:
+            raise ValueError(f"{error}: give counters.rated_games" if status == "provisional" else error)
         pending, title = (counters.pending_grade if counters else None), info.data.get("title")
-        if pending is not None and title is not None and _grade_index(pending) <= _grade_index(title):
+        if pending is not None and title is not None and olufsen.grade_index(pending) <= olufsen.grade_index(title):
             raise ValueError(f"the pending grade {pending} is not above the grade held, {title}")
         return counters
 
@@ -131,35 +132,33 @@ def _check_prior_grade(title: str | None, rating: int | None, games: int | None)
         raise ValueError("a newcomer with a prior grade has no rated games yet (001 (7))")
 
 
-def replay_olufsen(given: ReplayInput) -> Replay:
+def replay_olufsen(given: ReplayInput[OlufsenListParams]) -> Replay:
     """Rate the stored tables in (end, start, id) order from the seeds (INTERPRETATIONS 2.1-2.17)."""
-    params: OlufsenListParams = given.params  # type: ignore[assignment]
-    options = params.engine()
-    replay = _Replay(options)
-    seeds = sorted(given.seeds, key=lambda seed: (seed.as_of, seed.player_id))
-    pending = 0
-    for tournament in given.tournaments:
-        # A seed is the player's standing at the end of its day: it holds for tables ending after it.
-        while pending < len(seeds) and seeds[pending].as_of < tournament.end:
-            replay.seed(seeds[pending])
-            pending += 1
-        replay.table(tournament)
-    for seed in seeds[pending:]:
-        replay.seed(seed)
-    return replay.result(len(given.seeds))
+    rules = _OlufsenRules(given.params.engine())
+    replayed = replay_tournaments(given, rules)
+    # The list's lines are the players' states after every table replayed, as they were before the
+    # replay loop was shared (the other lists read theirs on the list date).
+    entries = [entry for player_id, state in replayed.states.items() if (entry := rules.entry(player_id, state)) is not None]
+    notes = [f"rated {rules.tables} table(s)", *replayed.notes]
+    if rules.handicap_games:
+        notes.append(f"{rules.handicap_games} handicap game(s) not rated (INTERPRETATIONS 2.17)")
+    return Replay(
+        entries=entries, points=replayed.points, changes=replayed.changes, notes=notes, params={"seeds": len(given.seeds)}
+    )
 
 
 # A rating and grade hold from their point's date until the next table: steps, as published.
 olufsen_standings_on = last_point_held
 
 
-SYSTEM = RatingSystem(
+SYSTEM = RatingSystem[OlufsenListParams, OlufsenSeed](
     id="olufsen",
     params_model=OlufsenListParams,
     seed_model=OlufsenSeed,
     replay=replay_olufsen,
     standings_on=olufsen_standings_on,
     description="Olufsen shogi ratings and grades (text 001)",
+    calculators=calculator.ENDPOINTS,
 )
 
 
@@ -172,38 +171,41 @@ def list_status(category: olufsen.Category) -> str:
     return "active" if category is olufsen.Category.ESTABLISHED else "provisional"
 
 
-class _Replay:
-    """The players' states between tables, and what the replay has recorded so far."""
+@dataclass(frozen=True)
+class _Standing:
+    """A player between tables: the rules' state and the date of his last game."""
+
+    state: olufsen.PlayerState
+    last_played: dt.date | None = None
+
+
+class _OlufsenRules(TournamentRules[_Standing]):
+    """One stored tournament is one table (001 (13)), rated by ``olufsen.rate_table``."""
 
     def __init__(self, options: olufsen.Options) -> None:
         self.options = options
-        self.states: dict[str, olufsen.PlayerState] = {}
-        self.last_played: dict[str, dt.date] = {}
-        self.points: dict[tuple[str, dt.date], Point] = {}
-        self.changes: list[Change] = []
-        self.notes: list[str] = []
         self.tables = 0
         self.handicap_games = 0
 
-    def seed(self, seed: Seed) -> None:
+    def seeded(self, seed: Seed, state: _Standing | None) -> _Standing:
+        last_played = state.last_played if state else None
         if seed.status == "unrated":
             # 001 (7): rated as an unrated player from the two dummy results; no rating until he plays.
-            self.states[seed.player_id] = olufsen.newcomer(seed.title)
-            return
+            return _Standing(olufsen.newcomer(seed.title), last_played)
         counters = seed.counters or {}
-        category = olufsen.Category(seed.status)
         games = counters.get("rated_games")
-        state = olufsen.PlayerState(
-            rating=seed.rating,
-            # An established player's count matters only as "18 or more" (001 (3), (9), (10)).
-            rated_games=olufsen.ESTABLISHED_GAMES if games is None else int(games),
-            category=category,
-            grades=olufsen.GradeState(grade=seed.title, pending_grade=counters.get("pending_grade")),
+        return _Standing(
+            olufsen.PlayerState(
+                rating=seed.rating,
+                # An established player's count matters only as "18 or more" (001 (3), (9), (10)).
+                rated_games=olufsen.ESTABLISHED_GAMES if games is None else int(games),
+                category=olufsen.Category(seed.status),
+                grades=olufsen.GradeState(grade=seed.title, pending_grade=counters.get("pending_grade")),
+            ),
+            last_played,
         )
-        self.states[seed.player_id] = state
-        self._point(seed.player_id, seed.as_of, state, [])
 
-    def table(self, tournament: StoredTournament) -> None:
+    def rate(self, tournament: StoredTournament, states: dict[str, _Standing]) -> list[Change]:
         games = []
         last_game: dict[str, dt.date] = {}
         for game in tournament.games:
@@ -214,64 +216,50 @@ class _Replay:
             for player_id in (game.black, game.white):
                 last_game[player_id] = max(game.date, last_game.get(player_id, game.date))
         if not games:
-            return
-        players = {player_id: self.states.get(player_id) or olufsen.newcomer() for player_id in last_game}
-        try:
-            results = olufsen.rate_table(players, games, self.options)
-        except olufsen.OlufsenError as error:
-            self.notes.append(f"tournament {tournament.id!r} was not rated: {error}")
-            return
+            return []
+        players = {player_id: states[player_id].state if player_id in states else olufsen.newcomer() for player_id in last_game}
+        results = olufsen.rate_table(players, games, self.options)  # an OlufsenError is a ValueError
         self.tables += 1
         for result in results:
-            player_id = result.id
-            self.states[player_id] = result.state
-            self.last_played[player_id] = max(last_game[player_id], self.last_played.get(player_id, last_game[player_id]))
-            self._point(player_id, tournament.end, result.state, [tournament.id])
-            self.changes.append(_change(tournament.id, result))
+            earlier = states[result.id].last_played if result.id in states else None
+            played = last_game[result.id]
+            states[result.id] = _Standing(result.state, max(played, earlier or played))
+        return [_change(tournament.id, result) for result in results]
 
-    def result(self, seeds: int) -> Replay:
-        entries = [
-            Entry(
-                player_id,
-                float(state.rating),
-                None,
-                state.rated_games,
-                self.last_played.get(player_id),
-                list_status(state.category),
-                state.grades.grade,
-                _counters(state),
-            )
-            for player_id, state in self.states.items()
-            if state.rating is not None
-        ]
-        notes = [f"rated {self.tables} table(s)", *self.notes]
-        if self.handicap_games:
-            notes.append(f"{self.handicap_games} handicap game(s) not rated (INTERPRETATIONS 2.17)")
-        points = sorted(self.points.values(), key=lambda point: (point.date, point.player_id))
-        return Replay(entries=entries, points=points, changes=self.changes, notes=notes, params={"seeds": seeds})
-
-    def _point(self, player_id: str, day: dt.date, state: olufsen.PlayerState, tournament_ids: list[str]) -> None:
-        """One point per player and day: the last standing of the day, naming every table rated into it."""
-        earlier = self.points.get((player_id, day))
-        if earlier is not None:
-            tournament_ids = sorted(set(earlier.tournament_ids) | set(tournament_ids))
-        assert state.rating is not None  # a rated table and a seed both leave a rating
-        self.points[(player_id, day)] = Point(
+    def point(self, player_id: str, day: dt.date, state: _Standing, tournament_ids: list[str]) -> Point | None:
+        rules = state.state
+        if rules.rating is None:
+            return None  # an unrated newcomer from his seed: no rating until his first table (001 (7))
+        return Point(
             player_id,
             day,
-            float(state.rating),
+            float(rules.rating),
             None,
-            state.rated_games,
-            list_status(state.category),
-            last_played=self.last_played.get(player_id),
-            title=state.grades.grade,
-            counters=_counters(state),
+            rules.rated_games,
+            list_status(rules.category),
+            last_played=state.last_played,
+            title=rules.grades.grade,
+            counters=_counters(rules),
             tournament_ids=tournament_ids,
         )
 
+    def entry(self, player_id: str, state: _Standing) -> Entry | None:
+        rules = state.state
+        if rules.rating is None:
+            return None
+        return Entry(
+            player_id,
+            float(rules.rating),
+            None,
+            rules.rated_games,
+            state.last_played,
+            list_status(rules.category),
+            rules.grades.grade,
+            _counters(rules),
+        )
 
-def _grade_index(name: str) -> int:
-    return olufsen.GRADES.index(olufsen.grade_row(name))
+    def not_rated(self, tournament: StoredTournament, error: ValueError) -> str:
+        return f"tournament {tournament.id!r} was not rated: {error}"
 
 
 def _counters(state: olufsen.PlayerState) -> dict[str, object]:

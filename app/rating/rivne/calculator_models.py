@@ -18,14 +18,14 @@ class RivnePlayerIn(StrictModel):
 
     id: Identifier = Field(description="The player's id, as the games name him", examples=["kravets"])
     rating: float | None = Field(
-        None,
+        default=None,
         ge=0,
         le=3500,
         description="Rating declared at the start of the tournament (fractional). Absent for a newcomer: "
         "his first rating is then suggested from his declared rank (INTERPRETATIONS 5.11).",
     )
     rank: GoRank | None = Field(
-        None,
+        default=None,
         description="Declared rank (30k…1k, 1d…9d): needed in handicap games (Kf, fairness of a handicap above 9) "
         "and for a newcomer without a rating",
     )
@@ -38,9 +38,9 @@ class RivneGameIn(StrictModel):
     black: Identifier = Field(description="Id of the player who had black (who received the handicap stones)")
     white: Identifier = Field(description="Id of the player who had white")
     result: Result = Field(description="From black's side: B black won, W white won, D draw")
-    board_size: Literal[9, 13, 19] = Field(19, description="Kd: 19×19 → 1, 13×13 → 1/2, 9×9 → 1/3")
-    handicap: int = Field(0, ge=0, le=20, description="Stones black received: 0 even, 1 no komi, N ≥ 2 stones")
-    played: bool = Field(True, description="false: won or lost by default; never rated")
+    board_size: Literal[9, 13, 19] = Field(default=19, description="Kd: 19×19 → 1, 13×13 → 1/2, 9×9 → 1/3")
+    handicap: int = Field(default=0, ge=0, le=20, description="Stones black received: 0 even, 1 no komi, N ≥ 2 stones")
+    played: bool = Field(default=True, description="false: won or lost by default; never rated")
 
 
 EXAMPLE: dict[str, Any] = {
@@ -116,7 +116,7 @@ class RivneAnomalyPassOut(BaseModel):
 class RivneTournamentOut(BaseModel):
     """The tournament rated under the Rivne club rating."""
 
-    system: Literal["rivne"] = Field("rivne", description="The rule system: the Rivne Go club rating")
+    system: Literal["rivne"] = Field(default="rivne", description="The rule system: the Rivne Go club rating")
     handicap_games: bool = Field(description="The tournament has handicap games: the check (8) is not made (004)")
     anomaly_passes: list[RivneAnomalyPassOut] = Field(description="Every pass that ran; the last is the result")
     players: list[RivnePlayerOut] = Field(description="Every player, in the order of the request")

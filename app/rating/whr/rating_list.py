@@ -22,6 +22,7 @@ from app.rating.system import (
     ReplayInput,
     Standings,
 )
+from app.rating.whr import calculator
 
 _EPOCH = date(1970, 1, 1).toordinal()
 
@@ -41,14 +42,14 @@ class WhrListParams(BaseModel):
         return whr.WhrParams(self.w2, self.virtual_games, self.virtual_rating, self.start_rating)
 
 
-def replay_whr(given: ReplayInput) -> Replay:
+def replay_whr(given: ReplayInput[WhrListParams]) -> Replay:
     """Fit every eligible game and read the fit on the list date (INTERPRETATIONS 3.6).
 
     The games come as arrays (the system is columnar) and everything after the fit is array work too:
     the points and changes go back as columns, one list per field, with no object per row. Entries,
     points and changes come in the order they are stored in (player id, date; tournament id, player
     id), so the recompute's sorts find them sorted."""
-    params: WhrListParams = given.params  # type: ignore[assignment]
+    params = given.params
     games = given.columns if given.columns is not None else GameColumns.from_tournaments(given.tournaments)
     player_ids = games.player_ids
     warm = _warm_start(given.warm_start, {player_id: i for i, player_id in enumerate(player_ids)})
@@ -87,11 +88,11 @@ def replay_whr(given: ReplayInput) -> Replay:
     )
 
 
-def whr_standings_on(held: HeldPoints, day: date, params: BaseModel) -> Standings:
+def whr_standings_on(held: HeldPoints, day: date, params: WhrListParams) -> Standings:
     """INTERPRETATIONS 3.6 on stored points: the rating interpolated between the two playing days
     around ``day`` (a Brownian bridge for the deviation), held after the last one with its variance
     growing by w2 a day; the status of # RIF 2021 #10 on ``day``; the last game the point's day."""
-    w2 = params.w2  # type: ignore[attr-defined]
+    w2 = params.w2
     t = day.toordinal()
     t1, r1, s1 = held.day, held.rating, np.nan_to_num(held.deviation)
     between = (held.next_day != NO_DAY) & (t1 != t)
@@ -105,7 +106,7 @@ def whr_standings_on(held: HeldPoints, day: date, params: BaseModel) -> Standing
     return Standings(rating, np.sqrt(variance), held.games, held.day, status, held.title, held.counters)
 
 
-SYSTEM = RatingSystem(
+SYSTEM = RatingSystem[WhrListParams, BaseModel](
     id="rif-whr",
     params_model=WhrListParams,
     seed_model=None,
@@ -113,6 +114,7 @@ SYSTEM = RatingSystem(
     standings_on=whr_standings_on,
     description="RIF Whole-History Rating (text 002)",
     columnar=True,
+    calculators=calculator.ENDPOINTS,
 )
 
 

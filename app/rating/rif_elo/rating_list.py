@@ -12,6 +12,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.rating import rif_elo
+from app.rating.rif_elo import calculator
 from app.rating.rif_elo.statuses import inactive_cutoff, list_status
 from app.rating.system import (
     NO_DAY,
@@ -51,9 +52,9 @@ class EloSeed(BaseModel):
     as_of: dt.date
 
 
-def replay_rif_elo(given: ReplayInput) -> Replay:
+def replay_rif_elo(given: ReplayInput[EloListParams]) -> Replay:
     """Replay the stored tournaments from the seeds (INTERPRETATIONS 1.11–1.18)."""
-    params: EloListParams = given.params  # type: ignore[assignment]
+    params = given.params
     replayed = rif_elo.replay(
         [
             rif_elo.Tournament(t.id, t.start, t.end, [rif_elo.Game(g.black, g.white, g.black_score) for g in t.games])
@@ -126,13 +127,14 @@ def elo_standings_on(held: HeldPoints, day: dt.date, params: BaseModel) -> Stand
     return Standings(held.rating, held.deviation, held.games, held.last_played, status, held.title, held.counters)
 
 
-SYSTEM = RatingSystem(
+SYSTEM = RatingSystem[EloListParams, EloSeed](
     id="rif-elo",
     params_model=EloListParams,
     seed_model=EloSeed,
     replay=replay_rif_elo,
     standings_on=elo_standings_on,
     description="Historical RIF Elo (text 000: GA 1995 and GA 1997)",
+    calculators=calculator.ENDPOINTS,
 )
 
 
@@ -185,7 +187,7 @@ def _period_start(day: dt.date) -> dt.date:
     return dt.date(day.year, 9, 1)
 
 
-def _last_game_dates(given: ReplayInput, last_day: dt.date) -> _GameDates:
+def _last_game_dates(given: ReplayInput[EloListParams], last_day: dt.date) -> _GameDates:
     ends: dict[str, list[dt.date]] = {}
     last: dict[str, list[dt.date]] = {}
     ids: dict[str, list[str]] = {}

@@ -5,7 +5,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.schemas.calc import Score
+from app.rating.calculators import Score
 from app.schemas.common import Identifier, StrictModel
 from app.schemas.tournaments import Result
 
@@ -86,24 +86,25 @@ class EruConditionsIn(StrictModel):
         description="Minutes per player on the clock; null: played without clocks", ge=1, le=10_000, examples=[60]
     )
     recorded: bool = Field(description="The games were recorded (needed from 3 kyu up)", examples=[True])
-    eru_calendar: bool = Field(True, description="The tournament is in the ERU calendar (default true)")
+    eru_calendar: bool = Field(default=True, description="The tournament is in the ERU calendar (default true)")
     referee_accepted: bool = Field(
-        False, description="An ERU referee accepted the tournament (enough for 15k–10k only; default false)"
+        default=False, description="An ERU referee accepted the tournament (enough for 15k–10k only; default false)"
     )
     international: bool = Field(
-        False, description="An international competition (counts like the ERU calendar from 9k up; default false)"
+        default=False, description="An international competition (counts like the ERU calendar from 9k up; default false)"
     )
-    rif_rules: bool = Field(True, description="Played under RIF official rules (needed from 9k up; default true)")
+    rif_rules: bool = Field(default=True, description="Played under RIF official rules (needed from 9k up; default true)")
     byo_yomi: bool = Field(
-        False,
+        default=False,
         description="The time control is 60 minutes/30 own moves + byo-yomi 10 minutes/10 moves: with at least 60 "
         "minutes it qualifies for 5d–6d (default false)",
     )
     championship: EruChampionship | None = Field(
-        None, description="The World Championship AT or the Team World Championship: the only places for 9d (default none)"
+        default=None,
+        description="The World Championship AT or the Team World Championship: the only places for 9d (default none)",
     )
     face_to_face: bool = Field(
-        True, description="A real-life tournament: only these count for the Estonian rating (default true)"
+        default=True, description="A real-life tournament: only these count for the Estonian rating (default true)"
     )
 
 
@@ -156,19 +157,19 @@ class EruPlayerIn(StrictModel):
 
     id: Identifier = Field(description="The player's id, as the games name him")
     rank: EruRank | None = Field(
-        None, description="Rank at the tournament's start; null: unranked (a newcomer, or a foreigner without a rank)"
+        default=None, description="Rank at the tournament's start; null: unranked (a newcomer, or a foreigner without a rank)"
     )
     first_rank: EruRank = Field(
-        EruRank.KYU_15,
+        default=EruRank.KYU_15,
         description="An unranked newcomer's first rank, from which his norms are evaluated (default 15k); his opponents "
         "count him as unranked",
     )
-    estonian_rating: int | None = Field(None, ge=0, le=4000, description="Estonian rating before the tournament")
+    estonian_rating: int | None = Field(default=None, ge=0, le=4000, description="Estonian rating before the tournament")
     rif_rating: int | None = Field(
-        None, ge=0, le=4000, description="RIF rating, adopted as the base when there is no Estonian rating yet"
+        default=None, ge=0, le=4000, description="RIF rating, adopted as the base when there is no Estonian rating yet"
     )
     rating_bonus: bool = Field(
-        False,
+        default=False,
         description="A new player without any rating: the referee adds 50 points per win over a player rated above 1600 "
         "to his first rating (default false)",
     )
@@ -180,7 +181,9 @@ class EruGame(StrictModel):
     black: Identifier = Field(description="Black's player id")
     white: Identifier = Field(description="White's player id")
     result: Result = Field(description="From black's side: B black won, W white won, D draw")
-    played: bool = Field(True, description="false: not played (no move made): counts neither for the norms nor for the rating")
+    played: bool = Field(
+        default=True, description="false: not played (no move made): counts neither for the norms nor for the rating"
+    )
 
 
 class EruTournamentIn(EruConditionsIn):

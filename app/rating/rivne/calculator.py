@@ -1,0 +1,112 @@
+"""The Rivne Go club rating of one tournament (text 004): check the envelope (with pointers), then
+hand plain values to the rules (``app.rating.rivne.rules``). Nothing is stored."""
+
+from app.rating.calculators import CalculationRefused, Calculator, Pointer, envelope_errors, refuse_if_any
+from app.rating.rivne import calculator_examples as examples
+from app.rating.rivne import calculator_models as schemas
+from app.rating.rivne import rules as rivne
+from app.rating.rounding import round_half_away_from_zero
+from app.rating.system import SCORE_OF_RESULT
+
+
+def rate_tournament(body: schemas.RivneTournamentIn) -> schemas.RivneTournamentOut:
+    _check(body)
+    players = [rivne.Player(p.id, _start_rating(p), p.rank) for p in body.players]
+    games = [
+        rivne.Game(g.round, g.black, g.white, SCORE_OF_RESULT[g.result], g.board_size, g.handicap, g.played) for g in body.games
+    ]
+    try:
+        result = rivne.rate_tournament(players, games)
+    except rivne.AnomalyNotStable as error:
+        raise CalculationRefused(f"The anomaly check (004 (8)) does not settle: {error}.") from error
+    except ValueError as error:
+        raise CalculationRefused(f"The rules cannot be applied to this input: {error}") from error
+    given = {p.id: p for p in body.players}
+    return schemas.RivneTournamentOut(
+        handicap_games=result.handicap_games,
+        anomaly_passes=[
+            schemas.RivneAnomalyPassOut(number=p.number, anomalous=[schemas.RivneAnomalousOut(**a.__dict__) for a in p.anomalous])
+            for p in result.passes
+        ],
+        players=[
+            schemas.RivnePlayerOut(
+                id=r.id,
+                newcomer=given[r.id].rating is None,
+                rank=given[r.id].rank,
+                rating_before=r.rating_before,
+                start_rating=r.start_rating,
+                rating_after=r.rating_after,
+                rating_after_display=round_half_away_from_zero(r.rating_after),
+                change=r.change,
+                games_played=r.games_played,
+                extra_points=r.extra_points,
+                rounds=[schemas.RivneRoundOut(**c.__dict__) for c in r.rounds],
+            )
+            for r in result.players
+        ],
+    )
+
+
+# The calculator endpoints, mounted under /v1/calc from the registry (app/api/calculators.py).
+ENDPOINTS = (
+    Calculator(
+        path="/rivne/tournament",
+        operation_id="calc_rivne_tournament",
+        doc="""Rate one Go tournament under the Rivne club rating
+
+        Text 004, round by round: the expected result uses the ratings declared before the tournament,
+        while the factors a, K1 and K2 use each player's rating after the previous round; the games of one
+        round count as simultaneous (INTERPRETATIONS 5.1). The board size scales a game by Kd, the handicap
+        by Kf and RA# (INTERPRETATIONS 5.5, 5.6), and players below 100 follow their own tables
+        (INTERPRETATIONS 5.8–5.10). In a tournament without handicap games, anomalous results are checked
+        by formula (8): the anomalous players restart from their previous result and the tournament is
+        computed again, until no result is anomalous (at most 50 passes, INTERPRETATIONS 5.7). Ratings
+        stay fractional; `rating_after_display` is rounded for display. Nothing is stored; no key is
+        needed. At most 2,000 players and 20,000 games.""",
+        request_model=schemas.RivneTournamentIn,
+        response_model=schemas.RivneTournamentOut,
+        function=rate_tournament,
+        request_examples=examples.RIVNE_REQUESTS,
+        response_examples=examples.RIVNE_EXAMPLES,
+    ),
+)
+
+
+def _start_rating(player: schemas.RivnePlayerIn) -> float:
+    if player.rating is not None:
+        return player.rating
+    assert player.rank is not None  # _check: a newcomer without a rating declares his rank
+    return rivne.suggested_first_rating(player.rank)
+
+
+def _check(body: schemas.RivneTournamentIn) -> None:
+    ranks = {p.id: p.rank for p in body.players}
+    in_round: dict[tuple[int, str], int] = {}
+
+    def start_errors(index: int, player: schemas.RivnePlayerIn) -> list[Pointer]:
+        if player.rating is None and player.rank is None:
+            return [Pointer(f"/players/{index}/rating", "give his rating, or his declared rank if he is a newcomer")]
+        return []
+
+    def round_and_handicap_errors(index: int, game: schemas.RivneGameIn) -> list[Pointer]:
+        # INTERPRETATIONS 5.1: the games of one round are simultaneous, so a player plays one of them.
+        errors = []
+        for side, player_id in (("black", game.black), ("white", game.white)):
+            if player_id not in ranks:
+                continue
+            if (game.round, player_id) in in_round:
+                other = in_round[(game.round, player_id)]
+                errors.append(
+                    Pointer(f"/games/{index}/{side}", f"player {player_id!r} already plays game {other} of round {game.round}")
+                )
+            else:
+                in_round[(game.round, player_id)] = index
+        if game.handicap >= 1 and game.played:
+            for player_id in (game.black, game.white):
+                if player_id in ranks and ranks[player_id] is None:
+                    errors.append(
+                        Pointer(f"/games/{index}/handicap", f"a handicap game needs the declared rank of {player_id!r} (Kf, 004)")
+                    )
+        return errors
+
+    refuse_if_any(envelope_errors(body.players, body.games, player_errors=start_errors, game_errors=round_and_handicap_errors))
