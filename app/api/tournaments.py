@@ -309,20 +309,11 @@ def _read(session: Session, tournament_id: str) -> TournamentRead:
             for g in games
         ],
         rating_changes=[
-            RatingChangeRead(
-                list_id=list_id,
-                snapshot_id=snapshot_id,
-                player_id=c.player_id,
-                system=c.system,
-                rating_before=c.rating_before,
-                rating_after=c.rating_after,
-                change=c.change,
-                change_unrounded=c.change_unrounded,
-                games_counted=c.games_counted,
-                status_after=c.status_after,
-                title_after=c.title_after,
-                details=c.details,
-            )
+            RatingChangeRead(list_id=list_id, snapshot_id=snapshot_id, **{name: getattr(c, name) for name in _CHANGE_FIELDS})
             for list_id, snapshot_id, c in changes
         ],
     )
+
+
+# A rating change as the rules report it (app.rating.system.Change), field by field.
+_CHANGE_FIELDS = [name for name in RatingChangeRead.model_fields if name not in ("list_id", "snapshot_id")]

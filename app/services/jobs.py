@@ -171,20 +171,10 @@ def write_snapshot(session: Session, job_id: int, data: recompute.SnapshotData, 
         list_id=job.list_id,
         list_date=list_date,
         job_id=job_id,
-        params=data.params,
         players=len(data.entries),
-        games=data.games,
-        tournaments=data.tournaments,
-        notes=data.notes,
-        warm_start=data.warm_start,
         point_columns=data.points,
         change_columns=data.changes,
-        system=data.system,
-        service_version=data.service_version,
-        seeds=data.seeds,
-        eligibility=data.eligibility,
-        inputs_digest=data.inputs_digest,
-        input_tournaments=data.input_tournaments,
+        **{column: getattr(data, column) for column in _SNAPSHOT_FIELDS},
     )
     session.add(snapshot)
     session.flush()
@@ -216,6 +206,13 @@ def requeue_dead_jobs(session: Session) -> None:
             heartbeat = heartbeat.replace(tzinfo=dt.UTC)  # SQLite keeps no zone; the column is UTC
         if (heartbeat is not None and heartbeat < stale_before) or _process_gone(job.worker):
             _queue_again_or_fail(session, job, "the worker running it stopped reporting (killed or crashed)")
+
+
+# What a computation gives a snapshot under the column's own name (SnapshotData and RatingSnapshot).
+_SNAPSHOT_FIELDS = (
+    *("params", "games", "tournaments", "notes", "warm_start"),
+    *("system", "service_version", "seeds", "eligibility", "inputs_digest", "input_tournaments"),
+)
 
 
 def run_pending_jobs(worker: str | None = None, list_date: dt.date | None = None) -> int:

@@ -292,22 +292,13 @@ def change_of(change: float | None, marker: str | None) -> Change:
 
 
 def row_read(rank: int, entry: PublicationEntry) -> RatingRowRead:
-    return RatingRowRead(
-        rank=rank,
-        player_id=entry.player_id,
-        name=entry.name,
-        country=entry.country,
-        rating=entry.rating,
-        deviation=entry.deviation,
-        games=entry.games,
-        last_played=entry.last_played,
-        status=entry.status,
-        title=entry.title,
-        counters=entry.counters,
-        previous_rating=entry.previous_rating,
-        previous_rank=entry.previous_place,
-        change=change_of(entry.change, entry.marker),
-    )
+    """A stored row as the live list's rows read: its columns by their names, and the two the
+    publication keeps in its own terms (the previous place, the change or its marker)."""
+    kept = {name: getattr(entry, name) for name in _ROW_COLUMNS}
+    return RatingRowRead(**kept, rank=rank, previous_rank=entry.previous_place, change=change_of(entry.change, entry.marker))
+
+
+_ROW_COLUMNS = [name for name in RatingRowRead.model_fields if name not in ("rank", "previous_rank", "change")]
 
 
 def compare_rows(session: Session, publication: Publication | None, rows: list[RatingRowRead]) -> list[RatingRowRead]:

@@ -114,19 +114,7 @@ def withdraw_tournament(session: Session, tournament_id: str, reason: str, *, ac
         raise Conflict(
             f"Tournament {tournament_id!r} was withdrawn already on {tournament.withdrawn_at:%Y-%m-%d}: {tournament.withdrawn_reason}"
         )
-    previous = revisions.tournament_version(session, tournament_id)
-    tournament.withdrawn_at = datetime.now(UTC)
-    tournament.withdrawn_reason = reason
-    session.flush()
-    revisions.record(
-        session,
-        subject=revisions.TOURNAMENT,
-        subject_id=tournament_id,
-        kind=revisions.WITHDRAWN,
-        actor=actor,
-        summary=f"withdrawn: {reason}",
-        previous=previous,
-    )
+    _set_withdrawal(session, tournament, datetime.now(UTC), reason, actor=actor)
     return tournament
 
 
@@ -135,20 +123,30 @@ def restore_tournament(session: Session, tournament_id: str, *, actor: str) -> T
     tournament = _locked(session, tournament_id)
     if tournament.withdrawn_at is None:
         raise Conflict(f"Tournament {tournament_id!r} is not withdrawn; there is nothing to restore.")
-    previous = revisions.tournament_version(session, tournament_id)
-    tournament.withdrawn_at = None
-    tournament.withdrawn_reason = None
+    _set_withdrawal(session, tournament, None, None, actor=actor)
+    return tournament
+
+
+def _set_withdrawal(session: Session, tournament: Tournament, at: datetime | None, reason: str | None, *, actor: str) -> None:
+    """Withdraw (a time and a reason) or restore (none) the locked tournament, and record the
+    revision with the version it replaced."""
+    previous = revisions.tournament_version(session, tournament.id)
+    tournament.withdrawn_at, tournament.withdrawn_reason = at, reason
     session.flush()
+    if at is not None:
+        kind, summary = revisions.WITHDRAWN, f"withdrawn: {reason}"
+    else:
+        withdrawn = previous["withdrawn"]
+        kind, summary = revisions.RESTORED, f"restored (withdrawn on {withdrawn['at'][:10]}: {withdrawn['reason']})"
     revisions.record(
         session,
         subject=revisions.TOURNAMENT,
-        subject_id=tournament_id,
-        kind=revisions.RESTORED,
+        subject_id=tournament.id,
+        kind=kind,
         actor=actor,
-        summary=f"restored (withdrawn on {previous['withdrawn']['at'][:10]}: {previous['withdrawn']['reason']})",
+        summary=summary,
         previous=previous,
     )
-    return tournament
 
 
 def get_tournament_row(session: Session, tournament_id: str, *, lock: bool = False) -> Tournament:
