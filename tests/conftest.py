@@ -16,43 +16,14 @@ os.environ["RUN_WORKER"] = "false"
 os.environ["LOG_LEVEL"] = "WARNING"
 
 from fastapi.testclient import TestClient  # noqa: E402
-from sqlalchemy import delete, insert, text  # noqa: E402
+from sqlalchemy import text  # noqa: E402
 
 from app import db  # noqa: E402
 from app.api import response_cache  # noqa: E402
-from app.models import Base, RatingList  # noqa: E402
 from app.services import snapshot_changes, timelines  # noqa: E402
 from app.services.current_snapshots import current_snapshots  # noqa: E402
 from app.settings import get_settings  # noqa: E402
-
-# Test data ships inside the repository, each set with its source and licence (tests/data/*/README.md).
-DATA = Path(__file__).resolve().parent / "data"
-RENJU_CN = DATA / "renju-cn-2009-2019" / "source.tsv"
-# Go tournament files from OpenGotha's public repository (GPL): see tests/data/go/README.md.
-GO_DATA = Path(__file__).resolve().parent / "data" / "go"
-AUTH = {"Authorization": "Bearer secret-key"}
-
-
-def _migration(file_name: str):  # type: ignore[no-untyped-def]
-    import importlib.util
-
-    path = Path(__file__).resolve().parents[1] / "migrations" / "versions" / file_name
-    spec = importlib.util.spec_from_file_location(f"migration_{path.stem}", path)
-    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module
-
-
-def _default_lists() -> list[dict]:
-    """The lists the migrations create, as they leave them: every migration module's DEFAULT_LISTS
-    in order (a new rating system's migration adds its list the same way), with the auto_recompute
-    setting migration 0013 gives the lists that existed before it (a later list's row says its own)."""
-    versions = Path(__file__).resolve().parents[1] / "migrations" / "versions"
-    lists: list[dict] = []
-    for path in sorted(versions.glob("*.py")):
-        lists += getattr(_migration(path.name), "DEFAULT_LISTS", [])
-    auto_recompute = _migration("0013_auto_recompute_and_idempotency_in_progress.py").AUTO_RECOMPUTE_LISTS
-    return [{"auto_recompute": rating_list["id"] in auto_recompute, **rating_list} for rating_list in lists]
+from tests.helpers import alembic_runner, empty_database  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -77,13 +48,9 @@ def _schema(database_url: str) -> Iterator[None]:
 @pytest.fixture(autouse=True)
 def _clean_tables() -> Iterator[None]:
     yield
-    engine = db.get_engine()
-    with engine.begin() as connection:
-        for table in reversed(Base.metadata.sorted_tables):
-            connection.execute(delete(table))
-        connection.execute(insert(RatingList), _default_lists())
-    # What this process remembers of the database it just emptied (the deletes above bypass the
-    # session hooks that forget it after a write).
+    empty_database()
+    # What this process remembers of the database it just emptied (empty_database's deletes bypass
+    # the session hooks that forget it after a write).
     current_snapshots.forget()
     response_cache.responses.clear()
     timelines.forget_all()
@@ -101,50 +68,6 @@ def app():  # type: ignore[no-untyped-def]
 def client(app) -> Iterator[TestClient]:  # type: ignore[no-untyped-def]
     with TestClient(app) as test_client:
         yield test_client
-
-
-def tournament_body(tournament_id: str = "T1", **overrides: object) -> dict:
-    """A small valid renju tournament: four players, a round robin of six games."""
-    body: dict = {
-        "id": tournament_id,
-        "name": "Test Open",
-        "category": "renju",
-        "rule": "RIF",
-        "start": "2020-05-01",
-        "end": "2020-05-03",
-        "country": "EST",
-        "time_control_minutes": 60,
-        "players": [
-            {"id": "p1", "name": "Ants", "surname": "Soosõrv", "country": "EST"},
-            {"id": "p2", "name": "Ando", "surname": "Meritee", "country": "EST"},
-            {"id": "p3", "name": "Tunnet", "surname": "Taimla", "country": "EST"},
-            {"id": "p4", "name": "Yusui", "surname": "Nakamura", "country": "JPN"},
-        ],
-        "games": [
-            {"id": "g1", "round": "1", "black": "p1", "white": "p2", "result": "B"},
-            {"id": "g2", "round": "1", "black": "p3", "white": "p4", "result": "W"},
-            {"id": "g3", "round": "2", "black": "p1", "white": "p3", "result": "D"},
-            {"id": "g4", "round": "2", "black": "p2", "white": "p4", "result": "W"},
-            {"id": "g5", "round": "3", "black": "p4", "white": "p1", "result": "B", "date": "2020-05-03"},
-            {"id": "g6", "round": "3", "black": "p2", "white": "p3", "result": "B", "played": False},
-        ],
-    }
-    body.update(overrides)
-    return body
-
-
-def alembic_runner(engine):  # type: ignore[no-untyped-def]
-    """``run(direction, revision)``: Alembic's upgrade or downgrade on ``engine``, in one transaction."""
-    from alembic import command
-    from alembic.config import Config
-
-    def run(direction: str, revision: str) -> None:
-        config = Config(str(Path(__file__).resolve().parents[1] / "alembic.ini"))
-        with engine.begin() as connection:
-            config.attributes["connection"] = connection
-            getattr(command, direction)(config, revision)
-
-    return run
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import whr as reference
 
 from bench.histories import federation_history
 from bench.results_file import RESULT_CODE, write_results_file
-from tests.test_whr_list_api import recompute_now
+from tests.helpers import recompute_now
 
 ROOT = Path(__file__).resolve().parents[1]
 

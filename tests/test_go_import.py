@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 
 from app.importers import egd_h9, opengotha
 from app.services.importing import import_results_file
-from tests.conftest import GO_DATA
+from tests.helpers import GO_DATA
 
 ROOT = Path(__file__).resolve().parents[1]
 EGC = GO_DATA / "egc2013.h9"

@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from tests.conftest import AUTH, tournament_body
+from tests.helpers import AUTH, tournament_body
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -11,15 +11,14 @@ from xml.sax.saxutils import escape, quoteattr
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import delete, insert, select
+from sqlalchemy import select
 
 from app import db
 from app.importers.renju_tsv import parse_path
 from app.importers.renju_xml import Undatable, tournament_dates
-from app.models import Base, Game, Player, RatingList, Tournament
+from app.models import Game, Player, Tournament
 from app.services.importing import import_results_file
-from tests.conftest import RENJU_CN, _default_lists
-from tests.test_whr_list_api import recompute_now
+from tests.helpers import RENJU_CN, empty_database, recompute_now
 
 ROOT = Path(__file__).resolve().parents[1]
 MOVES = "h8 i9 j8 i8 i7 h6 j9 j7 k8 l8 k9 k10 g8 f8 j10 h7 g6 l10 f6 e5 g7 g9 h10 i11 k11"
@@ -190,13 +189,6 @@ def whole_list(client: TestClient) -> dict[str, tuple]:
         )
         if len(rows) >= page["total"]:
             return rows
-
-
-def empty_database() -> None:
-    with db.get_engine().begin() as connection:
-        for table in reversed(Base.metadata.sorted_tables):
-            connection.execute(delete(table))
-        connection.execute(insert(RatingList), _default_lists())
 
 
 def test_real_results_as_the_export_import_exactly_as_the_tab_separated_file(tmp_path: Path, client: TestClient):
