@@ -1,9 +1,11 @@
 """Test harness: the whole suite runs against the database DATABASE_URL names (PostgreSQL in CI's
 second pass), or a fresh SQLite file when it is unset. Migrations build the schema once; every test
-starts from empty tables and the default rating lists."""
+starts from empty tables and the default rating lists. Tests that take seconds are marked ``slow``
+(see ``pytest_collection_modifyitems``): ``pytest -m "not slow"`` is the quick run."""
 
 import os
 import tempfile
+import types
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,7 +25,37 @@ from app.api import response_cache  # noqa: E402
 from app.services import snapshot_changes, timelines  # noqa: E402
 from app.services.current_snapshots import current_snapshots  # noqa: E402
 from app.settings import get_settings  # noqa: E402
-from tests.helpers import alembic_runner, empty_database  # noqa: E402
+from tests.browser import ensure_chromium  # noqa: E402
+from tests.helpers import alembic_runner, cli_import_renju_cn, empty_database, load_site  # noqa: E402
+from tests.live_server import running_server  # noqa: E402
+
+# What makes a test slow: it, or a fixture it uses, calls one of these. A server in a subprocess
+# (running_server, also behind the live_server fixture), the real Chinese file imported through the
+# CLI, every real file imported and rated (the website's data), a headless browser. Tests slow for
+# other reasons (a CLI subprocess per test, a generated history) are marked where they are written:
+# ``pytestmark = pytest.mark.slow`` in the module, or ``@pytest.mark.slow`` on the test.
+SLOW_CALLS = (running_server, cli_import_renju_cn, load_site, ensure_chromium)
+
+
+def _calls(function: object) -> set[object]:
+    """The module-level objects a function's code names (nested functions and lambdas included)."""
+    function = getattr(function, "__wrapped__", function)
+    code, namespace = getattr(function, "__code__", None), getattr(function, "__globals__", {})
+    names: set[str] = set()
+    pending = [code] if code is not None else []
+    while pending:
+        current = pending.pop()
+        names.update(current.co_names)
+        pending += [const for const in current.co_consts if isinstance(const, types.CodeType)]
+    return {id(namespace[name]) for name in names if name in namespace}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    slow = {id(call) for call in SLOW_CALLS}
+    for item in items:
+        fixtures = [fixture.func for defs in item._fixtureinfo.name2fixturedefs.values() for fixture in defs]  # type: ignore[attr-defined]
+        if any(slow & _calls(function) for function in [getattr(item, "function", None), *fixtures]):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")

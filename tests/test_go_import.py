@@ -104,6 +104,7 @@ def _import(path: Path) -> str:
     return result.stdout
 
 
+@pytest.mark.slow  # the CLI imports the EGC 2013 file (2,259 games) twice
 def test_egc_2013_imported_end_to_end_with_every_row_accounted_for(client: TestClient):
     first = _import(EGC)
     assert "tournaments stored: 1 (already present, unchanged: 0)" in first

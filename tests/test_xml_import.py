@@ -20,6 +20,9 @@ from app.models import Game, Player, Tournament
 from app.services.importing import import_results_file
 from tests.helpers import RENJU_CN, empty_database, recompute_now
 
+# Each test runs the CLI in a subprocess (about a second each), one imports the real file twice.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[1]
 MOVES = "h8 i9 j8 i8 i7 h6 j9 j7 k8 l8 k9 k10 g8 f8 j10 h7 g6 l10 f6 e5 g7 g9 h10 i11 k11"
 
