@@ -10,9 +10,29 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy.engine import make_url
 
-_TMP = Path(tempfile.mkdtemp(prefix="rating-tests-"))
-os.environ.setdefault("DATABASE_URL", f"sqlite:///{_TMP / 'test.sqlite3'}")
+
+def _worker_database(url: str, worker: str) -> str:
+    """The database of one pytest-xdist worker (``-n``): ``<name>_<worker>`` beside the one named (a
+    PostgreSQL database on the same server, created by ``_schema``; a SQLite file beside the file), so
+    that workers never drop or empty each other's tables. ``url`` itself when not under xdist."""
+    if not worker:
+        return url
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "postgresql":
+        return parsed.set(database=f"{parsed.database}_{worker}").render_as_string(hide_password=False)
+    if parsed.database and parsed.database != ":memory:":
+        path = Path(parsed.database)
+        return parsed.set(database=str(path.with_name(f"{path.stem}_{worker}{path.suffix}"))).render_as_string(
+            hide_password=False
+        )
+    return url
+
+
+_TMP = Path(tempfile.mkdtemp(prefix="rating-tests-"))  # one per process: each xdist worker has its own
+_SUITE_DATABASE_URL = os.environ.get("DATABASE_URL", f"sqlite:///{_TMP / 'test.sqlite3'}")
+os.environ["DATABASE_URL"] = _worker_database(_SUITE_DATABASE_URL, os.environ.get("PYTEST_XDIST_WORKER", ""))
 os.environ["RATING_API_KEYS"] = "tester:secret-key,other:second-secret"
 os.environ["RUN_WORKER"] = "false"
 os.environ["LOG_LEVEL"] = "WARNING"
@@ -63,8 +83,22 @@ def database_url() -> str:
     return get_settings().database_url
 
 
+def _create_database_if_missing(database_url: str) -> None:
+    """A worker's PostgreSQL database, created through a connection to the suite's (same server)."""
+    url = make_url(database_url)
+    if url.get_backend_name() != "postgresql" or database_url == _SUITE_DATABASE_URL:
+        return
+    server = db.make_engine(_SUITE_DATABASE_URL).execution_options(isolation_level="AUTOCOMMIT")
+    with server.connect() as connection:
+        exists = connection.execute(text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": url.database}).first()
+        if exists is None:
+            connection.execute(text(f'CREATE DATABASE "{url.database}"'))
+    server.dispose()
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _schema(database_url: str) -> Iterator[None]:
+    _create_database_if_missing(database_url)
     engine = db.get_engine()
     if engine.dialect.name == "postgresql":
         with engine.begin() as connection:

@@ -3,7 +3,10 @@
 importing conftest.py, so that each test module can be read, moved or deleted on its own."""
 
 import ast
+import os
 from pathlib import Path
+
+from sqlalchemy.engine import make_url
 
 TESTS = Path(__file__).resolve().parent
 
@@ -70,3 +73,12 @@ def test_the_rule_sees_each_form_of_import(tmp_path):
         "tests.test_f",
         "tests.helpers.test_like_helper",
     }
+
+
+def test_each_xdist_worker_runs_on_a_database_of_its_own(database_url):
+    # Under `pytest -n N` the workers would drop and empty each other's tables on one database:
+    # conftest.py gives worker gwK the database <name>_gwK (a file beside the SQLite file).
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    name = make_url(database_url).database
+    assert database_url == os.environ["DATABASE_URL"]  # the live servers' subprocesses inherit it
+    assert worker is None or (name is not None and Path(name).stem.endswith(f"_{worker}")), (worker, name)
