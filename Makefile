@@ -4,7 +4,7 @@ PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint worker migrate openapi import bench bench-http clean
+.PHONY: run test test-fast lint worker migrate openapi import bench bench-http clean
 
 $(BIN)/.installed: requirements.lock pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "$(PYTHON) not found; set PYTHON=python3" >&2; exit 1; }
@@ -18,6 +18,11 @@ run: $(BIN)/.installed
 
 test: $(BIN)/.installed
 	$(BIN)/python -m pytest
+
+# The quick run: every test not marked slow (live servers, schemathesis, the browser, the real data
+# files through the CLI; tests/conftest.py says which). `make test` runs them all.
+test-fast: $(BIN)/.installed
+	$(BIN)/python -m pytest -m "not slow"
 
 lint: $(BIN)/.installed
 	$(BIN)/ruff check .

@@ -1,67 +1,81 @@
 """Test harness: the whole suite runs against the database DATABASE_URL names (PostgreSQL in CI's
 second pass), or a fresh SQLite file when it is unset. Migrations build the schema once; every test
-starts from empty tables and the default rating lists."""
+starts from empty tables and the default rating lists. Tests that take seconds are marked ``slow``
+(see ``pytest_collection_modifyitems``): ``pytest -m "not slow"`` is the quick run."""
 
 import os
 import tempfile
+import types
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy.engine import make_url
 
-_TMP = Path(tempfile.mkdtemp(prefix="rating-tests-"))
-os.environ.setdefault("DATABASE_URL", f"sqlite:///{_TMP / 'test.sqlite3'}")
+
+def _worker_database(url: str, worker: str) -> str:
+    """The database of one pytest-xdist worker (``-n``): ``<name>_<worker>`` beside the one named (a
+    PostgreSQL database on the same server, created by ``_schema``; a SQLite file beside the file), so
+    that workers never drop or empty each other's tables. ``url`` itself when not under xdist."""
+    if not worker:
+        return url
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "postgresql":
+        return parsed.set(database=f"{parsed.database}_{worker}").render_as_string(hide_password=False)
+    if parsed.database and parsed.database != ":memory:":
+        path = Path(parsed.database)
+        return parsed.set(database=str(path.with_name(f"{path.stem}_{worker}{path.suffix}"))).render_as_string(
+            hide_password=False
+        )
+    return url
+
+
+_TMP = Path(tempfile.mkdtemp(prefix="rating-tests-"))  # one per process: each xdist worker has its own
+_SUITE_DATABASE_URL = os.environ.get("DATABASE_URL", f"sqlite:///{_TMP / 'test.sqlite3'}")
+os.environ["DATABASE_URL"] = _worker_database(_SUITE_DATABASE_URL, os.environ.get("PYTEST_XDIST_WORKER", ""))
 os.environ["RATING_API_KEYS"] = "tester:secret-key,other:second-secret"
 os.environ["RUN_WORKER"] = "false"
 os.environ["LOG_LEVEL"] = "WARNING"
 
 from fastapi.testclient import TestClient  # noqa: E402
-from sqlalchemy import delete, insert, text  # noqa: E402
+from sqlalchemy import text  # noqa: E402
 
 from app import db  # noqa: E402
 from app.http import response_cache  # noqa: E402
-from app.models import Base, RatingList  # noqa: E402
 from app.services import snapshot_changes, timelines  # noqa: E402
 from app.services.current_snapshots import current_snapshots  # noqa: E402
 from app.settings import get_settings  # noqa: E402
+from tests.browser import ensure_chromium  # noqa: E402
+from tests.helpers import alembic_runner, cli_import_renju_cn, empty_database, load_site  # noqa: E402
+from tests.live_server import running_server  # noqa: E402
 
-# Test data ships inside the repository, each set with its source and licence (tests/data/*/README.md).
-DATA = Path(__file__).resolve().parent / "data"
-RENJU_CN = DATA / "renju-cn-2009-2019" / "source.tsv"
-# Go tournament files from OpenGotha's public repository (GPL): see tests/data/go/README.md.
-GO_DATA = Path(__file__).resolve().parent / "data" / "go"
-AUTH = {"Authorization": "Bearer secret-key"}
-
-
-def _migration(file_name: str):  # type: ignore[no-untyped-def]
-    import importlib.util
-
-    path = Path(__file__).resolve().parents[1] / "migrations" / "versions" / file_name
-    spec = importlib.util.spec_from_file_location(f"migration_{path.stem}", path)
-    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module
+# What makes a test slow: it, or a fixture it uses, calls one of these. A server in a subprocess
+# (running_server, also behind the live_server fixture), the real Chinese file imported through the
+# CLI, every real file imported and rated (the website's data), a headless browser. Tests slow for
+# other reasons (a CLI subprocess per test, a generated history) are marked where they are written:
+# ``pytestmark = pytest.mark.slow`` in the module, or ``@pytest.mark.slow`` on the test.
+SLOW_CALLS = (running_server, cli_import_renju_cn, load_site, ensure_chromium)
 
 
-def _default_lists() -> list[dict]:
-    """The lists the migrations create, as they leave them: every migration module's DEFAULT_LISTS
-    in order (a new rating system's migration adds its list the same way), with the auto_recompute
-    setting migration 0013 gives the lists that existed before it (a later list's row says its own) and
-    the publication schedule migration 0019 gives."""
-    versions = Path(__file__).resolve().parents[1] / "migrations" / "versions"
-    lists: list[dict] = []
-    for path in sorted(versions.glob("*.py")):
-        lists += getattr(_migration(path.name), "DEFAULT_LISTS", [])
-    auto_recompute = _migration("0013_auto_recompute_and_idempotency_in_progress.py").AUTO_RECOMPUTE_LISTS
-    schedules = _migration("0020_publications_and_provenance.py").PUBLICATION_DAYS
-    return [
-        {
-            "auto_recompute": rating_list["id"] in auto_recompute,
-            "publication_days": schedules.get(rating_list["id"]),
-            **rating_list,
-        }
-        for rating_list in lists
-    ]
+def _calls(function: object) -> set[object]:
+    """The module-level objects a function's code names (nested functions and lambdas included)."""
+    function = getattr(function, "__wrapped__", function)
+    code, namespace = getattr(function, "__code__", None), getattr(function, "__globals__", {})
+    names: set[str] = set()
+    pending = [code] if code is not None else []
+    while pending:
+        current = pending.pop()
+        names.update(current.co_names)
+        pending += [const for const in current.co_consts if isinstance(const, types.CodeType)]
+    return {id(namespace[name]) for name in names if name in namespace}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    slow = {id(call) for call in SLOW_CALLS}
+    for item in items:
+        fixtures = [fixture.func for defs in item._fixtureinfo.name2fixturedefs.values() for fixture in defs]  # type: ignore[attr-defined]
+        if any(slow & _calls(function) for function in [getattr(item, "function", None), *fixtures]):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")
@@ -69,8 +83,22 @@ def database_url() -> str:
     return get_settings().database_url
 
 
+def _create_database_if_missing(database_url: str) -> None:
+    """A worker's PostgreSQL database, created through a connection to the suite's (same server)."""
+    url = make_url(database_url)
+    if url.get_backend_name() != "postgresql" or database_url == _SUITE_DATABASE_URL:
+        return
+    server = db.make_engine(_SUITE_DATABASE_URL).execution_options(isolation_level="AUTOCOMMIT")
+    with server.connect() as connection:
+        exists = connection.execute(text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": url.database}).first()
+        if exists is None:
+            connection.execute(text(f'CREATE DATABASE "{url.database}"'))
+    server.dispose()
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _schema(database_url: str) -> Iterator[None]:
+    _create_database_if_missing(database_url)
     engine = db.get_engine()
     if engine.dialect.name == "postgresql":
         with engine.begin() as connection:
@@ -86,13 +114,9 @@ def _schema(database_url: str) -> Iterator[None]:
 @pytest.fixture(autouse=True)
 def _clean_tables() -> Iterator[None]:
     yield
-    engine = db.get_engine()
-    with engine.begin() as connection:
-        for table in reversed(Base.metadata.sorted_tables):
-            connection.execute(delete(table))
-        connection.execute(insert(RatingList), _default_lists())
-    # What this process remembers of the database it just emptied (the deletes above bypass the
-    # session hooks that forget it after a write).
+    empty_database()
+    # What this process remembers of the database it just emptied (empty_database's deletes bypass
+    # the session hooks that forget it after a write).
     current_snapshots.forget()
     response_cache.responses.clear()
     timelines.forget_all()
@@ -110,50 +134,6 @@ def app():  # type: ignore[no-untyped-def]
 def client(app) -> Iterator[TestClient]:  # type: ignore[no-untyped-def]
     with TestClient(app) as test_client:
         yield test_client
-
-
-def tournament_body(tournament_id: str = "T1", **overrides: object) -> dict:
-    """A small valid renju tournament: four players, a round robin of six games."""
-    body: dict = {
-        "id": tournament_id,
-        "name": "Test Open",
-        "category": "renju",
-        "rule": "RIF",
-        "start": "2020-05-01",
-        "end": "2020-05-03",
-        "country": "EST",
-        "time_control_minutes": 60,
-        "players": [
-            {"id": "p1", "name": "Ants", "surname": "Soosõrv", "country": "EST"},
-            {"id": "p2", "name": "Ando", "surname": "Meritee", "country": "EST"},
-            {"id": "p3", "name": "Tunnet", "surname": "Taimla", "country": "EST"},
-            {"id": "p4", "name": "Yusui", "surname": "Nakamura", "country": "JPN"},
-        ],
-        "games": [
-            {"id": "g1", "round": "1", "black": "p1", "white": "p2", "result": "B"},
-            {"id": "g2", "round": "1", "black": "p3", "white": "p4", "result": "W"},
-            {"id": "g3", "round": "2", "black": "p1", "white": "p3", "result": "D"},
-            {"id": "g4", "round": "2", "black": "p2", "white": "p4", "result": "W"},
-            {"id": "g5", "round": "3", "black": "p4", "white": "p1", "result": "B", "date": "2020-05-03"},
-            {"id": "g6", "round": "3", "black": "p2", "white": "p3", "result": "B", "played": False},
-        ],
-    }
-    body.update(overrides)
-    return body
-
-
-def alembic_runner(engine):  # type: ignore[no-untyped-def]
-    """``run(direction, revision)``: Alembic's upgrade or downgrade on ``engine``, in one transaction."""
-    from alembic import command
-    from alembic.config import Config
-
-    def run(direction: str, revision: str) -> None:
-        config = Config(str(Path(__file__).resolve().parents[1] / "alembic.ini"))
-        with engine.begin() as connection:
-            config.attributes["connection"] = connection
-            getattr(command, direction)(config, revision)
-
-    return run
 
 
 @pytest.fixture

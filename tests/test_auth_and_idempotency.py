@@ -1,6 +1,6 @@
 import logging
 
-from tests.conftest import AUTH, tournament_body
+from tests.helpers import AUTH, tournament_body
 
 
 def test_writes_need_a_key(client):

@@ -8,7 +8,7 @@ import httpx
 
 from app.services.eligibility import reasons_not_rated
 from app.services.jobs import run_pending_jobs
-from tests.conftest import AUTH, tournament_body
+from tests.helpers import AUTH, tournament_body
 from tests.live_server import running_server
 
 

@@ -7,7 +7,7 @@ import pytest
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
-from tests.conftest import AUTH, tournament_body
+from tests.helpers import AUTH, tournament_body
 
 NUL = "a\x00b"
 

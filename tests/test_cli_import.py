@@ -7,33 +7,19 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from tests.conftest import RENJU_CN
+from tests.helpers import AUTH, RENJU_CN, cli_import_renju_cn
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _run_import() -> str:
-    """The CLI import, its recomputes left queued: the tests that follow recompute when they choose."""
-    result = subprocess.run(
-        [sys.executable, "-m", "app.cli", "import", "--no-progress", "--no-recompute", str(RENJU_CN)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env=os.environ.copy(),
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stderr
-    return result.stdout
-
-
 def test_import_real_file_twice(client: TestClient):
-    first = _run_import()
+    first = cli_import_renju_cn()
     assert "tournaments stored: 59" in first
     assert "players stored:     526" in first
     assert "games stored:       4644" in first
     assert "17510  game of a tournament the file does not define" in first
 
-    second = _run_import()
+    second = cli_import_renju_cn()
     assert "tournaments stored: 0 (already present, unchanged: 59)" in second
     assert "games stored:       0" in second
     assert "players stored:     0" in second
@@ -90,8 +76,6 @@ def test_import_reports_invalid_rows(tmp_path: Path, client: TestClient):
 
 
 def test_submission_command_prints_a_body_the_api_accepts(client: TestClient):
-    from tests.conftest import AUTH
-
     result = subprocess.run(
         [sys.executable, "-m", "app.cli", "submission", str(RENJU_CN), "--tournament", "T0017"],
         capture_output=True,

@@ -25,7 +25,7 @@ from app.importers.renju_tsv import parse_path, to_submissions
 from app.problems import PROBLEM_MEDIA_TYPE
 from app.schemas.tournaments import TournamentIn
 from app.services.jobs import run_pending_jobs
-from tests.conftest import AUTH, RENJU_CN
+from tests.helpers import AUTH, RENJU_CN
 
 PROBLEM_REF = {"$ref": "#/components/schemas/Problem"}
 ROOT = Path(__file__).resolve().parents[1]

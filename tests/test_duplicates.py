@@ -5,7 +5,7 @@ them twice (docs/decisions.md 7.17)."""
 import subprocess
 import sys
 
-from tests.conftest import AUTH, RENJU_CN, tournament_body
+from tests.helpers import AUTH, RENJU_CN, tournament_body
 from tests.live_server import ROOT
 
 

@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 
 from app import db
 from app.models import Game, IdempotencyRecord, Player, Tournament
-from tests.conftest import AUTH, tournament_body
+from tests.helpers import AUTH, tournament_body
 from tests.live_server import live_server, running_server  # noqa: F401 - the fixture
 
 SHARED_PLAYERS = [f"new{i:02d}" for i in range(12)]

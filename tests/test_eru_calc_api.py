@@ -3,7 +3,7 @@ Expected values are worked by hand from the text."""
 
 import pytest
 
-from tests.conftest import AUTH, tournament_body
+from tests.helpers import AUTH, tournament_body
 
 NORMS = "/v1/calc/eru/norms"
 TOURNAMENT = "/v1/calc/eru/tournament"

@@ -7,8 +7,7 @@ from itertools import combinations
 
 import pytest
 
-from tests.conftest import AUTH, tournament_body
-from tests.test_whr_list_api import recompute_now
+from tests.helpers import AUTH, cli_import_renju_cn, recompute_now, tournament_body
 
 ESTONIANS = [
     ("e1", "Ants", "Soosõrv"),
@@ -263,9 +262,7 @@ def test_the_real_chinese_results_are_no_eru_tournaments(client):
     # 59 real tournaments of 2009-2019 (tests/data), none of them stated to be in the ERU calendar,
     # accepted by an ERU referee or international: the list's eligibility reads none of them, and no
     # rank and no Estonian rating comes of them (ERU 4.5, INTERPRETATIONS 4.11).
-    from tests.test_cli_import import _run_import
-
-    _run_import()
+    cli_import_renju_cn()
     job = recompute_now(client, "eru")
     notes = job["result"]["notes"]
     assert notes[0].startswith("0 of 0 tournaments rated"), notes

@@ -7,11 +7,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import whr as reference
 
 from bench.histories import federation_history
 from bench.results_file import RESULT_CODE, write_results_file
-from tests.test_whr_list_api import recompute_now
+from tests.helpers import recompute_now
+
+# 4,000 generated games imported through the CLI and rated by both WHR implementations.
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 
 from app.importers import egd_h9, opengotha
 from app.services.importing import import_results_file
-from tests.conftest import GO_DATA
+from tests.helpers import GO_DATA
 
 ROOT = Path(__file__).resolve().parents[1]
 EGC = GO_DATA / "egc2013.h9"
@@ -104,6 +104,7 @@ def _import(path: Path) -> str:
     return result.stdout
 
 
+@pytest.mark.slow  # the CLI imports the EGC 2013 file (2,259 games) twice
 def test_egc_2013_imported_end_to_end_with_every_row_accounted_for(client: TestClient):
     first = _import(EGC)
     assert "tournaments stored: 1 (already present, unchanged: 0)" in first

@@ -19,8 +19,7 @@ from app import db
 from app.models import Job, Player, RatingSeed, Tournament
 from app.problems import problem_for
 from app.schemas.common import ID_PATTERN
-from tests.conftest import AUTH, tournament_body
-from tests.test_whr_list_api import recompute_now
+from tests.helpers import AUTH, recompute_now, tournament_body
 
 PROBLEM = "application/problem+json"
 JSON_ACCEPT = {"Accept": "application/json"}

@@ -18,7 +18,7 @@ from app.importers.formats import GO_FILE_MAX_BYTES
 from app.importers.source import FileRefused, ImportOptions
 from app.models import Game, Player, Tournament
 from app.settings import get_settings
-from tests.test_xml_import import export_xml
+from tests.helpers import export_xml
 
 ROOT = Path(__file__).resolve().parents[1]
 

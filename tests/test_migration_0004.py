@@ -7,7 +7,7 @@ import pytest
 from sqlalchemy import text
 
 from app.db import make_engine
-from tests.conftest import alembic_runner
+from tests.helpers import alembic_runner
 
 WHR_BLOB = {"date": ["2020-01-01", "2020-01-21"], "rating": [1950.5, 1990.25], "deviation": [120.0, 100.0], "games": [4, 7]}
 ELO_BLOB = {

@@ -10,62 +10,9 @@ import pytest
 
 from app.rating import olufsen
 from app.services.jobs import run_pending_jobs
-from tests.conftest import AUTH
+from tests.helpers import AUTH, SHOGI_SEEDS, SHOGI_TOO_MANY, SHOGI_TOURNAMENTS, submit_shogi, tournament_body
 
-PLAYERS = [{"id": pid, "name": pid.upper()} for pid in ("e1", "e2", "s1", "s2", "n1", "n2", "x", "y")]
-SEEDS = [
-    # e1, e2: two established 2000s for the hand-worked game; s1 an established 2d close to 3d's UB
-    # (2080); s2 provisional with 12 games.
-    {"player_id": "e1", "rating": 2000, "as_of": "2024-01-01", "title": "2d", "counters": {"rated_games": 30}},
-    {"player_id": "e2", "rating": 2000, "as_of": "2024-01-01", "title": "2d"},
-    {"player_id": "s1", "rating": 2070, "as_of": "2024-01-01", "title": "2d", "counters": {"rated_games": 40}},
-    {
-        "player_id": "s2",
-        "rating": 1500,
-        "status": "provisional",
-        "as_of": "2024-01-01",
-        "title": "3k",
-        "counters": {"rated_games": 12},
-    },
-]
 SCORE = {"B": 1.0, "W": 0.0, "D": 0.5}
-# (id, start, end, games as (black, white, result), handicap games as (black, white, result, handicap))
-TOURNAMENTS = [
-    ("shogi-a", "2024-02-01", "2024-02-01", [("e1", "e2", "B")], []),
-    (
-        "shogi-b",
-        "2024-03-01",
-        "2024-03-03",
-        [("s1", "s2", "B"), ("s1", "n1", "B"), ("n2", "s1", "W"), ("s2", "n1", "D"), ("n2", "s2", "B"), ("n1", "n2", "B")],
-        # s2 beats s1 at a handicap: not rated (INTERPRETATIONS 2.17)
-        [("s1", "s2", "W", 2)],
-    ),
-    (
-        "shogi-c",
-        "2024-06-01",
-        "2024-06-02",
-        [("s1", "n1", "D"), ("s2", "n2", "B"), ("n1", "s2", "W"), ("n2", "s1", "W")],
-        [],
-    ),
-]
-# 17 games for x in one table: 001 (13) and INTERPRETATIONS 2.16 want it split; the replay skips it.
-TOO_MANY = ("shogi-17", "2024-09-01", "2024-09-01", [("x", "n1" if i % 2 else "y", "B") for i in range(17)], [])
-
-
-def _submit(client, tid, start, end, games, handicap_games):  # type: ignore[no-untyped-def]
-    body = {
-        "id": tid,
-        "name": tid,
-        "category": "shogi",
-        "start": start,
-        "end": end,
-        "board_size": 9,
-        "players": PLAYERS,
-        "games": [{"black": b, "white": w, "result": r} for b, w, r in games]
-        + [{"black": b, "white": w, "result": r, "handicap": h} for b, w, r, h in handicap_games],
-    }
-    response = client.post("/v1/tournaments", json=body, headers=AUTH)
-    assert response.status_code == 201, response.text
 
 
 def _recompute(client) -> dict:  # type: ignore[no-untyped-def]
@@ -78,9 +25,9 @@ def _recompute(client) -> dict:  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def stored(client):  # type: ignore[no-untyped-def]
-    for tournament in [*TOURNAMENTS, TOO_MANY]:
-        _submit(client, *tournament)
-    response = client.put("/v1/rating-lists/olufsen/seeds", json={"seeds": SEEDS}, headers=AUTH)
+    for tournament in [*SHOGI_TOURNAMENTS, SHOGI_TOO_MANY]:
+        submit_shogi(client, *tournament)
+    response = client.put("/v1/rating-lists/olufsen/seeds", json={"seeds": SHOGI_SEEDS}, headers=AUTH)
     assert response.status_code == 200, response.text
     return _recompute(client)
 
@@ -94,10 +41,10 @@ def _engine_replay() -> tuple[dict[str, olufsen.PlayerState], dict[tuple[str, st
             category=olufsen.Category(s.get("status", "established")),
             grades=olufsen.GradeState(grade=s["title"]),
         )
-        for s in SEEDS
+        for s in SHOGI_SEEDS
     }
     results = {}
-    for tid, _, _, games, _ in TOURNAMENTS:
+    for tid, _, _, games, _ in SHOGI_TOURNAMENTS:
         table_games = [olufsen.Game(b, w, SCORE[r]) for b, w, r in games]
         ids = list(dict.fromkeys(p for b, w, _ in games for p in (b, w)))
         for result in olufsen.rate_table({p: states.get(p) or olufsen.newcomer() for p in ids}, table_games):
@@ -143,7 +90,7 @@ def test_a_hand_worked_game_between_two_established_players(client, stored):
 
 def test_each_tournament_shows_the_engines_changes_and_grades(client, stored):
     _, expected = _engine_replay()
-    for tid, *_ in TOURNAMENTS:
+    for tid, *_ in SHOGI_TOURNAMENTS:
         changes = client.get(f"/v1/tournaments/{tid}").json()["rating_changes"]
         assert {c["player_id"] for c in changes} == {p for t, p in expected if t == tid}
         for change in changes:
@@ -254,15 +201,13 @@ def test_the_default_list_is_the_shogi_list(client):
 
 
 def test_a_renju_tournament_is_not_in_the_shogi_list(client):
-    from tests.conftest import tournament_body
-
     client.post("/v1/tournaments", json=tournament_body(), headers=AUTH)
     job = _recompute(client)
     assert job["result"]["players"] == 0
 
 
 def _standalone(client, seeds, games, tid="shogi-z"):  # type: ignore[no-untyped-def]
-    _submit(client, tid, "2024-05-01", "2024-05-01", games, [])
+    submit_shogi(client, tid, "2024-05-01", "2024-05-01", games, [])
     response = client.put("/v1/rating-lists/olufsen/seeds", json={"seeds": seeds}, headers=AUTH)
     assert response.status_code == 200, response.text
 

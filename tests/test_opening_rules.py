@@ -3,7 +3,7 @@ it is written in; an unknown one is refused, never stored and left unrated witho
 
 import pytest
 
-from tests.conftest import AUTH, tournament_body
+from tests.helpers import AUTH, tournament_body
 
 
 def _whr(response) -> dict:  # type: ignore[no-untyped-def]

@@ -8,7 +8,7 @@ from app.cli import main as cli
 from app.models import RatingEntry, RatingSnapshot
 from app.services.jobs import run_pending_jobs
 from app.services.pruning import prune_snapshots
-from tests.conftest import AUTH, tournament_body
+from tests.helpers import AUTH, tournament_body
 
 
 def submit(client, number: int) -> None:  # type: ignore[no-untyped-def]

@@ -13,7 +13,7 @@ from app.cli import main as cli
 from app.models import Publication, Revision
 from app.services import publications
 from app.services.jobs import run_pending_jobs
-from tests.conftest import AUTH, tournament_body
+from tests.helpers import AUTH, tournament_body
 
 PLAYERS = [
     {"id": "p1", "name": "Ants", "surname": "Soosõrv", "country": "EST"},
@@ -263,11 +263,11 @@ def test_two_running_workers_publish_todays_scheduled_list_once(client):
 
 
 def test_the_historical_elo_list_is_published_on_its_schedule_and_verifies(client, capsys):
-    from tests.test_rif_elo_api import SEEDS, _recompute, _store_history
+    from tests.helpers import RIF_ELO_SEEDS, recompute_rif_elo, store_rif_elo_history
 
-    _store_history(client)
-    assert client.put("/v1/rating-lists/rif-elo/seeds", json={"seeds": SEEDS}, headers=AUTH).status_code == 200
-    _recompute(client)
+    store_rif_elo_history(client)
+    assert client.put("/v1/rating-lists/rif-elo/seeds", json={"seeds": RIF_ELO_SEEDS}, headers=AUTH).status_code == 200
+    recompute_rif_elo(client)
     # Text 000 #2: the list of 31 August 1998, published by the schedule a day late.
     assert publications.publish_scheduled(on=dt.date(1998, 9, 1)) == [("rif-elo", 1)]
     published = client.get("/v1/rating-lists/rif-elo/publications/1/ratings", params={"status": "all"}).json()

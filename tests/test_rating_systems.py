@@ -15,10 +15,18 @@ from app.rating.calculators import CalculationRefused, Calculator, Pointer, answ
 from app.rating.system import Entry, Point, RatingSystem, Replay, ReplayInput, last_point_held
 from app.services import recompute
 from app.services.current_snapshots import current_snapshots
-from tests.conftest import AUTH, tournament_body
-from tests.test_cli_import import _run_import
-from tests.test_rif_elo_api import SEEDS, _recompute, _store_history
-from tests.test_whr_list_api import ratings, recompute_now
+from tests.helpers import (
+    AUTH,
+    RIF_ELO_SEEDS,
+    RIF_ELO_TOURNAMENTS,
+    cli_import_renju_cn,
+    ratings,
+    recompute_now,
+    recompute_rif_elo,
+    round_robin,
+    store_rif_elo_history,
+    tournament_body,
+)
 
 # --- a throwaway system: everyone's rating is base + points_per_win x wins --------------------------
 
@@ -202,7 +210,7 @@ def test_an_unknown_system_is_an_error_not_a_fallback(client):
 
 
 def test_whr_as_of_equals_the_rebuilt_fit_for_every_player(client):
-    _run_import()
+    cli_import_renju_cn()
     recompute_now(client)
     with db.session_scope() as session:
         rating_list = session.get(RatingList, "rif-whr")
@@ -232,7 +240,7 @@ def test_whr_as_of_equals_the_rebuilt_fit_for_every_player(client):
 
 
 def test_as_of_pages_filters_and_ranks_like_the_whole_list_on_that_date(client):
-    _run_import()
+    cli_import_renju_cn()
     with db.session_scope() as session:  # the Chinese file names no country: give every seventh player one
         marked = session.scalars(select(Player.id).order_by(Player.id)).all()[::7]
         session.execute(update(Player).where(Player.id.in_(marked)).values(country="CHN"))
@@ -285,9 +293,9 @@ def test_as_of_reads_each_snapshot_of_its_own_even_after_a_new_one(client):
 
 
 def test_elo_as_of_equals_the_replay_for_every_player(client):
-    _store_history(client)
-    client.put("/v1/rating-lists/rif-elo/seeds", json={"seeds": SEEDS}, headers=AUTH)
-    _recompute(client)
+    store_rif_elo_history(client)
+    client.put("/v1/rating-lists/rif-elo/seeds", json={"seeds": RIF_ELO_SEEDS}, headers=AUTH)
+    recompute_rif_elo(client)
     expected = rif_elo.replay(
         [
             rif_elo.Tournament(
@@ -298,7 +306,7 @@ def test_elo_as_of_equals_the_replay_for_every_player(client):
             )
             for t, s, e, games in _stored_bodies()
         ],
-        [rif_elo.Seed(s["player_id"], s["rating"], s["status"], dt.date.fromisoformat(s["as_of"])) for s in SEEDS],
+        [rif_elo.Seed(s["player_id"], s["rating"], s["status"], dt.date.fromisoformat(s["as_of"])) for s in RIF_ELO_SEEDS],
     )
     for day in (
         "1994-12-30",
@@ -320,9 +328,7 @@ def test_elo_as_of_equals_the_replay_for_every_player(client):
 
 
 def _stored_bodies():  # type: ignore[no-untyped-def]
-    from tests.test_rif_elo_api import TOURNAMENTS, _round_robin
-
-    return [(tid, start, end, _round_robin(ids, results)) for tid, start, end, ids, results in TOURNAMENTS]
+    return [(tid, start, end, round_robin(ids, results)) for tid, start, end, ids, results in RIF_ELO_TOURNAMENTS]
 
 
 def test_last_played_is_the_last_games_date_never_a_period_end(client):
@@ -344,7 +350,7 @@ def test_last_played_is_the_last_games_date_never_a_period_end(client):
     assert client.post("/v1/tournaments", json=body, headers=AUTH).status_code == 201
     seeds = [{"player_id": p, "rating": 2000 + 50 * i, "as_of": "1994-12-31"} for i, p in enumerate(("a", "b", "c"))]
     client.put("/v1/rating-lists/rif-elo/seeds", json={"seeds": seeds}, headers=AUTH)
-    _recompute(client)
+    recompute_rif_elo(client)
     listed = {
         r["player_id"]: r
         for r in client.get("/v1/rating-lists/rif-elo/ratings", params={"status": "all", "as_of": "1995-06-01"}).json()["items"]
@@ -422,7 +428,7 @@ def test_cache_headers_and_a_304_for_list_and_history(client):
 
 def test_the_readmes_elo_example_lists_players_on_the_datas_last_day(client):
     """README, "The historical Elo list": the seeds of its example, then the list as of 2019-12-15."""
-    _run_import()
+    cli_import_renju_cn()
     seeds = [
         {"player_id": p, "rating": r, "status": "established", "as_of": "2009-11-01"}
         for p, r in (("1193", 2300), ("2223", 2250), ("1168", 2200), ("487", 2150))

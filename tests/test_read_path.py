@@ -11,9 +11,8 @@ from app import db
 from app.models import RatingList
 from app.services import current_snapshots as current_module
 from app.services import rating_lists as service
-from tests.conftest import AUTH, tournament_body
+from tests.helpers import AUTH, recompute_now, tournament_body
 from tests.live_server import running_server
-from tests.test_whr_list_api import recompute_now
 
 LATER = {"black": "p1", "white": "p2", "result": "W"}
 

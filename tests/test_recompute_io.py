@@ -23,14 +23,11 @@ from app.rating.system import (
     last_point_held,
 )
 from app.services import recompute
-from tests.conftest import AUTH, tournament_body
-from tests.test_cli_import import _run_import
-from tests.test_tournament_players import go_body
-from tests.test_whr_list_api import recompute_now
+from tests.helpers import AUTH, cli_import_renju_cn, go_body, recompute_now, tournament_body
 
 
 def test_the_columnar_read_gives_the_games_the_object_read_gives(client):
-    _run_import()  # the renju.cn history (59 tournaments), then what the list must leave out
+    cli_import_renju_cn()  # the renju.cn history (59 tournaments), then what the list must leave out
     assert client.post("/v1/tournaments", json=tournament_body("BLITZ", time_control_minutes=5), headers=AUTH).status_code == 201
     walkovers = _undated(tournament_body("WALKOVERS", start="2021-02-01", end="2021-02-01"))
     for game in walkovers["games"]:

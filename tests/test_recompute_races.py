@@ -16,7 +16,7 @@ from app.models import Job, RatingList, RatingSnapshot
 from app.services import jobs
 from app.services import tournaments as tournament_service
 from app.services.jobs import run_pending_jobs
-from tests.conftest import AUTH, tournament_body
+from tests.helpers import AUTH, tournament_body
 from tests.live_server import running_server
 
 

@@ -3,7 +3,7 @@ never a 422 pointing at a character offset as if it were a field (issue 23 item 
 
 import pytest
 
-from tests.conftest import AUTH, tournament_body
+from tests.helpers import AUTH, tournament_body
 from tests.live_server import running_server
 
 

@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from app.services.jobs import run_pending_jobs
-from tests.conftest import AUTH, RENJU_CN, tournament_body
+from tests.helpers import AUTH, RENJU_CN, tournament_body
 from tests.live_server import running_server
 
 OTHER = {"Authorization": "Bearer second-secret"}  # the key named "other" in the test environment

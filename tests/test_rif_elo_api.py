@@ -6,8 +6,14 @@ import datetime as dt
 import pytest
 
 from app.rating import rif_elo
-from app.services.jobs import run_pending_jobs
-from tests.conftest import AUTH
+from tests.helpers import (
+    AUTH,
+    RIF_ELO_SEEDS,
+    RIF_ELO_TOURNAMENTS,
+    recompute_rif_elo,
+    round_robin,
+    store_rif_elo_history,
+)
 
 
 def test_game_endpoint_matches_design_example(client):
@@ -128,78 +134,35 @@ def test_whr_calc_matches_the_design_example(client):
 
 # --- the stored historical list ---------------------------------------------------------------
 
-PLAYERS = [{"id": pid, "name": pid.upper()} for pid in ("a", "b", "c", "d", "n1", "n2")]
-
-
-def _round_robin(ids: list[str], results: str) -> list[dict]:
-    pairs = [(x, y) for i, x in enumerate(ids) for y in ids[i + 1 :]]
-    return [{"black": x, "white": y, "result": r} for (x, y), r in zip(pairs, results)]
-
-
-TOURNAMENTS = [
-    ("t1995", "1995-03-01", "1995-03-05", ["a", "b", "c", "n1"], "BWDBWD"),
-    ("t1996", "1996-05-01", "1996-05-04", ["a", "b", "d", "n1", "n2"], "BDWBWBDWBW"),
-    ("t1998", "1998-07-01", "1998-07-03", ["a", "b", "c", "d", "n1", "n2"], "BWDBWDBWDBWDBWD"),
-    ("t2022", "2022-01-01", "2022-01-02", ["a", "b"], "B"),
-]
-SEEDS = [
-    {"player_id": "a", "rating": 2300, "status": "established", "as_of": "1994-12-31"},
-    {"player_id": "b", "rating": 2150, "status": "established", "as_of": "1994-12-31"},
-    {"player_id": "c", "rating": 2050, "status": "established", "as_of": "1994-12-31"},
-    {"player_id": "d", "rating": 1980, "status": "established", "as_of": "1994-12-31"},
-]
-
-
-def _store_history(client) -> None:  # type: ignore[no-untyped-def]
-    for tid, start, end, ids, results in TOURNAMENTS:
-        body = {
-            "id": tid,
-            "name": tid,
-            "category": "renju",
-            "start": start,
-            "end": end,
-            "players": PLAYERS,
-            "games": _round_robin(ids, results),
-        }
-        assert client.post("/v1/tournaments", json=body, headers=AUTH).status_code == 201
-
-
-def _recompute(client) -> dict:  # type: ignore[no-untyped-def]
-    job_id = client.post("/v1/rating-lists/rif-elo/recompute", headers=AUTH).json()["job_id"]
-    run_pending_jobs(list_date=dt.date(2021, 8, 7))
-    job = client.get(f"/v1/jobs/{job_id}").json()
-    assert job["status"] == "succeeded", job
-    return job
-
 
 def test_without_seeds_the_replay_rates_nobody_and_says_why(client):
-    _store_history(client)
-    job = _recompute(client)
+    store_rif_elo_history(client)
+    job = recompute_rif_elo(client)
     assert job["result"]["players"] == 0
     assert any("no seed ratings" in note for note in job["result"]["notes"])
     assert client.get("/v1/rating-lists/rif-elo/ratings", params={"status": "all"}).json()["total"] == 0
 
 
 def test_seeds_are_replaced_and_read_back(client):
-    _store_history(client)
-    assert client.put("/v1/rating-lists/rif-elo/seeds", json={"seeds": SEEDS}).status_code == 401
-    stored = client.put("/v1/rating-lists/rif-elo/seeds", json={"seeds": SEEDS}, headers=AUTH)
+    store_rif_elo_history(client)
+    assert client.put("/v1/rating-lists/rif-elo/seeds", json={"seeds": RIF_ELO_SEEDS}).status_code == 401
+    stored = client.put("/v1/rating-lists/rif-elo/seeds", json={"seeds": RIF_ELO_SEEDS}, headers=AUTH)
     assert stored.status_code == 200
     assert [s["player_id"] for s in client.get("/v1/rating-lists/rif-elo/seeds").json()["seeds"]] == ["a", "b", "c", "d"]
     bad = client.put(
         "/v1/rating-lists/rif-elo/seeds",
-        json={"seeds": [*SEEDS, {"player_id": "ghost", "rating": 2000, "as_of": "1994-01-01"}]},
+        json={"seeds": [*RIF_ELO_SEEDS, {"player_id": "ghost", "rating": 2000, "as_of": "1994-01-01"}]},
         headers=AUTH,
     )
     assert bad.status_code == 422 and bad.json()["errors"][0]["pointer"] == "/seeds/4/player_id"
     assert len(client.get("/v1/rating-lists/rif-elo/seeds").json()["seeds"]) == 4
-    assert client.put("/v1/rating-lists/rif-whr/seeds", json={"seeds": SEEDS}, headers=AUTH).status_code == 422
+    assert client.put("/v1/rating-lists/rif-whr/seeds", json={"seeds": RIF_ELO_SEEDS}, headers=AUTH).status_code == 422
 
 
 def test_replay_of_stored_tournaments_matches_the_engine(client):
-    _store_history(client)
-    client.put("/v1/rating-lists/rif-elo/seeds", json={"seeds": SEEDS}, headers=AUTH)
-    job = _recompute(client)
+    store_rif_elo_history(client)
+    client.put("/v1/rating-lists/rif-elo/seeds", json={"seeds": RIF_ELO_SEEDS}, headers=AUTH)
+    job = recompute_rif_elo(client)
 
     expected = rif_elo.replay(
         [
@@ -209,12 +172,12 @@ def test_replay_of_stored_tournaments_matches_the_engine(client):
                 dt.date.fromisoformat(end),
                 [
                     rif_elo.Game(g["black"], g["white"], {"B": 1.0, "W": 0.0, "D": 0.5}[g["result"]])
-                    for g in _round_robin(ids, results)
+                    for g in round_robin(ids, results)
                 ],
             )
-            for tid, start, end, ids, results in TOURNAMENTS
+            for tid, start, end, ids, results in RIF_ELO_TOURNAMENTS
         ],
-        [rif_elo.Seed(s["player_id"], s["rating"], s["status"], dt.date.fromisoformat(s["as_of"])) for s in SEEDS],
+        [rif_elo.Seed(s["player_id"], s["rating"], s["status"], dt.date.fromisoformat(s["as_of"])) for s in RIF_ELO_SEEDS],
     )
     listed = {r["player_id"]: r for r in client.get("/v1/rating-lists/rif-elo/ratings", params={"status": "all"}).json()["items"]}
     assert {pid: r["rating"] for pid, r in listed.items()} == {f.player_id: f.rating for f in expected.ratings}
@@ -242,8 +205,8 @@ def test_replay_of_stored_tournaments_matches_the_engine(client):
 
 
 def test_bootstrap_option_rates_players_without_seeds(client):
-    _store_history(client)
+    store_rif_elo_history(client)
     response = client.patch("/v1/rating-lists/rif-elo/params", json={"bootstrap_rating": 1800}, headers=AUTH)
     assert response.status_code == 200 and response.json()["params"]["bootstrap_rating"] == 1800
-    job = _recompute(client)
+    job = recompute_rif_elo(client)
     assert job["result"]["players"] > 0

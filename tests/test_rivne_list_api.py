@@ -7,8 +7,7 @@ import pytest
 from app.rating import rivne
 from app.rating.rivne.rating_list import first_rating, round_numbers
 from app.services.importing import import_results_file
-from tests.conftest import AUTH, GO_DATA
-from tests.test_whr_list_api import recompute_now
+from tests.helpers import AUTH, GO_DATA, recompute_now
 
 EGC = GO_DATA / "egc2013.h9"
 JUVISY_H9 = GO_DATA / "juvisy2019.h9"

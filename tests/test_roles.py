@@ -20,7 +20,7 @@ from app.models import ApiKey, Revision
 from app.problems import RoleForbidden
 from app.security import Caller, require_unlimited_officer
 from app.services import api_keys
-from tests.conftest import AUTH, tournament_body
+from tests.helpers import AUTH, tournament_body
 from tests.live_server import running_server
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -17,7 +17,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from tests.conftest import AUTH
+from tests.helpers import AUTH
 from tests.live_server import running_server
 
 ROOT = Path(__file__).resolve().parents[1]

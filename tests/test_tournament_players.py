@@ -1,27 +1,6 @@
 """Per-tournament player data (rank, rating, club, EGF pin as declared at a tournament)."""
 
-from tests.conftest import AUTH, tournament_body
-
-
-def go_body(**overrides):  # type: ignore[no-untyped-def]
-    body = tournament_body("G1", category="go", rule=None, board_size=19)
-    body["players"] = [
-        {
-            "id": "p1",
-            "name": "Artem",
-            "surname": "Kachanovskyi",
-            "country": "UA",
-            "rank": "6D",
-            "rating": 2650.5,
-            "club": "Rivn",
-            "egf_pin": "13219100",
-        },
-        {"id": "p2", "name": "Andrii", "surname": "Kravets", "country": "UA", "rank": "6d", "club": "Rivn"},
-        {"id": "p3", "name": "Ants"},
-        {"id": "p4", "rank": "30k", "rating": -900},
-    ]
-    body.update(overrides)
-    return body
+from tests.helpers import AUTH, go_body, tournament_body
 
 
 def test_declared_rank_rating_club_and_pin_are_stored_per_tournament(client):

@@ -4,7 +4,7 @@ from sqlalchemy import func, select
 
 from app import db
 from app.models import Game, Player, Tournament
-from tests.conftest import AUTH, tournament_body
+from tests.helpers import AUTH, tournament_body
 
 
 def _count(model) -> int:  # type: ignore[no-untyped-def]

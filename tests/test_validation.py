@@ -5,7 +5,7 @@ from sqlalchemy import func, select
 
 from app import db
 from app.models import Game, Player, Tournament
-from tests.conftest import AUTH, tournament_body
+from tests.helpers import AUTH, tournament_body
 
 
 def _stored() -> tuple[int, int, int]:

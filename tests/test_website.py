@@ -1,6 +1,6 @@
 """The website (issue 14) on real data: the Chinese renju results (rif-whr, and rif-elo started from
 its bootstrap rating) and the Go files (rivne), plus the Olufsen shogi tables of
-tests/test_olufsen_list_api.py for a grade change. Every page is rendered and read back as HTML
+tests/test_olufsen_list_api.py (tests/helpers.py) for a grade change. Every page is rendered and read back as HTML
 tables, against the API's own answers for the same data."""
 
 import csv
@@ -8,53 +8,15 @@ import datetime as dt
 import io
 import re
 from collections.abc import Iterator
-from html.parser import HTMLParser
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import delete, insert
 
-from app import db
-from app.models import Base, RatingList
-from app.services.importing import import_results_file
-from app.services.jobs import run_pending_jobs
 from app.web.charts import ChartPoint, rating_chart
 from app.web.crosstable import CrossGame, crosstable
-from tests.conftest import AUTH, GO_DATA, RENJU_CN, _default_lists
-from tests.test_olufsen_list_api import SEEDS as SHOGI_SEEDS
-from tests.test_olufsen_list_api import TOO_MANY
-from tests.test_olufsen_list_api import TOURNAMENTS as SHOGI_TOURNAMENTS
-from tests.test_olufsen_list_api import _submit as submit_shogi
+from tests.helpers import SITE_EARLIER, SITE_LIST_DATE, Page, cells, empty_database, load_site
 
-LIST_DATE = dt.date(2019, 12, 31)  # the Chinese file ends 2019-12-15: its players are still active then
-EARLIER = dt.date(2018, 12, 31)  # rif-whr's first snapshot, superseded by the one of LIST_DATE
 EGC = "egc2013main-2013-07-28"
-
-
-def load_site(client: TestClient) -> None:
-    """The renju and Go files imported, every list with data recomputed (rif-whr twice)."""
-    import_results_file(RENJU_CN)
-    for name in ("egc2013.h9", "juvisy2019.h9"):
-        import_results_file(GO_DATA / name)
-    for tournament in [*SHOGI_TOURNAMENTS, TOO_MANY]:
-        submit_shogi(client, *tournament)
-    assert client.put("/v1/rating-lists/olufsen/seeds", json={"seeds": SHOGI_SEEDS}, headers=AUTH).status_code == 200
-    assert client.patch("/v1/rating-lists/rif-elo/params", json={"bootstrap_rating": 1800}, headers=AUTH).status_code == 200
-    for lists, day in (
-        (["rif-whr"], EARLIER),
-        (["rif-whr", "rif-elo", "rivne"], LIST_DATE),
-        (["olufsen"], dt.date(2024, 12, 31)),
-    ):
-        for list_id in lists:
-            assert client.post(f"/v1/rating-lists/{list_id}/recompute", headers=AUTH).status_code == 202
-        run_pending_jobs(list_date=day)
-
-
-def clean_database() -> None:
-    with db.get_engine().begin() as connection:
-        for table in reversed(Base.metadata.sorted_tables):
-            connection.execute(delete(table))
-        connection.execute(insert(RatingList), _default_lists())
 
 
 @pytest.fixture(autouse=True)
@@ -65,81 +27,14 @@ def _clean_tables() -> Iterator[None]:
 
 @pytest.fixture(scope="module")
 def site(app) -> Iterator[TestClient]:  # type: ignore[no-untyped-def]
-    clean_database()
+    empty_database()
     with TestClient(app) as client:
         load_site(client)
         yield client
-    clean_database()
+    empty_database()
 
 
 # --- reading pages back -------------------------------------------------------------------------
-
-
-class Page(HTMLParser):
-    """A page's tables (header cells, then each row's cell texts and first link), every link,
-    form action and source, and its text."""
-
-    def __init__(self, html: str) -> None:
-        super().__init__()
-        self.tables: list[dict] = []
-        self.links: list[str] = []
-        self.sources: list[str] = []
-        self.text: list[str] = []
-        self._cell: list[str] | None = None
-        self._cell_link: str | None = None
-        self._row: list[tuple[str, str | None]] | None = None
-        self._in_head = False
-        self._in_caption = False
-        self.feed(html)
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        values = dict(attrs)
-        for name in ("href", "src", "action"):
-            if values.get(name) is not None:
-                (self.links if name == "href" else self.sources).append(values[name])  # type: ignore[arg-type]
-        if tag == "table":
-            self.tables.append({"headers": [], "rows": [], "caption": ""})
-        elif tag == "thead":
-            self._in_head = True
-        elif tag == "caption":
-            self._in_caption = True
-        elif tag == "tr":
-            self._row = []
-        elif tag in ("td", "th"):
-            self._cell, self._cell_link = [], None
-        elif tag == "a" and self._cell is not None and self._cell_link is None:
-            self._cell_link = values.get("href")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in ("td", "th") and self._cell is not None and self._row is not None:
-            self._row.append(("".join(self._cell).strip(), self._cell_link))
-            self._cell = None
-        elif tag == "tr" and self._row is not None:
-            if self._in_head:
-                self.tables[-1]["headers"] = [text for text, _ in self._row]
-            else:
-                self.tables[-1]["rows"].append(self._row)
-            self._row = None
-        elif tag == "thead":
-            self._in_head = False
-        elif tag == "caption":
-            self._in_caption = False
-
-    def handle_data(self, data: str) -> None:
-        self.text.append(data)
-        if self._in_caption:
-            self.tables[-1]["caption"] += data
-        if self._cell is not None:
-            self._cell.append(data)
-
-    def table(self, caption_part: str = "") -> dict:
-        found = [t for t in self.tables if caption_part in t.get("caption", "")] if caption_part else self.tables
-        assert found, f"no table {caption_part!r}"
-        return found[0]
-
-    @property
-    def words(self) -> str:
-        return re.sub(r"\s+", " ", "".join(self.text))
 
 
 def get_page(client: TestClient, url: str, status: int = 200) -> Page:
@@ -148,10 +43,6 @@ def get_page(client: TestClient, url: str, status: int = 200) -> Page:
     if status == 200:
         assert response.headers["content-type"].startswith("text/html")
     return Page(response.text)
-
-
-def cells(table: dict) -> list[dict[str, str]]:
-    return [dict(zip(table["headers"], (text for text, _ in row))) for row in table["rows"]]
 
 
 def api_rows(client: TestClient, list_id: str, **params: object) -> list[dict]:
@@ -177,7 +68,7 @@ def test_home_shows_each_list_with_its_date_count_and_top_ten(site):
     for rating_list in lists:
         assert rating_list["name"] in words
     assert "Not computed yet." in words  # rif-whr-gomoku was never recomputed
-    assert f"List of {LIST_DATE}: 526 players" in words
+    assert f"List of {SITE_LIST_DATE}: 526 players" in words
     top = api_rows(site, "rif-whr", status="active", limit=10)
     whr = page.table("Top ten active players on RIF rating (Whole-History Rating), renju")
     assert [row[1][1] for row in whr["rows"]] == [f"/players/{r['player_id']}" for r in top]
@@ -283,14 +174,14 @@ def test_the_csv_download_is_exactly_the_table_shown(site, query):
 def test_snapshots_are_listed_by_date_and_each_reads_as_it_was(site):
     page = get_page(site, "/lists/rif-whr/snapshots")
     rows = cells(page.table())
-    assert [row["List date"] for row in rows] == [f"{LIST_DATE} (current)", str(EARLIER)]
+    assert [row["List date"] for row in rows] == [f"{SITE_LIST_DATE} (current)", str(SITE_EARLIER)]
     snapshots = site.get("/v1/rating-lists/rif-whr/snapshots").json()["items"]
-    earlier = next(s for s in snapshots if s["list_date"] == str(EARLIER))
+    earlier = next(s for s in snapshots if s["list_date"] == str(SITE_EARLIER))
     assert f"/lists/rif-whr?snapshot={earlier['id']}" in page.links
     old = site.get(f"/lists/rif-whr?snapshot={earlier['id']}&status=all&per_page=500")
     assert old.headers["cache-control"] == "public, max-age=31536000, immutable"
     old_page = Page(old.text)
-    assert f"Snapshot of {EARLIER}, as it was published" in old_page.words
+    assert f"Snapshot of {SITE_EARLIER}, as it was published" in old_page.words
     expected = api_rows(site, "rif-whr", status="all", snapshot_id=earlier["id"])
     assert [(c["ID"], c["Rating"]) for c in cells(old_page.table())] == [(r["player_id"], shown(r["rating"])) for r in expected]
     assert len(expected) < 526  # the players of 2019 were not on it yet

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from tests.browser import Browser, ensure_axe, ensure_chromium
+from tests.helpers import load_site
 from tests.live_server import running_server
-from tests.test_website import load_site
 
 ROOT = Path(__file__).resolve().parents[1]
 SCREENSHOTS = ROOT / "docs" / "screenshots"

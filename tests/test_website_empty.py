@@ -5,8 +5,7 @@ game's day and every status."""
 import datetime as dt
 
 from app.services.jobs import run_pending_jobs
-from tests.conftest import AUTH, tournament_body
-from tests.test_website import Page, cells
+from tests.helpers import AUTH, Page, cells, tournament_body
 
 
 def test_a_fresh_service_has_pages_that_say_nothing_is_computed_yet(client):

@@ -14,23 +14,7 @@ from app.models import Job, RatingEntry, RatingList, RatingSnapshot
 from app.rating.registry import system_ids
 from app.services import jobs, recompute
 from app.services.jobs import run_pending_jobs
-from tests.conftest import AUTH, RENJU_CN, tournament_body
-from tests.test_cli_import import _run_import
-
-
-def recompute_now(client, list_id: str = "rif-whr", list_date: dt.date | None = None) -> dict:  # type: ignore[no-untyped-def]
-    accepted = client.post(f"/v1/rating-lists/{list_id}/recompute", headers=AUTH)
-    assert accepted.status_code == 202, accepted.text
-    run_pending_jobs(list_date=list_date)
-    job = client.get(f"/v1/jobs/{accepted.json()['job_id']}").json()
-    assert job["status"] == "succeeded", job
-    return job
-
-
-def ratings(client, **params):  # type: ignore[no-untyped-def]
-    response = client.get("/v1/rating-lists/rif-whr/ratings", params={"status": "all", "limit": 500, **params})
-    assert response.status_code == 200, response.text
-    return {row["player_id"]: row for row in response.json()["items"]}
+from tests.helpers import AUTH, RENJU_CN, cli_import_renju_cn, ratings, recompute_now, tournament_body
 
 
 def test_lists_exist_out_of_the_box(client):
@@ -47,7 +31,7 @@ def test_lists_exist_out_of_the_box(client):
 def test_real_data_matches_the_reference_package(client):
     """All 526 players of the self-contained games, every player-day within 0.01 Elo of whr's
     converged ratings and deviations within 0.1 Elo."""
-    _run_import()
+    cli_import_renju_cn()
     job = recompute_now(client)
     assert job["result"]["players"] == 526 and job["result"]["games"] == 4644
     assert client.get("/v1/rating-lists/rif-whr/ratings", params={"status": "all"}).json()["total"] == 526
@@ -370,7 +354,7 @@ def test_history_and_ratings_errors(client):
 
 
 def test_recompute_warm_starts_from_the_previous_snapshot(client):
-    _run_import()
+    cli_import_renju_cn()
     cold = recompute_now(client)["result"]
     client.post(
         "/v1/tournaments",

@@ -7,7 +7,12 @@ import sys
 import time
 from pathlib import Path
 
-from tests.conftest import AUTH, tournament_body
+import pytest
+
+from tests.helpers import AUTH, tournament_body
+
+# Two worker processes started and polled until they drain the queue.
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -7,48 +7,23 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from xml.sax.saxutils import escape, quoteattr
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import delete, insert, select
+from sqlalchemy import select
 
 from app import db
 from app.importers.renju_tsv import parse_path
 from app.importers.renju_xml import Undatable, tournament_dates
-from app.models import Base, Game, Player, RatingList, Tournament
+from app.models import Game, Player, Tournament
 from app.services.importing import import_results_file
-from tests.conftest import RENJU_CN, _default_lists
-from tests.test_whr_list_api import recompute_now
+from tests.helpers import RENJU_CN, empty_database, export_xml, recompute_now
+
+# Each test runs the CLI in a subprocess (about a second each), one imports the real file twice.
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[1]
 MOVES = "h8 i9 j8 i8 i7 h6 j9 j7 k8 l8 k9 k10 g8 f8 j10 h7 g6 l10 f6 e5 g7 g9 h10 i11 k11"
-
-
-def export_xml(path: Path, **sections: list[dict]) -> Path:
-    """The export's structure: a root with six sections of records whose fields are attributes; a
-    game's ``moves`` become a ``move`` child."""
-    with open(path, "w", encoding="utf-8") as out:
-        out.write('<?xml version="1.0" encoding="utf-8"?>\n<database>\n')
-        for section, record in (
-            ("countries", "country"),
-            ("cities", "city"),
-            ("rules", "rule"),
-            ("players", "player"),
-            ("tournaments", "tournament"),
-            ("games", "game"),
-        ):
-            out.write(f"<{section}>\n")
-            for attributes in sections.get(section, []):
-                moves = attributes.get("moves")
-                fields = " ".join(f"{k}={quoteattr(str(v))}" for k, v in attributes.items() if k != "moves")
-                if moves is None:
-                    out.write(f"<{record} {fields}/>\n")
-                else:
-                    out.write(f"<{record} {fields}>\n<move>{escape(moves)}</move>\n</{record}>\n")
-            out.write(f"</{section}>\n")
-        out.write("</database>\n")
-    return path
 
 
 def renju_cn_as_export(path: Path) -> Path:
@@ -190,13 +165,6 @@ def whole_list(client: TestClient) -> dict[str, tuple]:
         )
         if len(rows) >= page["total"]:
             return rows
-
-
-def empty_database() -> None:
-    with db.get_engine().begin() as connection:
-        for table in reversed(Base.metadata.sorted_tables):
-            connection.execute(delete(table))
-        connection.execute(insert(RatingList), _default_lists())
 
 
 def test_real_results_as_the_export_import_exactly_as_the_tab_separated_file(tmp_path: Path, client: TestClient):

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 from bench.histories import History, federation_history  # noqa: E402
-from tests.conftest import RENJU_CN  # noqa: E402
+from tests.helpers import RENJU_CN  # noqa: E402
 
 try:
     import whr as whr_reference
