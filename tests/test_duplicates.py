@@ -5,6 +5,8 @@ them twice (docs/decisions.md 7.17)."""
 import subprocess
 import sys
 
+import pytest
+
 from tests.helpers import AUTH, RENJU_CN, tournament_body
 from tests.live_server import ROOT
 
@@ -42,6 +44,7 @@ def test_what_is_not_a_repeat(client):
     assert client.post("/v1/tournaments", json=tournament_body("T1-RIGHT"), headers=AUTH).status_code == 201
 
 
+@pytest.mark.slow  # seconds: a large body or a CLI subprocess over real data
 def test_the_real_file_imported_again_under_other_ids_is_reported_not_stored(client, tmp_path):
     renamed = tmp_path / "renamed.tsv"
     lines = []

@@ -182,6 +182,7 @@ def test_a_declared_charset_other_than_utf8_is_415(client: TestClient):
 # --- seeds: 120,000 rows -----------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # seconds: a large body or a CLI subprocess over real data
 def test_120000_seeds_are_stored_in_one_request(client: TestClient):
     """Beyond PostgreSQL's 65,535 parameters a statement: the ids are looked up in pieces. The body
     limit (MAX_BODY_BYTES) is what bounds a request's rows."""

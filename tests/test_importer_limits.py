@@ -302,6 +302,7 @@ def test_a_file_larger_than_its_format_reads_whole_is_refused(tmp_path: Path, ca
     assert_refused(path, capsys, f"{GO_FILE_MAX_BYTES:,}", "split it")
 
 
+@pytest.mark.slow  # seconds: a large body or a CLI subprocess over real data
 def test_one_line_and_exit_status_1_from_the_command_with_bounded_memory(tmp_path: Path):
     """The real command, in a process of its own: a refused file is one line on stderr and exit
     status 1; the hostile files read in a few tens of megabytes (the issue saw 1.4 GB)."""

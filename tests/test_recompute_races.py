@@ -53,7 +53,7 @@ def test_a_job_is_not_claimed_while_a_submission_that_joined_it_is_open(client, 
     assert joined.wait(30)
     worker = threading.Thread(target=run_pending_jobs)
     worker.start()
-    worker.join(timeout=3)  # PostgreSQL: the held job is skipped at once; SQLite: the claim waits for the commit
+    worker.join(timeout=1)  # PostgreSQL: the held job is skipped at once; SQLite: the claim waits for the commit
     release.set()
     submission.join(30)
     worker.join(60)
