@@ -3,13 +3,14 @@
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 
 from app import contract, problems
 from app import logging as app_logging
 from app.api import audit, calculators, health, jobs, players, publications, rating_lists, tournaments
 from app.api.conditional import ConditionalReads
+from app.api.deps import reject_undeclared_query_parameters
 from app.middleware import BodySizeLimitMiddleware, RequestContextMiddleware
 from app.settings import Settings, get_settings
 from app.web import router as website
@@ -39,6 +40,9 @@ def create_app(settings: Settings | None = None, *, start_worker: bool | None = 
                 worker.stop()
 
     app = FastAPI(
+        # A query parameter the operation does not declare is a 422, as an unknown body field is:
+        # a misspelt filter (`?contry=EST`) would otherwise silently answer the unfiltered list.
+        dependencies=[Depends(reject_undeclared_query_parameters)],
         title="Renju rating service",
         version="1.0.0",
         description=DESCRIPTION,

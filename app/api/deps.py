@@ -2,8 +2,11 @@
 
 from typing import Annotated
 
-from fastapi import Depends, Header, Path, Query
+from fastapi import Depends, Header, Path, Query, Request
+from fastapi.dependencies.models import Dependant
+from fastapi.routing import APIRoute
 
+from app.problems import FieldError, InvalidInput
 from app.schemas.common import MAX_DATABASE_ID, MAX_OFFSET, MAX_PAGE_SIZE, Identifier
 from app.security import Caller, authenticate, authorise_list_change, require_officer, require_writer
 
@@ -50,3 +53,37 @@ def require_list_officer(list_id: ListIdPath, caller: Caller = Depends(authentic
 
 
 ListOfficer = Annotated[Caller, Depends(require_list_officer)]
+
+
+async def reject_undeclared_query_parameters(request: Request) -> None:
+    """A 422 naming each query parameter the operation does not declare (every `/v1` operation; the
+    website's pages are outside the contract): the same rule as a body's unknown field."""
+    route = request.scope.get("route")
+    if not request.url.path.startswith("/v1/") or not isinstance(route, APIRoute):
+        return
+    declared = _declared_query_parameters(route)
+    unknown = sorted({name for name in request.query_params if name not in declared})
+    if unknown:
+        raise InvalidInput(
+            f"Unknown query parameter(s): {', '.join(unknown)}.",
+            [FieldError(f"query:{name}", "Not a parameter of this operation") for name in unknown],
+        )
+
+
+_DECLARED: dict[int, frozenset[str]] = {}
+
+
+def _declared_query_parameters(route: APIRoute) -> frozenset[str]:
+    """The route's query parameters, its dependencies' included (computed once per route: routes live as
+    long as their app, so the id of one is never reused for another)."""
+    declared = _DECLARED.get(id(route))
+    if declared is None:
+        declared = _DECLARED[id(route)] = frozenset(_query_parameters(route.dependant))
+    return declared
+
+
+def _query_parameters(dependant: Dependant) -> set[str]:
+    names = {parameter.alias for parameter in dependant.query_params}
+    for dependency in dependant.dependencies:
+        names |= _query_parameters(dependency)
+    return names

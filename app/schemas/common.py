@@ -1,7 +1,11 @@
 import datetime as dt
-from typing import Annotated, Generic, TypeVar
+import functools
+import re
+import types
+from collections.abc import Hashable
+from typing import Annotated, Any, Generic, TypeVar, Union, cast, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, ValidationInfo, field_validator
 
 T = TypeVar("T")
 
@@ -27,7 +31,26 @@ MAX_OFFSET = 2**31 - 1
 # some databases misbehave, and no renju tournament was ever played there.
 EARLIEST_DATE = dt.date(1900, 1, 1)
 LATEST_DATE = dt.date(2199, 12, 31)
-Date = Annotated[dt.date, Field(ge=EARLIEST_DATE, le=LATEST_DATE)]
+# The same bounds as a pattern, so that the contract states them (JSON Schema has no date minimum):
+# YYYY-MM-DD with a year from 1900 to 2199, the days between them checked as dates.
+DATE_PATTERN = r"^(19|20|21)[0-9]{2}-[0-9]{2}-[0-9]{2}$"
+_ISO_DATE = re.compile(DATE_PATTERN)
+
+
+def _iso_date_only(value: Any) -> Any:
+    """A date is written YYYY-MM-DD, 1900 to 2199, and nothing else: pydantic alone would also take a
+    number of seconds since 1970 (`as_of=0`) or a date-time, which the contract (format: date) does not
+    allow."""
+    if isinstance(value, bool | int | float) or (isinstance(value, str) and not _ISO_DATE.fullmatch(value)):
+        raise ValueError("Input should be a date written YYYY-MM-DD, from 1900-01-01 to 2199-12-31")
+    return value
+
+
+Date = Annotated[
+    dt.date,
+    Field(ge=EARLIEST_DATE, le=LATEST_DATE, json_schema_extra={"pattern": DATE_PATTERN}),
+    BeforeValidator(_iso_date_only),
+]
 
 
 class StrictModel(BaseModel):
@@ -35,6 +58,39 @@ class StrictModel(BaseModel):
     non-finite numbers (NaN, Infinity), which no rule system can rate with."""
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _json_types_as_declared(cls, value: Any, info: ValidationInfo) -> Any:
+        """true and false are booleans, not the numbers 1 and 0, and a boolean is only true or false:
+        pydantic's lax mode would take `"score": false` as 0 and `"rated": 0` as false, which the
+        contract (type: number, type: boolean) refuses."""
+        if info.field_name is None or info.field_name not in cls.model_fields:
+            return value
+        kinds = _json_kinds(cast(Hashable, cls.model_fields[info.field_name].annotation))
+        if isinstance(value, bool):
+            if "boolean" not in kinds and "other" not in kinds and "number" in kinds:
+                raise ValueError("Input should be a number, not true or false")
+        elif value is not None and kinds == {"boolean"}:
+            raise ValueError("Input should be true or false")
+        return value
+
+
+@functools.cache
+def _json_kinds(annotation: Any) -> frozenset[str]:
+    """The JSON kinds a field's annotation takes besides null: boolean, number or other (anything else)."""
+    origin = get_origin(annotation)
+    if origin is Union or origin is types.UnionType:
+        return frozenset().union(*(_json_kinds(argument) for argument in get_args(annotation)))
+    if origin is Annotated:
+        return _json_kinds(get_args(annotation)[0])
+    if annotation is type(None):
+        return frozenset()  # null is let through before this is asked
+    if annotation is bool:
+        return frozenset({"boolean"})
+    if annotation is int or annotation is float:
+        return frozenset({"number"})
+    return frozenset({"other"})
 
 
 PAGE_DESCRIPTION = "One page of a longer result; the next page starts at `offset + limit`."

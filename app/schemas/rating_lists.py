@@ -43,7 +43,8 @@ PublicationDay = Annotated[str, StringConstraints(pattern=r"^(0[1-9]|1[0-2])-(0[
 class RatingListSettingsPatch(StrictModel):
     """The list's settings to change; a field left out keeps its value."""
 
-    auto_recompute: bool | None = Field(None, description="Recompute the list after each submission it rates")
+    # Left out keeps the value; null is not a value the list can have (the column is not nullable).
+    auto_recompute: bool = Field(None, description="Recompute the list after each submission it rates (true or false)")  # type: ignore[assignment]
     publication_days: list[PublicationDay] | None = Field(
         None,
         max_length=366,
