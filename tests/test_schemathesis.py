@@ -28,6 +28,26 @@ CHECKS_ENABLED = CHECKS.get_all()
 
 schema = schemathesis.openapi.from_path(ROOT / "openapi" / "openapi.json")
 
+# Operations whose bodies follow a rule JSON Schema cannot state (it ties a field to another field,
+# to the path or to stored data): a generated body that the schema allows may break it, and the
+# service rightly answers 422 with a pointer. They get every check but positive_data_acceptance; each
+# rule is in the operation's description. Issue 28 stays open until the API or the generator settles
+# them (a schemathesis hook that makes positive examples keep the rule, or an API that needs none).
+CROSS_FIELD_RULES = {
+    "POST /v1/calc/rif-1995/tournament": "a game's players are among `players`; a new player has no rating",
+    "POST /v1/calc/rif-1997/tournament": "a game's players are among `players`, and two different ones",
+    "POST /v1/calc/olufsen/tournament": "a game's players are among `players`, and two different ones",
+    "POST /v1/calc/eru/tournament": "a game's players are among `players`, and two different ones",
+    "POST /v1/calc/rivne/tournament": "a game's players are among `players`; a player gives a rating or a rank",
+    "POST /v1/calc/performance": "a performance is undefined at 0 % or 100 %",
+    "POST /v1/calc/whr": "a game is between two different players",
+    "PATCH /v1/rating-lists/{list_id}/params": "which parameters a list takes depends on its system",
+    "PUT /v1/rating-lists/{list_id}/seeds": "what a seed holds depends on the list's system",
+    "POST /v1/rating-lists/{list_id}/publications": "the snapshot must be one of the list's stored snapshots",
+    "POST /v1/tournaments": "a renju or gomoku rule is a known opening rule; a game's players are given or stored",
+    "PUT /v1/tournaments/{tournament_id}": "the body's id is the path's",
+}
+
 
 def test_every_check_is_enabled() -> None:
     names = {check.__name__ for check in CHECKS_ENABLED}
@@ -64,4 +84,12 @@ def base_url() -> Iterator[str]:
     suppress_health_check=list(HealthCheck),
 )
 def test_every_operation_answers_within_the_contract(case, base_url):  # type: ignore[no-untyped-def]
-    case.call_and_validate(base_url=base_url, headers=AUTH, checks=CHECKS_ENABLED)
+    checks = CHECKS_ENABLED
+    if f"{case.operation.method.upper()} {case.operation.path}" in CROSS_FIELD_RULES:
+        checks = [check for check in CHECKS_ENABLED if check.__name__ != "positive_data_acceptance"]
+    case.call_and_validate(base_url=base_url, headers=AUTH, checks=checks)
+
+
+def test_the_operations_spared_one_check_exist() -> None:
+    operations = {f"{method.upper()} {path}" for path, methods in schema.raw_schema["paths"].items() for method in methods}
+    assert set(CROSS_FIELD_RULES) <= operations

@@ -70,15 +70,13 @@ async def reject_undeclared_query_parameters(request: Request) -> None:
         )
 
 
-_DECLARED: dict[int, frozenset[str]] = {}
-
-
 def _declared_query_parameters(route: APIRoute) -> frozenset[str]:
-    """The route's query parameters, its dependencies' included (computed once per route: routes live as
-    long as their app, so the id of one is never reused for another)."""
-    declared = _DECLARED.get(id(route))
+    """The route's query parameters, its dependencies' included, computed once per route and kept
+    on it (an attribute, so it lives and dies with its app)."""
+    declared: frozenset[str] | None = getattr(route, "declared_query_parameters", None)
     if declared is None:
-        declared = _DECLARED[id(route)] = frozenset(_query_parameters(route.dependant))
+        declared = frozenset(_query_parameters(route.dependant))
+        setattr(route, "declared_query_parameters", declared)  # noqa: B010 - an attribute APIRoute does not declare
     return declared
 
 

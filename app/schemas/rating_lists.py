@@ -37,7 +37,13 @@ class RatingListRead(BaseModel):
     )
 
 
-PublicationDay = Annotated[str, StringConstraints(pattern=r"^(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$")]
+# A day every year has, MM-DD: the pattern states each month's length (so 02-29, 04-31 are refused by the contract itself).
+PublicationDay = Annotated[
+    str,
+    StringConstraints(
+        pattern=r"^((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|(0[469]|11)-(0[1-9]|[12][0-9]|30)|02-(0[1-9]|1[0-9]|2[0-8]))$"
+    ),
+]
 
 
 class RatingListSettingsPatch(StrictModel):

@@ -25,7 +25,7 @@ class WhrParamsIn(StrictModel):
     """WHR parameters (RIF 2021 #8); the defaults are the rule text's."""
 
     w2: float = Field(default=12.9, gt=0, le=10_000, description="Rating variance per day, Elo² (rating drift)")
-    virtual_games: int = Field(default=2, ge=0, le=100, description="Virtual draws on a player's first day")
+    virtual_games: int = Field(default=2, ge=1, le=100, description="Virtual draws on a player's first day")
     virtual_rating: float = Field(default=1900.0, ge=0, le=4000, description="Rating of the virtual opponent")
 
 
