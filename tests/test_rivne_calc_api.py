@@ -5,6 +5,7 @@ from math import exp
 import pytest
 
 from app.rating.rivne.calculator_models import EXAMPLE
+from tests.helpers import AUTH, tournament_body
 
 URL = "/v1/calc/rivne/tournament"
 
@@ -120,3 +121,20 @@ def test_limits(client):
     body = {"players": [{"id": f"p{i}", "rating": 1000} for i in range(2001)], "games": []}
     response = client.post(URL, json=body)
     assert response.status_code == 422 and response.json()["errors"][0]["pointer"] == "/players"
+
+
+@pytest.mark.parametrize("rank", ["30d", "10d", "0k", "31k"])
+def test_a_rank_outside_30k_to_9d_is_a_422_not_a_server_error(client, rank):
+    """Found by schemathesis: "30d" matched the rank's pattern and reached the rules, which stop at 9d."""
+    body = {"players": [{"id": "A", "rank": rank}, {"id": "B", "rating": 1700}], "games": []}
+    response = client.post(URL, json=body)
+    assert response.status_code == 422
+    assert response.json()["errors"][0]["pointer"] == "/players/0/rank"
+
+
+def test_a_declared_rank_above_9d_is_refused_on_submission(client):
+    body = tournament_body(category="go", board_size=19)
+    body["players"][0]["rank"] = "30d"
+    response = client.post("/v1/tournaments", json=body, headers=AUTH)
+    assert response.status_code == 422
+    assert response.json()["errors"][0]["pointer"] == "/players/0/rank"

@@ -16,7 +16,7 @@ Championship = Literal["world-championship-at", "team-world-championship"]
 # A declared kyu/dan rank as at a tournament: 30k … 1k, 1d … 9d; either case in, lower case stored.
 DeclaredRank = Annotated[
     str,
-    StringConstraints(pattern=r"^([1-9]|[12][0-9]|30)[kKdD]$"),
+    StringConstraints(pattern=r"^([1-9]|[12][0-9]|30)[kK]$|^[1-9][dD]$"),
     AfterValidator(str.lower),
 ]
 TOURNAMENT_PLAYER_FIELDS = ("rank", "rating", "club", "egf_pin", "rating_origin")

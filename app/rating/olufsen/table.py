@@ -221,7 +221,7 @@ class _Table:
 
     def _unrated_rating(self, i: int, ratings: NDArray[np.float64]) -> float:
         """001 (6) (7): performance over all prior recorded results (dummies included) and this table's
-        games against post-event ratings; 0 % gives 400; 100 % adds a dummy draw against the highest
+        games against post-event ratings; 0 % gives 400, and nothing gives less; 100 % adds a dummy draw against the highest
         rated opponent among those results (INTERPRETATIONS 2.5)."""
         rows = self.side_player == i
         recorded = self.states[i].recorded_results
@@ -230,7 +230,9 @@ class _Table:
         )
         scores = np.concatenate([np.array([r.score for r in recorded], dtype=np.float64), self.side_score[rows]])
         performance = _performance_with_dummy_draw(opponents, scores)
-        return float(ZERO_SCORE_RATING) if performance is None else performance
+        # INTERPRETATIONS 2.18: 400, the rating of a 0 % score, is the floor: a player who scored is not
+        # rated below one who did not, and unrated players tied only to each other stay finite.
+        return float(ZERO_SCORE_RATING) if performance is None else max(performance, float(ZERO_SCORE_RATING))
 
     def _check_determined(self) -> None:
         """Unrated players who met only unrated players need an anchor somewhere in their group."""

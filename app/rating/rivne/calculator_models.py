@@ -10,7 +10,7 @@ from app.schemas.tournaments import Result
 MAX_PLAYERS = 2_000
 MAX_GAMES = 20_000
 # Declared Go ranks: 30k … 1k, 1d … 9d (either case, as tournament programs write them).
-GoRank = Annotated[str, StringConstraints(pattern=r"^([1-9]|[12][0-9]|30)[kKdD]$|^[1-9][dD]$")]
+GoRank = Annotated[str, StringConstraints(pattern=r"^([1-9]|[12][0-9]|30)[kK]$|^[1-9][dD]$")]
 
 
 class RivnePlayerIn(StrictModel):
