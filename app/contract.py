@@ -5,7 +5,7 @@ for 422, while the service answers every error as RFC 9457 problem+json (app/pro
 replaces ``app.openapi`` with a version that declares one shared ``Problem`` component and, for every
 operation, each error status it can answer, read from the route itself: writes (the Bearer security
 requirement) can answer 401 and 403, a path with an id 404, a request body 400, 413 and 415, a stored write 409,
-anything with input 422, and every operation 500 and 503. New routers are covered without being edited. The
+an `If-Match` header 412, anything with input 422, and every operation 500 and 503. New routers are covered without being edited. The
 document's description ends with the limits every operation shares (``LIMITS``).
 
 An endpoint's docstring documents its operation: the first line is the summary (a short title that
