@@ -129,3 +129,22 @@ def test_a_decision_needs_a_reason_and_a_known_decision(client: TestClient) -> N
         assert refused.status_code == 422 and pointer in [e["pointer"] for e in refused.json()["errors"]]
     assert client.post("/v1/rating-lists/rif-whr/reviews/NOPE", json=CONFIRM, headers=AUTH).status_code == 404
     assert client.get("/v1/rating-lists/nope/reviews").status_code == 404
+
+
+def test_an_imported_tournament_waits_for_the_officer_as_a_submission_does(client: TestClient, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from app.services.importing import import_results_file
+
+    _require_review(client)
+    source = tmp_path / "results.tsv"
+    source.write_text(
+        "player\t1\tA\tB\t5\t1\nplayer\t2\tC\tD\t5\t1\n"
+        "tournament\t900\tCup\t5\t1\t2020-01-01\t2020-01-02\t1\n\n"
+        "game\t1\t900\t1\t1\t1\t2\tB\ngame\t2\t900\t1\t1\t2\t1\tW\n",
+        encoding="utf-8",
+    )
+    report = import_results_file(source)
+    assert report.tournaments_stored == 1 and "rif-whr" not in report.jobs_queued
+    pending = client.get("/v1/rating-lists/rif-whr/reviews", params={"status": "pending"}).json()["items"]
+    assert [review["tournament_id"] for review in pending] == ["900"]
+    summary = client.get("/v1/tournaments/900/revisions").json()["items"][0]["summary"]
+    assert summary.endswith("awaiting review by rif-whr")
