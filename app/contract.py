@@ -5,7 +5,7 @@ for 422, while the service answers every error as RFC 9457 problem+json (app/pro
 replaces ``app.openapi`` with a version that declares one shared ``Problem`` component and, for every
 operation, each error status it can answer, read from the route itself: writes (the Bearer security
 requirement) can answer 401 and 403, a path with an id 404, a request body 400, 413 and 415, a stored write 409,
-anything with input 422, and every operation 500 and 503. New routers are covered without being edited. The
+an `If-Match` header 412, anything with input 422, and every operation 500 and 503. New routers are covered without being edited. The
 document's description ends with the limits every operation shares (``LIMITS``).
 
 An endpoint's docstring documents its operation: the first line is the summary (a short title that
@@ -78,6 +78,7 @@ ERROR_DESCRIPTIONS = {
     403: "The API key is not valid for this service or was revoked, or its role or limits do not allow this operation (the detail says which role it needs)",
     404: "The resource named in the path does not exist",
     409: "Conflicts with the stored state (e.g. the id exists already)",
+    412: "`If-Match` names a version of the resource that is no longer its latest: nothing changed",
     413: "The request body (or the number of games) is larger than the service's limit (see Limits in the description)",
     415: "The body declares a charset other than UTF-8: JSON is exchanged in UTF-8 (RFC 8259, 8.1)",
     422: "Invalid input: `errors[]` points at every offending field",
@@ -146,6 +147,8 @@ def error_statuses(route: RouteContext, operation: dict[str, Any]) -> list[int]:
         statuses |= {400, 413, 415}
     if needs_key and methods & WRITE_METHODS:  # stored writes; the open calculations store nothing
         statuses.add(409)
+    if any(parameter.alias.lower() == "if-match" for parameter in dependant.header_params):
+        statuses.add(412)  # RFC 9110 13.1.1
     if dependant.body_params or dependant.query_params or dependant.header_params or dependant.path_params:
         statuses.add(422)
     return sorted(statuses)

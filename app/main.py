@@ -8,7 +8,7 @@ from fastapi.middleware.cors import CORSMiddleware
 
 from app import contract, problems
 from app import logging as app_logging
-from app.api import audit, calculators, health, jobs, players, publications, rating_lists, tournaments
+from app.api import audit, calculators, health, jobs, players, publications, rating_lists, reviews, tournaments
 from app.api.conditional import ConditionalReads
 from app.api.deps import reject_undeclared_query_parameters
 from app.middleware import BodySizeLimitMiddleware, RequestContextMiddleware
@@ -60,6 +60,7 @@ def create_app(settings: Settings | None = None, *, start_worker: bool | None = 
         calculators.router(asked_often=True),
         rating_lists.router,
         publications.router,
+        reviews.router,
         tournaments.router,
         players.router,
         jobs.router,

@@ -152,6 +152,9 @@ class RatingList(Base):
     current_snapshot_id: Mapped[int | None] = mapped_column(Integer)
     # Days of the year ("MM-DD") on which the worker publishes the list by itself (app.services.publications).
     publication_days: Mapped[list[str] | None] = mapped_column(JsonType)
+    # An officer of the list confirms each tournament submitted to it before the list rates it
+    # (tournament_reviews; docs/decisions.md 7.29, the European Go Database's way).
+    requires_review: Mapped[bool] = mapped_column(Boolean, server_default=false(), default=False)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime(), server_default=func.now())
 
 
@@ -282,6 +285,25 @@ class TournamentPlayer(Base):
     club: Mapped[str | None] = mapped_column(String(100))
     egf_pin: Mapped[str | None] = mapped_column(String(20))
     rating_origin: Mapped[str | None] = mapped_column(String(40))
+
+
+class TournamentReview(Base):
+    """An officer's review of a tournament for a list that requires one: ``pending`` from its
+    submission (or its last correction) until an officer of the list confirms or rejects it, with
+    a reason. The list rates the tournament only once it is ``confirmed``; a tournament without a
+    row (stored before the list required reviews) is not held back."""
+
+    __tablename__ = "tournament_reviews"
+    __table_args__ = (Index(None, "list_id", "status", "submitted_at"),)
+
+    list_id: Mapped[str] = mapped_column(ForeignKey("rating_lists.id"), primary_key=True)
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True)
+    status: Mapped[str] = mapped_column(String(10))  # pending, confirmed or rejected
+    # When the version under review was stored (its submission or latest correction).
+    submitted_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    reason: Mapped[str | None] = mapped_column(Text)
+    decided_by: Mapped[str | None] = mapped_column(String(100))
+    decided_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
 
 
 class Revision(Base):

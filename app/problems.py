@@ -68,6 +68,12 @@ class Conflict(Problem):
     status, type_slug, title = 409, "conflict", "Conflict"
 
 
+class PreconditionFailed(Problem):
+    """RFC 9110 13.1.1: the request's If-Match names a version that is no longer the latest."""
+
+    status, type_slug, title = 412, "precondition-failed", "Precondition failed"
+
+
 class PayloadTooLarge(Problem):
     status, type_slug, title = 413, "payload-too-large", "Payload too large"
 

@@ -24,13 +24,14 @@ def test_lists_say_whether_they_rate_the_submission(client):
     assert lists["rif-whr"]["rated"] is True and lists["rif-whr"]["reason"] is None
     assert isinstance(lists["rif-whr"]["job_id"], int)
     # The Elo list rates it (2020 is before its last day) but does not recompute itself by default.
-    assert lists["rif-elo"] == {"id": "rif-elo", "rated": True, "reason": None, "job_id": None}
+    assert lists["rif-elo"] == {"id": "rif-elo", "rated": True, "reason": None, "job_id": None, "review": None}
     # The Estonian list counts only tournaments in the ERU calendar, accepted by a referee, or international.
     assert lists["eru"] == {
         "id": "eru",
         "rated": False,
         "reason": "the tournament is marked none of: eru_calendar, referee_accepted, international",
         "job_id": None,
+        "review": None,
     }
     estonian = _lists(
         client.post(
@@ -51,6 +52,7 @@ def test_a_blitz_is_not_rated_by_the_whr_list_and_says_why(client):
         "rated": False,
         "reason": "time control 5 min is below the list's minimum 30 min",
         "job_id": None,
+        "review": None,
     }
     assert client.get("/v1/jobs", params={"list": "rif-whr"}).json()["total"] == 0
 

@@ -16,6 +16,7 @@ from app.api.examples import (
     PARAMS_EXAMPLES,
     PUBLISH_EXAMPLES,
     REAL_TOURNAMENT,
+    REVIEW_EXAMPLES,
     SEEDS_EXAMPLES,
     SUBMIT_TOURNAMENT_EXAMPLES,
     UPDATE_PLAYER_EXAMPLES,
@@ -292,13 +293,20 @@ def real_data_scenario(client) -> dict[str, dict[str, Any]]:  # type: ignore[no-
         )
     call("update_rating_list", "PATCH", "/v1/rating-lists/rif-whr", json=UPDATE_RATING_LIST_EXAMPLES["real"]["value"])
     call("list_audit", "GET", "/v1/audit", params={"list": "rif-whr", "limit": 2})
+    # The WHR list reviews what is submitted from now on: a submission waits for its officer's confirmation.
+    call("update_rating_list", "PATCH", "/v1/rating-lists/rif-whr", "review", json=UPDATE_RATING_LIST_EXAMPLES["review"]["value"])
+    pending = SUBMIT_TOURNAMENT_EXAMPLES["minimal"]["value"]
+    call("submit_tournament", "POST", "/v1/tournaments", "pending-review", json=pending, status=201)
+    call("list_reviews", "GET", "/v1/rating-lists/rif-whr/reviews", params={"status": "pending"})
+    confirm = REVIEW_EXAMPLES["confirm"]["value"]
+    call("review_tournament", "POST", f"/v1/rating-lists/rif-whr/reviews/{pending['id']}", json=confirm)
     return answers
 
 
 # Differ from run to run, or between databases, and are left out of the comparison: timestamps, the
 # day of a recompute, database ids, a job's timings.
 VOLATILE = {
-    *("created_at", "started_at", "finished_at", "at", "withdrawn_at", "list_date", "timings_s"),
+    *("created_at", "started_at", "finished_at", "at", "withdrawn_at", "list_date", "timings_s", "submitted_at", "decided_at"),
     *("job_id", "snapshot_id", "current_snapshot_id"),
 }
 # Lists a later rating system adds to (a new default list of the same category) are compared by id.

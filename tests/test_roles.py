@@ -54,11 +54,14 @@ OPERATIONS: dict[str, Callable[[TestClient, dict[str, str]], httpx.Response]] = 
     "list params": lambda c, h: c.patch("/v1/rating-lists/rif-elo/params", json={"bootstrap_rating": 1800}, headers=h),
     "list seeds": lambda c, h: c.put("/v1/rating-lists/rif-elo/seeds", json={"seeds": SEEDS}, headers=h),
     "recompute": lambda c, h: c.post("/v1/rating-lists/rif-elo/recompute", headers=h),
+    "review": lambda c, h: c.post(
+        "/v1/rating-lists/rif-elo/reviews/T1", json={"decision": "confirm", "reason": "checked"}, headers=h
+    ),
     "audit": lambda c, h: c.get("/v1/audit", headers=h),
 }
 TOURNAMENT_CHANGES = {"correct", "withdraw", "restore"}
 PLAYERS = {"create player", "update player"}
-LIST_CHANGES = {"list settings", "list params", "list seeds", "recompute"}
+LIST_CHANGES = {"list settings", "list params", "list seeds", "recompute", "review"}
 EVERYTHING = set(OPERATIONS)
 ALLOWED: dict[str, set[str]] = {
     "owner": {"submit", *TOURNAMENT_CHANGES, *PLAYERS},
@@ -99,6 +102,10 @@ def keys(client: TestClient) -> dict[str, dict[str, str]]:
 def test_role_matrix(client: TestClient, keys: dict[str, dict[str, str]], caller: str, operation: str) -> None:
     if operation == "restore":
         assert client.delete("/v1/tournaments/T1", params={"reason": "to restore"}, headers=AUTH).status_code == 200
+    if operation == "review":  # rif-elo reviews what is corrected from now on: T1 waits for its officer
+        assert client.patch("/v1/rating-lists/rif-elo", json={"requires_review": True}, headers=AUTH).status_code == 200
+        corrected = client.put("/v1/tournaments/T1", json=tournament_body("T1"), headers=AUTH).json()
+        assert {rating["id"]: rating["review"] for rating in corrected["lists"]}["rif-elo"] == "pending"
     before = _revisions()
     response = OPERATIONS[operation](client, keys[caller])
     if operation in ALLOWED[caller]:

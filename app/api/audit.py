@@ -28,8 +28,10 @@ def list_audit(
 ) -> Page[RevisionRead]:
     """Read the audit trail, the newest change first
 
-    Every recorded change of the stored data: tournaments submitted, corrected, withdrawn and
-    restored, lists' seeds, parameters and settings changed and lists published, each with the key that made it,
+    Every recorded change of the stored data: tournaments submitted, corrected, withdrawn,
+    restored, and confirmed or rejected by a list's officer, refused changes of tournaments (a stale
+    `If-Match`, or a change the tournament's state does not allow), lists' seeds, parameters and
+    settings changed and lists published, each with the key that made it,
     when and a summary; filtered by key, list, kind and a range of days. The version a tournament's
     change replaced is at `GET /v1/tournaments/{tournament_id}/revisions/{number}`.
 

@@ -46,6 +46,19 @@ IfNoneMatch = Annotated[
     ),
 ]
 
+# Conditional changes of a tournament (RFC 9110 13.1.1; docs/decisions.md 7.32).
+IfMatch = Annotated[
+    str | None,
+    Header(
+        max_length=1000,
+        description="The `ETag` of the tournament as read (`GET /v1/tournaments/{tournament_id}` sends it, e.g. "
+        '`"v3"`): the change is made only if the tournament is still at that version, otherwise the answer is a '
+        "412 naming the version it is at and the change that made it (and nothing changes). Without it, or with "
+        "`*`, the change is made whatever the version; two changes sent at once are then both made, one after the "
+        "other",
+    ),
+]
+
 
 def require_list_officer(list_id: ListIdPath, caller: Caller = Depends(authenticate)) -> Caller:
     """An officer's key without limits or limited to the path's list."""

@@ -35,9 +35,12 @@ SUBMIT_TOURNAMENT_EXAMPLES: dict[str, Example] = {
 }
 
 
-def responses(examples: dict[str, dict[str, Any]], status: int = 200) -> dict[int | str, dict[str, Any]]:
-    """The ``responses`` argument of a route that gives its success answer these named examples."""
-    return {status: {"content": {"application/json": {"examples": examples}}}}
+def responses(
+    examples: dict[str, dict[str, Any]], status: int = 200, headers: dict[str, Any] | None = None
+) -> dict[int | str, dict[str, Any]]:
+    """The ``responses`` argument of a route that gives its success answer these named examples
+    (and ``headers``, when it sends some worth declaring)."""
+    return {status: {"content": {"application/json": {"examples": examples}}, **({"headers": headers} if headers else {})}}
 
 
 # The same tournament corrected: the file names its country only by an id it does not define (5, the id
@@ -92,6 +95,23 @@ UPDATE_RATING_LIST_EXAMPLES: dict[str, Example] = {
         "summary": "Stop recomputing after each submission",
         "description": "The list is then recomputed only by `POST /v1/rating-lists/{list_id}/recompute`.",
         "value": {"auto_recompute": False},
+    },
+    "review": {
+        "summary": "Rate a tournament only once an officer has confirmed it",
+        "description": "Each tournament submitted or corrected from now on waits, pending, for an officer of the list "
+        "(`POST /v1/rating-lists/{list_id}/reviews/{tournament_id}`), as the European Go Database does.",
+        "value": {"requires_review": True},
+    },
+}
+
+REVIEW_EXAMPLES: dict[str, Example] = {
+    "confirm": {
+        "summary": "Confirm: the list rates the tournament",
+        "value": {"decision": "confirm", "reason": "crosstable checked against the organiser's report"},
+    },
+    "reject": {
+        "summary": "Reject: the list does not rate it",
+        "value": {"decision": "reject", "reason": "a club's internal event, not open to rating"},
     },
 }
 
@@ -161,12 +181,48 @@ SUBMIT_TOURNAMENT = {
             **_T0017_READ,
             "rating_changes": [],
             "lists": [
-                {"id": "rif-elo", "rated": True, "reason": None, "job_id": None},
-                {"id": "rif-whr", "rated": True, "reason": None, "job_id": 1},
+                {"id": "rif-elo", "rated": True, "reason": None, "job_id": None, "review": None},
+                {"id": "rif-whr", "rated": True, "reason": None, "job_id": 1, "review": None},
             ],
         },
     },
 }
+# The smallest submission, sent to rif-whr once it requires reviews (and no longer recomputes itself).
+_DEMO: dict[str, Any] = SUBMIT_TOURNAMENT_EXAMPLES["minimal"]["value"]  # type: ignore[assignment]  # (set above)
+SUBMIT_TOURNAMENT["pending-review"] = {
+    "summary": "A tournament stored pending an officer's review",
+    "description": "rif-whr requires an officer's confirmation (`requires_review`): the tournament waits for it "
+    "(`review: pending`); the historical rif-elo list ends in 2021, and eru rates only recognised tournaments.",
+    "value": {
+        **_tournament_summary(_DEMO, 1),
+        "players": [_tournament_player(_player(p["id"], country=p["country"])) for p in _DEMO["players"]],
+        "games": [{"id": None, "round": None, **_stored_game(game), "date": _DEMO["end"]} for game in _DEMO["games"]],
+        "rating_changes": [],
+        "lists": [
+            {"id": "eru", "rated": False, "job_id": None, "review": None,
+             "reason": "the tournament is marked none of: eru_calendar, referee_accepted, international"},
+            {"id": "rif-elo", "rated": False, "job_id": None, "review": None,
+             "reason": "the tournament ends on 2024-05-02, after the list's last day 2021-08-07"},
+            {"id": "rif-whr", "rated": False, "job_id": None, "review": "pending",
+             "reason": "an officer of the list has not confirmed it yet (POST /v1/rating-lists/rif-whr/reviews/{tournament_id})"},
+        ],
+    },
+}  # fmt: skip
+_DEMO_REVIEW = {
+    "list_id": "rif-whr", "tournament_id": "demo-2024", "status": "pending", "submitted_at": "2026-11-24T22:10:00.000000Z",
+    "reason": None, "decided_by": None, "decided_at": None,
+}  # fmt: skip
+LIST_REVIEWS = _example(
+    "The tournament waiting for rif-whr's officer (status=pending)",
+    {"items": [_DEMO_REVIEW], "total": 1, "limit": 50, "offset": 0},
+)
+REVIEW_TOURNAMENT = _example(
+    "The tournament confirmed: rif-whr rates it from the recompute queued",
+    {
+        **_DEMO_REVIEW, "status": "confirmed", "reason": "crosstable checked against the organiser's report",
+        "decided_by": "tester", "decided_at": "2026-11-24T22:10:01.000000Z", "job_id": 3,
+    },
+)  # fmt: skip
 GET_TOURNAMENT = _example(
     "The real tournament of 2017 after the rif-whr list's recompute",
     {**_T0017_READ, "rating_changes": _T0017_CHANGES},
@@ -177,8 +233,8 @@ _T0017_CORRECTED: dict[str, Any] = {
     "players": [{**player, "country": "CHN"} if player["id"] == "3578" else player for player in _T0017_PLAYERS],
     "rating_changes": _T0017_CHANGES,
     "lists": [
-        {"id": "rif-elo", "rated": True, "reason": None, "job_id": None},
-        {"id": "rif-whr", "rated": True, "reason": None, "job_id": 2},
+        {"id": "rif-elo", "rated": True, "reason": None, "job_id": None, "review": None},
+        {"id": "rif-whr", "rated": True, "reason": None, "job_id": 2, "review": None},
     ],
 }
 REPLACE_TOURNAMENT = {
@@ -197,8 +253,20 @@ WITHDRAW_TOURNAMENT = _example(
         "withdrawn_at": "2026-11-24T19:24:09.604021Z",
         "withdrawn_reason": "entered twice",
         "lists": [
-            {"id": "rif-elo", "rated": False, "reason": "the tournament was withdrawn: entered twice", "job_id": None},
-            {"id": "rif-whr", "rated": False, "reason": "the tournament was withdrawn: entered twice", "job_id": 2},
+            {
+                "id": "rif-elo",
+                "rated": False,
+                "reason": "the tournament was withdrawn: entered twice",
+                "job_id": None,
+                "review": None,
+            },
+            {
+                "id": "rif-whr",
+                "rated": False,
+                "reason": "the tournament was withdrawn: entered twice",
+                "job_id": 2,
+                "review": None,
+            },
         ],
     },
     "Still stored and readable; rif-whr, which rated it, joins the recompute the correction had queued (job 2). "
@@ -312,6 +380,7 @@ _RIF_WHR = {
         "certified_rules": ["RIF", "Yamaguchi", "Soosyrv-N", "Taraguchi-N", "Yamasyrv-N", "Sakata"],
     },
     "auto_recompute": True,
+    "requires_review": False,
     "current_snapshot_id": 1,
     "publication_days": None,
 }
@@ -323,16 +392,17 @@ _RIF_ELO: dict[str, Any] = {
     "params": {"switch_to_1997": "1997-01-01", "last_day": "2021-08-07", "bootstrap_rating": None},
     "eligibility": {"rated_only": True},
     "auto_recompute": False,
+    "requires_review": False,
     "current_snapshot_id": None,
     "publication_days": ["04-30", "08-31", "12-31"],
 }
 _RIVNE = {"id": "rivne", "name": "Go club rating (Rivne)", "system": "rivne", "category": "go",
           "params": {"newcomer_start": "rank"}, "eligibility": {"rated_only": True}, "auto_recompute": True,
-          "current_snapshot_id": None, "publication_days": None}  # fmt: skip
+          "requires_review": False, "current_snapshot_id": None, "publication_days": None}  # fmt: skip
 _ERU = {"id": "eru", "name": "Estonian kyu/dan ranks and rating (ERU)", "system": "eru", "category": "renju",
         "params": {"first_rank": "15k"},
         "eligibility": {"rated_only": True, "recognised_by": ["eru_calendar", "referee_accepted", "international"]},
-        "auto_recompute": True, "current_snapshot_id": None, "publication_days": None}  # fmt: skip
+        "auto_recompute": True, "requires_review": False, "current_snapshot_id": None, "publication_days": None}  # fmt: skip
 LIST_RATING_LISTS = _example(
     "The lists a new installation has, the WHR list recomputed once",
     [
@@ -345,6 +415,7 @@ LIST_RATING_LISTS = _example(
             "params": {"provisional_highest_grade": False, "fesa": False},
             "eligibility": {"rated_only": True},
             "auto_recompute": True,
+            "requires_review": False,
             "current_snapshot_id": None,
             "publication_days": None,
         },
@@ -358,6 +429,7 @@ LIST_RATING_LISTS = _example(
             "params": _WHR_PARAMS,
             "eligibility": {**_WHR_ELIGIBILITY, "certified_rules": None},
             "auto_recompute": True,
+            "requires_review": False,
             "current_snapshot_id": None,
             "publication_days": None,
         },
@@ -365,7 +437,13 @@ LIST_RATING_LISTS = _example(
     ],  # fmt: skip
 )
 GET_RATING_LIST = _example("The WHR list of renju, recomputed over the Chinese file", _RIF_WHR)
-UPDATE_RATING_LIST = _example("The WHR list, no longer recomputed after each submission", {**_RIF_WHR, "auto_recompute": False})
+UPDATE_RATING_LIST = {
+    **_example("The WHR list, no longer recomputed after each submission", {**_RIF_WHR, "auto_recompute": False}),
+    "review": {
+        "summary": "The WHR list, rating tournaments only once an officer has confirmed them",
+        "value": {**_RIF_WHR, "auto_recompute": False, "requires_review": True},
+    },
+}
 UPDATE_RATING_LIST_PARAMS = {
     "whr": {"summary": "The WHR list with the rule text's parameters", "value": _RIF_WHR},
     "elo": {

@@ -70,7 +70,9 @@ def update_rating_list(
 
     `auto_recompute`: whether a submission or correction of a tournament the list rates queues a
     recompute of the list; `publication_days`: the days of the year on which the service publishes
-    the list by itself (`POST …/publications` publishes by hand). Fields left out keep their value.
+    the list by itself (`POST …/publications` publishes by hand); `requires_review`: whether a tournament
+    submitted or corrected from now on counts only once an officer of the list has confirmed it
+    (`…/reviews`). Fields left out keep their value; each change is a revision of the list.
     The list's rating parameters are changed at `/v1/rating-lists/{list_id}/params`.
 
     Needs an officer's key without limits or limited to this list (a 403 says which otherwise)."""

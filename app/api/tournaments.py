@@ -1,13 +1,16 @@
-from typing import Annotated, Literal
+from collections.abc import Callable
+from functools import partial
+from typing import Annotated, Any, Literal, TypeVar
 
-from fastapi import APIRouter, BackgroundTasks, Body, Depends, Header, Query, status
+from fastapi import APIRouter, BackgroundTasks, Body, Depends, Header, Query, Response, status
 from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
 
 from app.api import examples
-from app.api.deps import Limit, Offset, Organiser, RevisionNumberPath, TournamentIdPath
+from app.api.deps import IfMatch, Limit, Offset, Organiser, RevisionNumberPath, TournamentIdPath
 from app.api.examples import CORRECT_TOURNAMENT_EXAMPLES, SUBMIT_TOURNAMENT_EXAMPLES
 from app.http.session import SessionDep
+from app.problems import Conflict, PreconditionFailed
 from app.schemas.common import CountryCode, Page, Text
 from app.schemas.players import PlayerRead
 from app.schemas.revisions import RevisionDetail, RevisionRead
@@ -22,13 +25,26 @@ from app.schemas.tournaments import (
     TournamentSubmitted,
     TournamentSummary,
 )
-from app.security import authorise_submission, authorise_tournament_change
+from app.security import Caller, authorise_submission, authorise_tournament_change
 from app.services import idempotency, revisions, worker
 from app.services import tournaments as service
 from app.settings import Settings, get_settings
 from app.transactions import run_in_transaction
 
 router = APIRouter(prefix="/v1/tournaments", tags=["tournaments"])
+T = TypeVar("T")
+
+# The ETag of a tournament's answers: its version, for If-Match (docs/decisions.md 7.32).
+_ETAG = {
+    "ETag": {
+        "description": "The tournament's version (e.g. `\"v3\"`, its latest revision's number): send it back in "
+        "`If-Match` to change the tournament only if nobody has changed it since",
+        "schema": {"type": "string"},
+    }
+}
+_STALE: dict[int | str, dict[str, Any]] = {
+    412: {"description": "`If-Match` names another version than the tournament's latest: nothing changed"}
+}
 
 
 @router.post(
@@ -111,13 +127,19 @@ def submit_tournament(
     return JSONResponse(stored.body, status_code=stored.status_code, headers=headers)
 
 
-@router.put("/{tournament_id}", operation_id="replace_tournament", responses=examples.responses(examples.REPLACE_TOURNAMENT))
+@router.put(
+    "/{tournament_id}",
+    operation_id="replace_tournament",
+    responses={**examples.responses(examples.REPLACE_TOURNAMENT, headers=_ETAG), **_STALE},
+)
 def replace_tournament(
     tournament_id: TournamentIdPath,
     body: Annotated[TournamentIn, Body(openapi_examples=CORRECT_TOURNAMENT_EXAMPLES)],
     session: SessionDep,
     caller: Organiser,
     background: BackgroundTasks,
+    response: Response,
+    if_match: IfMatch = None,
     settings: Settings = Depends(get_settings),
 ) -> TournamentSubmitted:
     """Correct a stored tournament
@@ -132,21 +154,35 @@ def replace_tournament(
 
     Needs the key of the organiser that submitted the tournament, or an officer's without limits or
     whose limits include the tournament's category and the one the body gives it (a 403 says which
-    otherwise)."""
+    otherwise).
+
+    With `If-Match` (the tournament's `ETag`), the correction is made only if the tournament is still
+    at that version: otherwise a 412, and the refused attempt is recorded in the audit (kind `refused`)."""
 
     def store() -> TournamentSubmitted:
         authorise_tournament_change(session, caller, tournament_id, "Correcting", new_category=body.category)
         rated_before = service.lists_rating(session, tournament_id)
-        service.replace_tournament(session, tournament_id, body, max_games=settings.max_games_per_tournament, actor=caller.name)
+        service.replace_tournament(
+            session,
+            tournament_id,
+            body,
+            max_games=settings.max_games_per_tournament,
+            actor=caller.name,
+            if_match=service.versions_of(if_match),
+        )
         outcomes = service.queue_recomputes(session, body, also_for=rated_before)
-        return _submitted(session, tournament_id, outcomes)
+        return _submitted(session, tournament_id, outcomes, response)
 
-    submitted = run_in_transaction(session, store, attempts=settings.transaction_attempts)
+    submitted = _settled(session, tournament_id, "correction", caller, settings, store)
     background.add_task(worker.wake)
     return submitted
 
 
-@router.delete("/{tournament_id}", operation_id="withdraw_tournament", responses=examples.responses(examples.WITHDRAW_TOURNAMENT))
+@router.delete(
+    "/{tournament_id}",
+    operation_id="withdraw_tournament",
+    responses={**examples.responses(examples.WITHDRAW_TOURNAMENT, headers=_ETAG), **_STALE},
+)
 def withdraw_tournament(
     tournament_id: TournamentIdPath,
     reason: Annotated[
@@ -156,6 +192,8 @@ def withdraw_tournament(
     session: SessionDep,
     caller: Organiser,
     background: BackgroundTasks,
+    response: Response,
+    if_match: IfMatch = None,
     settings: Settings = Depends(get_settings),
 ) -> TournamentSubmitted:
     """Withdraw a tournament from every list
@@ -166,27 +204,36 @@ def withdraw_tournament(
     tournament withdrawn already is a 409.
 
     Needs the key of the organiser that submitted the tournament, or an officer's without limits or
-    whose limits include the tournament's category (a 403 says which otherwise)."""
+    whose limits include the tournament's category (a 403 says which otherwise).
+
+    With `If-Match` (the tournament's `ETag`), it is withdrawn only if it is still at that version:
+    otherwise a 412. A refused withdrawal (409, 412) is recorded in the audit (kind `refused`)."""
 
     def store() -> TournamentSubmitted:
         authorise_tournament_change(session, caller, tournament_id, "Withdrawing")
         rated_before = service.lists_rating(session, tournament_id)
-        tournament = service.withdraw_tournament(session, tournament_id, reason, actor=caller.name)
-        return _submitted(session, tournament_id, service.queue_recomputes(session, tournament, also_for=rated_before))
+        tournament = service.withdraw_tournament(
+            session, tournament_id, reason, actor=caller.name, if_match=service.versions_of(if_match)
+        )
+        return _submitted(session, tournament_id, service.queue_recomputes(session, tournament, also_for=rated_before), response)
 
-    withdrawn = run_in_transaction(session, store, attempts=settings.transaction_attempts)
+    withdrawn = _settled(session, tournament_id, "withdrawal", caller, settings, store)
     background.add_task(worker.wake)
     return withdrawn
 
 
 @router.post(
-    "/{tournament_id}/restore", operation_id="restore_tournament", responses=examples.responses(examples.RESTORE_TOURNAMENT)
+    "/{tournament_id}/restore",
+    operation_id="restore_tournament",
+    responses={**examples.responses(examples.RESTORE_TOURNAMENT, headers=_ETAG), **_STALE},
 )
 def restore_tournament(
     tournament_id: TournamentIdPath,
     session: SessionDep,
     caller: Organiser,
     background: BackgroundTasks,
+    response: Response,
+    if_match: IfMatch = None,
     settings: Settings = Depends(get_settings),
 ) -> TournamentSubmitted:
     """Restore a withdrawn tournament
@@ -195,14 +242,17 @@ def restore_tournament(
     tournament that is not withdrawn is a 409.
 
     Needs the key of the organiser that submitted the tournament, or an officer's without limits or
-    whose limits include the tournament's category (a 403 says which otherwise)."""
+    whose limits include the tournament's category (a 403 says which otherwise).
+
+    With `If-Match` (the tournament's `ETag`), it is restored only if it is still at that version:
+    otherwise a 412. A refused restore (409, 412) is recorded in the audit (kind `refused`)."""
 
     def store() -> TournamentSubmitted:
         authorise_tournament_change(session, caller, tournament_id, "Restoring")
-        tournament = service.restore_tournament(session, tournament_id, actor=caller.name)
-        return _submitted(session, tournament_id, service.queue_recomputes(session, tournament))
+        tournament = service.restore_tournament(session, tournament_id, actor=caller.name, if_match=service.versions_of(if_match))
+        return _submitted(session, tournament_id, service.queue_recomputes(session, tournament), response)
 
-    restored = run_in_transaction(session, store, attempts=settings.transaction_attempts)
+    restored = _settled(session, tournament_id, "restore", caller, settings, store)
     background.add_task(worker.wake)
     return restored
 
@@ -239,14 +289,25 @@ def get_tournament_revision(tournament_id: TournamentIdPath, number: RevisionNum
     return RevisionDetail.model_validate(revisions.revision_of(session, revisions.TOURNAMENT, tournament_id, number))
 
 
-@router.get("/{tournament_id}", operation_id="get_tournament", responses=examples.responses(examples.GET_TOURNAMENT))
-def get_tournament(tournament_id: TournamentIdPath, session: SessionDep) -> TournamentRead:
+@router.get(
+    "/{tournament_id}",
+    operation_id="get_tournament",
+    responses=examples.responses(examples.GET_TOURNAMENT, headers=_ETAG),
+)
+def get_tournament(tournament_id: TournamentIdPath, session: SessionDep, response: Response) -> TournamentRead:
     """Read a tournament with its games and rating changes
 
     The stored tournament as submitted (defaults filled in), every player of its games with what was
     declared for him there, its games in submission order, and each player's rating change under
-    the current snapshot of every list that rates it (empty until a list has been recomputed)."""
-    return _read(session, tournament_id)
+    the current snapshot of every list that rates it (empty until a list has been recomputed).
+
+    The `ETag` header names the tournament's version (its latest revision): sent back in `If-Match`
+    with a correction, withdrawal or restore, it makes the change only if nobody changed the
+    tournament in between (a 412 otherwise). It names what was submitted and changed, not the rating
+    changes, which follow the lists' recomputes."""
+    read = _read(session, tournament_id)
+    response.headers["ETag"] = service.version_etag(revisions.latest_version(session, tournament_id))
+    return read
 
 
 @router.get("", operation_id="list_tournaments", responses=examples.responses(examples.LIST_TOURNAMENTS))
@@ -272,8 +333,31 @@ def list_tournaments(
     return Page(items=items, total=total, limit=limit, offset=offset)
 
 
-def _submitted(session: Session, tournament_id: str, outcomes: list[service.ListOutcome]) -> TournamentSubmitted:
-    lists = [ListRating(id=o.list_id, rated=o.rated, reason=o.reason, job_id=o.job_id) for o in outcomes]
+def _settled(
+    session: Session, tournament_id: str, attempt: str, caller: Caller, settings: Settings, change: Callable[[], T]
+) -> T:
+    """Run a change of the tournament to its commit; when it is refused as stale (412) or as not
+    allowed by the tournament's state (409), record the refused attempt in a transaction of its own
+    (the change's rolled back) before answering the refusal (docs/decisions.md 7.32)."""
+    try:
+        return run_in_transaction(session, change, attempts=settings.transaction_attempts)
+    except (PreconditionFailed, Conflict) as refusal:
+        run_in_transaction(
+            session,
+            partial(service.record_refused, session, tournament_id, attempt, refusal, actor=caller.name),
+            attempts=settings.transaction_attempts,
+        )
+        raise
+
+
+def _submitted(
+    session: Session, tournament_id: str, outcomes: list[service.ListOutcome], response: Response | None = None
+) -> TournamentSubmitted:
+    """The answer to a change: the tournament, what each list does with it, and (``response``) its
+    new version's ETag."""
+    lists = [ListRating.model_validate(vars(o) | {"id": o.list_id}) for o in outcomes]
+    if response is not None:
+        response.headers["ETag"] = service.version_etag(revisions.latest_version(session, tournament_id))
     return TournamentSubmitted(**_read(session, tournament_id).model_dump(), lists=lists)
 
 

@@ -29,6 +29,11 @@ class RatingListRead(BaseModel):
     auto_recompute: bool = Field(
         description="A submission or correction of a tournament the list rates queues a recompute of the list"
     )
+    requires_review: bool = Field(
+        description="A tournament submitted (or corrected) counts only once an officer of the list has confirmed it "
+        "(`POST /v1/rating-lists/{list_id}/reviews/{tournament_id}`); tournaments stored before it was set are not "
+        "held back"
+    )
     current_snapshot_id: int | None = Field(description="The snapshot the list shows; null until its first recompute")
     publication_days: list[str] | None = Field(
         None,
@@ -51,6 +56,11 @@ class RatingListSettingsPatch(StrictModel):
 
     # Left out keeps the value; null is not a value the list can have (the column is not nullable).
     auto_recompute: bool = Field(None, description="Recompute the list after each submission it rates (true or false)")  # type: ignore[assignment]
+    requires_review: bool = Field(  # type: ignore[assignment]
+        None,
+        description="Rate a tournament submitted or corrected from now on only once an officer of the list has "
+        "confirmed it (true or false); switched off, the pending and rejected ones count again",
+    )
     publication_days: list[PublicationDay] | None = Field(
         None,
         max_length=366,

@@ -4,7 +4,17 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 RevisionKind = Literal[
-    "submitted", "corrected", "withdrawn", "restored", "seeds_changed", "params_changed", "settings_changed", "published"
+    "submitted",
+    "corrected",
+    "withdrawn",
+    "restored",
+    "confirmed",
+    "rejected",
+    "refused",
+    "seeds_changed",
+    "params_changed",
+    "settings_changed",
+    "published",
 ]
 RevisionSubject = Literal["tournament", "rating_list"]
 
@@ -18,8 +28,16 @@ class RevisionRead(BaseModel):
     subject: RevisionSubject = Field(description="What was changed: a tournament or a rating list")
     subject_id: str = Field(description="The tournament's or the list's id")
     number: int = Field(description="The subject's recorded changes counted from 1")
-    kind: RevisionKind = Field(description="What the change was")
-    list_id: str | None = Field(description="The rating list changed (seeds, parameters, settings); null for a tournament")
+    kind: RevisionKind = Field(
+        description="What the change was: a tournament `submitted`, `corrected`, `withdrawn`, `restored`, `confirmed` or "
+        "`rejected` by an officer of a list that reviews it, or a change of it `refused` (a stale `If-Match`, 412, or "
+        "one its state does not allow, 409: nothing changed, and it does not count as a version); a list's "
+        "`seeds_changed`, `params_changed`, `settings_changed` or `published`"
+    )
+    list_id: str | None = Field(
+        description="The rating list changed (seeds, parameters, settings) or whose review of the tournament was "
+        "decided; null for other changes of a tournament"
+    )
     actor: str = Field(description="The name of the API key that made the change (`import` for the command-line importer)")
     at: dt.datetime = Field(description="When the change was committed (UTC)")
     summary: str = Field(description="What changed, in words")
@@ -30,5 +48,6 @@ class RevisionDetail(RevisionRead):
 
     previous: dict[str, Any] | None = Field(
         description="The subject as it was before the change, whole (a tournament as a submission body, with its "
-        "`withdrawn` state; a list's seeds, parameters or settings); null when the change created it"
+        "`withdrawn` state and, for a list that reviews it, its `reviews` by list; a list's seeds, parameters or "
+        "settings); null when the change created it. For a refused change, the tournament as it stayed"
     )

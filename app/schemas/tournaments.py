@@ -240,6 +240,13 @@ class ListRating(BaseModel):
     rated: bool = Field(description="The list counts the tournament's played games")
     reason: str | None = Field(description="Why the list does not rate it, e.g. a time control below its minimum")
     job_id: int | None = Field(description="The recompute queued for the list (GET /v1/jobs/{job_id}); null when none was")
+    review: Literal["pending", "confirmed", "rejected"] | None = Field(
+        None,
+        description="For a list that requires an officer's confirmation (`requires_review`): the tournament's review, "
+        "`pending` from its submission and from each correction until an officer of the list confirms or rejects it "
+        "(`POST /v1/rating-lists/{list_id}/reviews/{tournament_id}`); the list rates it only once `confirmed`. Null "
+        "for a list that does not review, or a tournament stored before it did",
+    )
 
 
 class TournamentSubmitted(TournamentRead):

@@ -11,9 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from sqlalchemy import ColumnElement, or_
+from sqlalchemy import ColumnElement, and_, exists, or_
 
-from app.models import Game, RatingList, Tournament
+from app.models import Game, RatingList, Tournament, TournamentReview
 from app.rating import eru
 from app.schemas.opening_rules import rule_family
 
@@ -21,6 +21,9 @@ from app.schemas.opening_rules import rule_family
 class TournamentFields(Protocol):
     """What the rules read of a tournament: a stored ``Tournament`` or a submitted ``TournamentIn``.
     Read-only, so a submission's narrower types (``category: Literal["renju", ...]``) fit."""
+
+    @property
+    def id(self) -> str: ...
 
     @property
     def category(self) -> str: ...
@@ -72,12 +75,13 @@ def tournament_conditions(rating_list: RatingList) -> list[ColumnElement[bool]]:
     return [r.condition for r in requirements(rating_list) if r.condition is not None]
 
 
-def reasons_not_rated(rating_list: RatingList, tournament: TournamentFields) -> list[str]:
-    """Why the list will not rate this tournament; empty when it will."""
-    return [r.reason(tournament) for r in requirements(rating_list) if not r.admits(tournament)]
+def reasons_not_rated(rating_list: RatingList, tournament: TournamentFields, review: str | None = None) -> list[str]:
+    """Why the list will not rate this tournament; empty when it will. ``review``: the status of the
+    tournament's review by the list (app.services.reviews), None when it has none."""
+    return [r.reason(tournament) for r in requirements(rating_list, review) if not r.admits(tournament)]
 
 
-def requirements(rating_list: RatingList) -> list[Requirement]:
+def requirements(rating_list: RatingList, review: str | None = None) -> list[Requirement]:
     rules: dict[str, Any] = rating_list.eligibility or {}
     found = [
         Requirement(
@@ -93,6 +97,25 @@ def requirements(rating_list: RatingList) -> list[Requirement]:
             lambda t: f"the tournament was withdrawn: {getattr(t, 'withdrawn_reason', None)}",
         ),
     ]
+    if rating_list.requires_review:
+        # Held back until an officer of the list confirms it (docs/decisions.md 7.29): a pending or
+        # rejected review excludes it; no review at all (stored before the list required them) does not.
+        found.append(
+            Requirement(
+                ~exists().where(
+                    and_(
+                        TournamentReview.list_id == rating_list.id,
+                        TournamentReview.tournament_id == Tournament.id,
+                        TournamentReview.status != "confirmed",
+                    )
+                ),
+                lambda t: review in (None, "confirmed"),
+                lambda t: (
+                    f"an officer of the list has {'rejected it' if review == 'rejected' else 'not confirmed it yet'}"
+                    f" (POST /v1/rating-lists/{rating_list.id}/reviews/{{tournament_id}})"
+                ),
+            )
+        )
     if rules.get("rated_only", True):
         found.append(
             Requirement(Tournament.rated.is_(True), lambda t: bool(t.rated), lambda t: "the tournament is marked not rated")

@@ -76,7 +76,7 @@ def update_params(session: Session, list_id: str, params: dict[str, Any], *, act
 
 
 def update_settings(session: Session, list_id: str, settings: dict[str, Any], *, actor: str) -> RatingList:
-    """Change the list's own settings (``auto_recompute``)."""
+    """Change the list's own settings (``auto_recompute``, ``requires_review``, ``publication_days``)."""
     rating_list = get_rating_list(session, list_id, lock=True)
     previous = {name: getattr(rating_list, name) for name in settings}
     for name, value in settings.items():

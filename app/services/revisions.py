@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.models import Game, Revision, Tournament, TournamentPlayer
+from app.models import Game, Revision, Tournament, TournamentPlayer, TournamentReview
 from app.problems import NotFound
 from app.schemas.tournaments import TOURNAMENT_PLAYER_FIELDS, GameIn, TournamentIn
 
@@ -18,7 +18,16 @@ TOURNAMENT, RATING_LIST = "tournament", "rating_list"
 SUBMITTED, CORRECTED, WITHDRAWN, RESTORED = "submitted", "corrected", "withdrawn", "restored"
 SEEDS_CHANGED, PARAMS_CHANGED, SETTINGS_CHANGED = "seeds_changed", "params_changed", "settings_changed"
 PUBLISHED = "published"  # a publication of a list (app.services.publications)
-KINDS = (SUBMITTED, CORRECTED, WITHDRAWN, RESTORED, SEEDS_CHANGED, PARAMS_CHANGED, SETTINGS_CHANGED, PUBLISHED)
+CONFIRMED, REJECTED = "confirmed", "rejected"  # an officer's review of a tournament for a list (app.services.reviews)
+# A change of a tournament refused because it was made against a version that is no longer the
+# latest (If-Match, 412) or that does not allow it (409): written after the refused transaction
+# rolled back, in its own, so that the audit shows every attempt (docs/decisions.md 7.32). It
+# changes nothing, so it does not count as a version (``latest_version``).
+REFUSED = "refused"
+KINDS = (
+    SUBMITTED, CORRECTED, WITHDRAWN, RESTORED, CONFIRMED, REJECTED, REFUSED,
+    SEEDS_CHANGED, PARAMS_CHANGED, SETTINGS_CHANGED, PUBLISHED,
+)  # fmt: skip
 
 _TOURNAMENT_FIELDS = [name for name in TournamentIn.model_fields if name not in ("id", "players", "games")]
 _GAME_FIELDS = {"id": "game_id", "round": "round", "black": "black_id", "white": "white_id", "result": "result"}
@@ -122,7 +131,25 @@ def tournament_version(session: Session, tournament_id: str) -> dict[str, Any]:
     ).model_dump(mode="json", exclude_none=True)
     withdrawn_at = tournament.withdrawn_at
     body["withdrawn"] = None if withdrawn_at is None else {"at": withdrawn_at.isoformat(), "reason": tournament.withdrawn_reason}
+    reviews = session.execute(
+        select(TournamentReview.list_id, TournamentReview.status)
+        .where(TournamentReview.tournament_id == tournament_id)
+        .order_by(TournamentReview.list_id)
+    ).all()
+    if reviews:  # only a tournament of a list that requires reviews has any
+        body["reviews"] = {list_id: status for list_id, status in reviews}
     return body
+
+
+def latest_version(session: Session, tournament_id: str) -> int:
+    """The number of the tournament's latest revision that changed it (a refused attempt changed
+    nothing): the version its ETag names, 0 for a tournament stored before revisions were kept."""
+    number = session.scalar(
+        select(func.max(Revision.number)).where(
+            Revision.subject == TOURNAMENT, Revision.subject_id == tournament_id, Revision.kind != REFUSED
+        )
+    )
+    return number or 0
 
 
 def describe_submission(submission: TournamentIn) -> str:

@@ -12,12 +12,12 @@ from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session
 
 from app.db import locked_row
-from app.models import Game, Player, RatingList, Tournament, TournamentPlayer
-from app.problems import Conflict, FieldError, InvalidInput, NotFound, PayloadTooLarge
+from app.models import Game, Player, RatingList, Revision, Tournament, TournamentPlayer
+from app.problems import Conflict, FieldError, InvalidInput, NotFound, PayloadTooLarge, PreconditionFailed, Problem
 from app.rating.system import Change
 from app.schemas.players import PlayerCreate
 from app.schemas.tournaments import TOURNAMENT_PLAYER_FIELDS, TournamentIn, TournamentPlayerIn
-from app.services import revisions, snapshot_changes
+from app.services import reviews, revisions, snapshot_changes
 from app.services.eligibility import TournamentFields, reasons_not_rated
 from app.services.jobs import trigger_recompute
 from app.services.players import upsert_players
@@ -59,20 +59,27 @@ def submit_tournament(
     session.flush()
     _insert_games(session, submission)
     _insert_tournament_players(session, submission)
+    under_review = reviews.open_reviews(session, tournament)
     revisions.record(
         session,
         subject=revisions.TOURNAMENT,
         subject_id=submission.id,
         kind=revisions.SUBMITTED,
         actor=actor,
-        summary=revisions.describe_submission(submission),
+        summary=revisions.describe_submission(submission) + _awaiting(under_review),
         previous=None,
     )
     return tournament
 
 
 def replace_tournament(
-    session: Session, tournament_id: str, submission: TournamentIn, *, max_games: int, actor: str
+    session: Session,
+    tournament_id: str,
+    submission: TournamentIn,
+    *,
+    max_games: int,
+    actor: str,
+    if_match: frozenset[int] | None = None,
 ) -> Tournament:
     """A correction: the tournament's fields and its whole list of games are replaced; the revision
     keeps the version it replaced. A withdrawn tournament stays withdrawn."""
@@ -84,6 +91,7 @@ def replace_tournament(
     tournament = locked_row(session, Tournament, tournament_id)
     if tournament is None:
         raise NotFound(f"Tournament {tournament_id!r} does not exist; submit it with POST /v1/tournaments.")
+    check_version(session, tournament_id, if_match)
     _validate(session, submission, max_games=max_games)
     previous = revisions.tournament_version(session, tournament_id)
     upsert_players(session, _player_records(submission.players))
@@ -94,22 +102,71 @@ def replace_tournament(
     _insert_games(session, submission)
     _insert_tournament_players(session, submission)
     session.flush()
+    # A corrected tournament is a version no officer has seen: under review again (decisions 7.30).
+    under_review = reviews.open_reviews(session, tournament)
     revisions.record(
         session,
         subject=revisions.TOURNAMENT,
         subject_id=tournament_id,
         kind=revisions.CORRECTED,
         actor=actor,
-        summary=revisions.describe_correction(previous, submission),
+        summary=revisions.describe_correction(previous, submission) + _awaiting(under_review),
         previous=previous,
     )
     return tournament
 
 
-def withdraw_tournament(session: Session, tournament_id: str, reason: str, *, actor: str) -> Tournament:
+def _awaiting(under_review: dict[str, str]) -> str:
+    return f"; awaiting review by {', '.join(sorted(under_review))}" if under_review else ""
+
+
+def check_version(session: Session, tournament_id: str, expected: frozenset[int] | None) -> None:
+    """Refuse a change made against another version than the tournament's latest (RFC 9110 13.1.1,
+    If-Match: a 412), once the change holds the tournament's row lock, so that of two changes sent
+    against the same version exactly one is made. ``expected``: the versions If-Match names (None:
+    no If-Match, or ``*``; a tournament that does not exist is the service's 404)."""
+    if expected is None or session.get(Tournament, tournament_id) is None:
+        return
+    current = revisions.latest_version(session, tournament_id)
+    if current not in expected:
+        latest = session.scalar(
+            select(Revision).where(
+                Revision.subject == revisions.TOURNAMENT, Revision.subject_id == tournament_id, Revision.number == current
+            )
+        )
+        since = f": {latest.kind} by {latest.actor!r} at {latest.at:%Y-%m-%d %H:%M:%S} UTC ({latest.summary})" if latest else ""
+        raise PreconditionFailed(
+            f"Tournament {tournament_id!r} has changed since the version If-Match names; its version now is "
+            f"{version_etag(current)}{since}. Read it again (GET /v1/tournaments/{tournament_id}) and decide anew.",
+            [FieldError("header:If-Match", f"the tournament's version is {version_etag(current)}")],
+        )
+
+
+def version_etag(number: int) -> str:
+    """The strong ETag of a tournament's version (its latest revision's number)."""
+    return f'"v{number}"'
+
+
+def versions_of(if_match: str | None) -> frozenset[int] | None:
+    """The versions an If-Match header names (None: no header, or ``*``, any version). A weak tag
+    never matches (RFC 9110 13.1.1 compares strongly) and an unreadable one matches nothing."""
+    if if_match is None or if_match.strip() == "*":
+        return None
+    found = set()
+    for tag in if_match.split(","):
+        tag = tag.strip()
+        if tag.startswith('"v') and tag.endswith('"') and tag[2:-1].isdigit() and len(tag) < 20:
+            found.add(int(tag[2:-1]))
+    return frozenset(found)
+
+
+def withdraw_tournament(
+    session: Session, tournament_id: str, reason: str, *, actor: str, if_match: frozenset[int] | None = None
+) -> Tournament:
     """Withdraw a stored tournament: it stays stored and readable, marked with when and why, and no
     list rates it from its next recompute on."""
     tournament = _locked(session, tournament_id)
+    check_version(session, tournament_id, if_match)
     if tournament.withdrawn_at is not None:
         raise Conflict(
             f"Tournament {tournament_id!r} was withdrawn already on {tournament.withdrawn_at:%Y-%m-%d}: {tournament.withdrawn_reason}"
@@ -118,9 +175,10 @@ def withdraw_tournament(session: Session, tournament_id: str, reason: str, *, ac
     return tournament
 
 
-def restore_tournament(session: Session, tournament_id: str, *, actor: str) -> Tournament:
+def restore_tournament(session: Session, tournament_id: str, *, actor: str, if_match: frozenset[int] | None = None) -> Tournament:
     """Undo a withdrawal: the lists rate the tournament again from their next recompute on."""
     tournament = _locked(session, tournament_id)
+    check_version(session, tournament_id, if_match)
     if tournament.withdrawn_at is None:
         raise Conflict(f"Tournament {tournament_id!r} is not withdrawn; there is nothing to restore.")
     _set_withdrawal(session, tournament, None, None, actor=actor)
@@ -149,6 +207,24 @@ def _set_withdrawal(session: Session, tournament: Tournament, at: datetime | Non
     )
 
 
+def record_refused(session: Session, tournament_id: str, attempt: str, refusal: Problem, *, actor: str) -> None:
+    """Record a refused change of the tournament (a 409 or 412) as a ``refused`` revision, in a
+    transaction of its own after the refused one rolled back (docs/decisions.md 7.32): the audit
+    shows every attempt, in the order each was settled. ``attempt``: "correction", "withdrawal"…"""
+    tournament = locked_row(session, Tournament, tournament_id)
+    if tournament is None:
+        return
+    revisions.record(
+        session,
+        subject=revisions.TOURNAMENT,
+        subject_id=tournament_id,
+        kind=revisions.REFUSED,
+        actor=actor,
+        summary=f"{attempt} refused ({refusal.status}): {refusal.detail}",
+        previous=revisions.tournament_version(session, tournament_id),
+    )
+
+
 def get_tournament_row(session: Session, tournament_id: str, *, lock: bool = False) -> Tournament:
     """The stored tournament alone; ``lock``: row-locked until the transaction ends."""
     tournament = locked_row(session, Tournament, tournament_id) if lock else session.get(Tournament, tournament_id)
@@ -171,6 +247,7 @@ class ListOutcome:
     rated: bool
     reason: str | None
     job_id: int | None
+    review: str | None = None  # the status of the tournament's review by the list, if it requires one
 
 
 def queue_recomputes(
@@ -182,13 +259,15 @@ def queue_recomputes(
     the request (the partial unique index on queued jobs), so a burst of submissions is one job.
     ``also_for``: lists that rated the tournament before a correction and must drop it now."""
     outcomes = []
+    under_review = reviews.statuses(session, submission.id)
     lists = session.scalars(select(RatingList).where(RatingList.category == submission.category).order_by(RatingList.id))
     for rating_list in lists:
-        reasons = reasons_not_rated(rating_list, submission)
+        review = under_review.get(rating_list.id)
+        reasons = reasons_not_rated(rating_list, submission, review)
         job_id = None
         if rating_list.auto_recompute and (not reasons or rating_list.id in also_for):
             job_id = trigger_recompute(session, rating_list.id).id
-        outcomes.append(ListOutcome(rating_list.id, not reasons, "; ".join(reasons) or None, job_id))
+        outcomes.append(ListOutcome(rating_list.id, not reasons, "; ".join(reasons) or None, job_id, review))
     return outcomes
 
 
@@ -197,8 +276,9 @@ def lists_rating(session: Session, tournament_id: str) -> frozenset[str]:
     tournament = session.get(Tournament, tournament_id)
     if tournament is None:
         return frozenset()
+    under_review = reviews.statuses(session, tournament_id)
     lists = session.scalars(select(RatingList).where(RatingList.category == tournament.category))
-    return frozenset(r.id for r in lists if not reasons_not_rated(r, tournament))
+    return frozenset(r.id for r in lists if not reasons_not_rated(r, tournament, under_review.get(r.id)))
 
 
 def get_tournament(

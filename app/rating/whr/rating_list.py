@@ -213,7 +213,8 @@ def _changes(
     first = np.ones(len(player), dtype=bool)
     first[1:] = (player[1:] != player[:-1]) | (tournament[1:] != tournament[:-1])
     starts = np.flatnonzero(first)
-    stops = np.append(starts[1:], len(player))
+    # (No game at all, e.g. every tournament withdrawn or awaiting review: no change, and no last one.)
+    stops = np.append(starts[1:], len(player)) if len(starts) else starts
     player, tournament = player[starts], tournament[starts]
     first_day, last_day, counted = day[starts], day[stops - 1], stops - starts
     # Rows of the fit (sorted by player, then day) found by one key per player-day.
