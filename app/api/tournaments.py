@@ -16,6 +16,8 @@ from app.schemas.tournaments import (
     GameRead,
     ListRating,
     RatingChangeRead,
+    StandingRead,
+    TieBreakRead,
     TournamentIn,
     TournamentPlayerRead,
     TournamentRead,
@@ -307,6 +309,10 @@ def _read(session: Session, tournament_id: str) -> TournamentRead:
                 board_size=g.board_size,
             )
             for g in games
+        ],
+        standings=[
+            StandingRead(player=s.player_id, place=s.place, tie_breaks=[TieBreakRead(**t) for t in s.tie_breaks])
+            for s in service.get_standings(session, tournament_id)
         ],
         rating_changes=[
             RatingChangeRead(list_id=list_id, snapshot_id=snapshot_id, **{name: getattr(c, name) for name in _CHANGE_FIELDS})

@@ -27,7 +27,7 @@ from app.services import player_record, players, snapshot_facts, tournaments
 from app.services import rating_lists as lists_service
 from app.web import display
 from app.web.charts import ChartPoint, rating_chart
-from app.web.crosstable import CrossGame, crosstable
+from app.web.crosstable import CrossGame, Standing, crosstable
 
 STATUSES = ("active", "inactive", "provisional", "all")
 PAGE_SIZES = (50, 100, 200, 500)
@@ -407,11 +407,13 @@ TOURNAMENT_FACTS = (
 def tournament_page(session: Session, tournament_id: str) -> dict[str, Any]:
     tournament, games, entrants, changes = tournaments.get_tournament(session, tournament_id)
     names = {p.id: display.full_name(p.name, p.surname) or p.id for p, _ in entrants}
-    declared_rank = {p.id: entry.rank for p, entry in entrants if entry is not None and entry.rank}
+    stored_standings = tournaments.get_standings(session, tournament_id)
     table = crosstable(
         [p.id for p, _ in entrants],
         [CrossGame(g.round, g.black_id, g.white_id, g.result, g.played) for g in games],
         order_key=lambda pid: names.get(pid, pid).lower(),
+        standings=[Standing(s.player_id, s.place, tuple(t["value"] for t in s.tie_breaks)) for s in stored_standings],
+        tie_break_names=[t["name"] for t in stored_standings[0].tie_breaks] if stored_standings else [],
     )
     number = {row.player_id: row.number for row in table.rows}
     lists = {rl.id: rl for rl in lists_service.list_rating_lists(session)}
@@ -420,7 +422,7 @@ def tournament_page(session: Session, tournament_id: str) -> dict[str, Any]:
         by_list[list_id].append(change)
     list_changes = [
         ListChanges(lists[list_id], sorted(rows, key=lambda c: number.get(c.player_id, 0)), any(c.title_after for c in rows))
-        for list_id, rows in by_list.items()
+        for list_id, rows in sorted(by_list.items())
     ]
     facts = [(label, getattr(tournament, key)) for key, label in TOURNAMENT_FACTS if getattr(tournament, key) not in (None, "")]
     return {
@@ -428,11 +430,37 @@ def tournament_page(session: Session, tournament_id: str) -> dict[str, Any]:
         "facts": facts,
         "table": table,
         "names": names,
-        "declared_rank": declared_rank,
+        "entrants": crosstable_entrants(entrants, list_changes),
         "games_count": len(games),
         "unplayed": sum(1 for g in games if not g.played),
         "list_changes": list_changes,
     }
+
+
+@dataclass
+class CrosstableEntrants:
+    """What the crosstable shows of each player besides his games: country, rank or grade, and his
+    rating before the tournament on each list that rates it (docs/decisions.md 7.31)."""
+
+    country: dict[str, str]
+    rank: dict[str, str]  # declared at the tournament, else the grade or rank a list gave him after it
+    rank_from_lists: bool  # some shown ranks are a list's grade after the tournament, not declared ones
+    ratings_before: list[tuple[RatingList, dict[str, float | None]]]
+
+
+def crosstable_entrants(entrants: list[tuple[Player, Any]], list_changes: list[ListChanges]) -> CrosstableEntrants:
+    rank = {p.id: entry.rank for p, entry in entrants if entry is not None and entry.rank}
+    declared = set(rank)
+    for changes in list_changes:
+        for change in changes.rows:
+            if change.title_after and change.player_id not in rank:
+                rank[change.player_id] = change.title_after
+    return CrosstableEntrants(
+        country={p.id: p.country for p, _ in entrants if p.country},
+        rank=rank,
+        rank_from_lists=set(rank) != declared,
+        ratings_before=[(c.rating_list, {change.player_id: change.rating_before for change in c.rows}) for c in list_changes],
+    )
 
 
 # --- search and index ------------------------------------------------------------------------------

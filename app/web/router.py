@@ -48,6 +48,7 @@ templates.globals.update(
     signed=display.signed,
     shown_change=display.shown_change,
     score=display.score,
+    tie_break=display.tie_break,
     day=display.day,
     full_name=display.full_name,
     list_path=display.list_path,
