@@ -274,6 +274,15 @@ def list_tournaments(
     return [(t, n) for t, n in rows], total
 
 
+def tournament_filters(session: Session) -> tuple[list[str], list[int]]:
+    """What the tournaments' filters can choose from: the countries tournaments were held in, and
+    the years they were played in (latest first)."""
+    countries = session.scalars(select(Tournament.country).where(Tournament.country.is_not(None)).distinct())
+    first, last = session.execute(select(func.min(Tournament.start), func.max(Tournament.end))).one()
+    years = list(range(last.year, first.year - 1, -1)) if first is not None and last is not None else []
+    return sorted(c for c in countries if c), years
+
+
 def stores_same(session: Session, submission: TournamentIn) -> bool:
     """Whether the stored tournament already has exactly this submission's fields and games."""
     tournament = session.get(Tournament, submission.id)

@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from html import escape as _escape
-from typing import Any
+from typing import Any, get_args
 
 from markupsafe import Markup
 from sqlalchemy.orm import Session
@@ -23,6 +23,7 @@ from app.models import Player, RatingList, RatingSnapshot
 from app.problems import FieldError, InvalidInput
 from app.schemas.common import EARLIEST_DATE, ID_MAX_LENGTH, ID_PATTERN, ID_RULE, LATEST_DATE
 from app.schemas.rating_lists import RatingRowRead
+from app.schemas.tournaments import Category
 from app.services import player_record, players, snapshot_facts, tournaments
 from app.services import rating_lists as lists_service
 from app.web import display
@@ -124,6 +125,45 @@ def parse_page(raw: Mapping[str, str]) -> int:
     if errors:
         raise PageInputError.of(errors)
     return page or 1
+
+
+@dataclass(frozen=True)
+class TournamentQuery:
+    """The tournaments page's filters, those of ``GET /v1/tournaments``: category, country, year."""
+
+    category: str | None = None
+    country: str | None = None
+    year: int | None = None
+    page: int = 1
+
+    def params(self, **changes: object) -> dict[str, Any]:
+        values: dict[str, Any] = {"category": self.category, "country": self.country, "year": self.year}
+        values["page"] = self.page if self.page != 1 else None
+        values.update(changes)
+        return values
+
+
+CATEGORIES = get_args(Category)
+YEARS = (1900, 2200)  # the API's bounds of `year`
+
+
+def parse_tournament_query(raw: Mapping[str, str]) -> TournamentQuery:
+    """The filters as the API reads them, a 422 naming each one it cannot use; empty ones are unset
+    (what a plain form sends for "all")."""
+    errors: list[FieldError] = []
+    category = raw.get("category") or None
+    if category is not None and category not in CATEGORIES:
+        errors.append(FieldError("query:category", f"category must be one of {', '.join(CATEGORIES)}, not {category[:40]!r}"))
+    country = (raw.get("country") or "").strip().upper() or None
+    if country is not None and not re.fullmatch(r"[A-Z]{2,3}", country):
+        errors.append(FieldError("query:country", f"country must be a code of two or three letters, not {country[:40]!r}"))
+    year = _positive(raw, "year", None, errors, most=YEARS[1])
+    if year is not None and year < YEARS[0]:
+        errors.append(FieldError("query:year", f"year must be from {YEARS[0]} to {YEARS[1]}, not {year}"))
+    page = _positive(raw, "page", 1, errors, most=10**9)
+    if errors:
+        raise PageInputError.of(errors)
+    return TournamentQuery(category, country, year, page or 1)
 
 
 def parse_search(raw: Mapping[str, str]) -> str:
@@ -483,14 +523,25 @@ def player_search(session: Session, q: str | None, page: int) -> dict[str, Any]:
     }
 
 
-def tournament_index(session: Session, page: int) -> dict[str, Any]:
+def tournament_index(session: Session, query: TournamentQuery) -> dict[str, Any]:
     rows, total = tournaments.list_tournaments(
-        session, category=None, year=None, country=None, limit=TOURNAMENTS_PAGE_SIZE, offset=(page - 1) * TOURNAMENTS_PAGE_SIZE
+        session,
+        category=query.category,
+        year=query.year,
+        country=query.country,
+        limit=TOURNAMENTS_PAGE_SIZE,
+        offset=(query.page - 1) * TOURNAMENTS_PAGE_SIZE,
     )
+    countries, years = tournaments.tournament_filters(session)
     return {
         "rows": rows,
         "total": total,
-        "page": page,
+        "query": query,
+        "filtered": any(value is not None for value in (query.category, query.country, query.year)),
+        "categories": CATEGORIES,
+        "countries": countries,
+        "years": years,
+        "page": query.page,
         "pages": max(1, math.ceil(total / TOURNAMENTS_PAGE_SIZE)),
-        "page_link": lambda n: display.with_query("/tournaments", page=n if n != 1 else None),
+        "page_link": lambda n: display.with_query("/tournaments", **query.params(page=n if n != 1 else None)),
     }
