@@ -4,6 +4,7 @@ says which order it shows."""
 
 from fastapi.testclient import TestClient
 
+from app.importers import egd_h9
 from app.services.importing import import_results_file
 from tests.helpers import AUTH, GO_DATA, tournament_body
 
@@ -111,3 +112,17 @@ def test_the_crosstable_shows_a_submitted_tournaments_places_and_tie_breaks(clie
     assert ["Yusui" in rows[0], "Ants" in rows[1], "Tunnet" in rows[2], "Ando" in rows[3]] == [True] * 4
     assert '<td class="num">1</td><td>1</td>' in rows[0] and '<td class="num">2.5</td>' in rows[0]
     assert '<td class="num">4</td><td>3</td>' in rows[3]
+
+
+def test_an_h9_file_with_standings_beyond_what_a_standing_holds_stores_its_games_without_them():
+    text = (GO_DATA / "juvisy2019.h9").read_bytes().decode("iso-8859-1")
+    for old, new, detail in (
+        ("   1 Minieri", "9" * 5000 + " Minieri", "place 1000000000, 3 tie-breaks"),  # longer than int() reads
+        ("  36  128  503 0", "  36 " + "9" * 400 + "  503 0", "SOS inf"),  # reads as infinity
+        ("  36  128  503 0", "  36 1000001  503 0", "SOS 1000001.0"),
+    ):
+        submissions, rejected = egd_h9.read(text.replace(old, new, 1).encode("iso-8859-1"))
+        assert len(submissions[0]["games"]) == 36 and submissions[0]["standings"] == []
+        assert [(r.reason, r.detail) for r in rejected if r.reason == egd_h9.STANDINGS_NOT_STORED] == [
+            (egd_h9.STANDINGS_NOT_STORED, detail)
+        ]

@@ -197,9 +197,16 @@ def _parse_player(line: str, line_number: int, number: int) -> ParsedPlayer | Re
         country=match.group("country").upper(),
         club=match.group("club"),
         rounds=tuple(rounds),
-        place=int(match.group("place")) if match.group("place") is not None else None,
+        place=_place(match.group("place")),
         tie_breaks=tuple(tie_breaks),
     )
+
+
+def _place(column: str | None) -> int | None:
+    """The place column; a number longer than any place (and than int() reads) as one beyond them."""
+    if column is None:
+        return None
+    return int(column) if len(column) <= 9 else 10**9
 
 
 _OPPOSITE = {"+": "-", "-": "+", "=": "="}
@@ -219,7 +226,10 @@ REASONS = {
     f"handicap above {MAX_HANDICAP}": "more stones than the go category admits: the game is not stored",
     "two players of the table have the same name": "player ids come from names, so the table cannot be stored unambiguously",
     "player without a game in the tournament": "the player played no game, so he is not created",
+    "standings the service cannot hold": "a place, tie-break name or value beyond what a standing holds: the file's "
+    "standings are not stored, its games and players are",
 }
+STANDINGS_NOT_STORED = "standings the service cannot hold"
 
 _NO_GAME = {
     "+": "round without a game: bye (0+)",
@@ -308,14 +318,18 @@ def _to_submissions(parsed: ParsedH9) -> tuple[list[dict[str, Any]], list[Reject
         "komi": decimal_number(header.get("KM"), "header KM[]", low=-MAX_READABLE, high=MAX_READABLE),
         "players": players,
         "games": sorted(games, key=lambda g: round_order(g["round"])),
-        "standings": _standings(parsed, ids, playing),
     }
+    standings = _standings(parsed, ids, playing)
+    unfit = _unfit_standings(standings)
+    if unfit is not None:
+        rejected.append(RejectedRow(unfit.line_number, STANDINGS_NOT_STORED, unfit.value))
+    submission["standings"] = [standing for _, standing in standings] if unfit is None else []
     return [submission], rejected
 
 
-def _standings(parsed: ParsedH9, ids: dict[int, str], playing: set[int]) -> list[dict[str, Any]]:
-    """The file's own places and named tie-break values of the players stored, in the file's order.
-    None when the table gives no place at all, or its first line none (nothing to tie with)."""
+def _standings(parsed: ParsedH9, ids: dict[int, str], playing: set[int]) -> list[tuple[int, dict[str, Any]]]:
+    """The file's own places and named tie-break values of the players stored, in the file's order,
+    each with its line number. None when the table's first line has no place (nothing to tie with)."""
     if not parsed.players or parsed.players[0].place is None:
         return []
     stored = [p for p in parsed.players if p.number in playing]
@@ -327,10 +341,33 @@ def _standings(parsed: ParsedH9, ids: dict[int, str], playing: set[int]) -> list
         place = player.place if player.place is not None else place
         if player.number in playing:
             values = zip(parsed.tie_break_names[:named], player.tie_breaks[:named], strict=True)
-            standings.append(
-                {"player": ids[player.number], "place": place, "tie_breaks": [{"name": n, "value": v} for n, v in values]}
-            )
+            tie_breaks = [{"name": n, "value": v} for n, v in values]
+            standings.append((player.line_number, {"player": ids[player.number], "place": place, "tie_breaks": tie_breaks}))
     return standings
+
+
+# What a standing holds (app.schemas.tournaments.StandingIn and TieBreak).
+MOST_TIE_BREAKS, TIE_BREAK_NAME_LENGTH, MOST_PLACE, MOST_TIE_BREAK_VALUE = 20, 20, 100_000, 1_000_000
+
+
+@dataclass(frozen=True)
+class _Unfit:
+    line_number: int
+    value: str
+
+
+def _unfit_standings(standings: list[tuple[int, dict[str, Any]]]) -> _Unfit | None:
+    """The first place, tie-break name or value a standing cannot hold, if any: then the file's
+    standings are left out whole (the tournament's games are stored all the same)."""
+    for line_number, standing in standings:
+        tie_breaks = standing["tie_breaks"]
+        if standing["place"] > MOST_PLACE or len(tie_breaks) > MOST_TIE_BREAKS:
+            return _Unfit(line_number, f"place {standing['place']}, {len(tie_breaks)} tie-breaks")
+        for tie_break in tie_breaks:
+            # not <= also catches a value written with so many digits that it reads as infinity
+            if len(tie_break["name"]) > TIE_BREAK_NAME_LENGTH or not abs(tie_break["value"]) <= MOST_TIE_BREAK_VALUE:
+                return _Unfit(line_number, f"{tie_break['name'][:40]} {tie_break['value']}")
+    return None
 
 
 def _inconsistency(player: ParsedPlayer, cell: RoundCell, mirror: RoundCell | None) -> str | None:
