@@ -44,7 +44,8 @@ CROSS_FIELD_RULES = {
     "PATCH /v1/rating-lists/{list_id}/params": "which parameters a list takes depends on its system",
     "PUT /v1/rating-lists/{list_id}/seeds": "what a seed holds depends on the list's system",
     "POST /v1/rating-lists/{list_id}/publications": "the snapshot must be one of the list's stored snapshots",
-    "POST /v1/tournaments": "a renju or gomoku rule is a known opening rule; a game's players are given or stored",
+    "POST /v1/tournaments": "a renju or gomoku rule is a known opening rule; a game's players are given or stored; "
+    "standings name players of the tournament once each, all with the same tie-breaks",
     "PUT /v1/tournaments/{tournament_id}": "the body's id is the path's",
 }
 

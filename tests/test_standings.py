@@ -32,6 +32,8 @@ def test_standings_are_stored_and_read_back_by_place(client: TestClient):
     assert [(s["player"], s["place"]) for s in read["standings"]] == [("p4", 1), ("p1", 2), ("p3", 3), ("p2", 3)]
     assert read["standings"][0]["tie_breaks"] == [{"name": "WINS", "value": 3.0}, {"name": "SB", "value": 2.5}]
     assert response.json()["standings"] == read["standings"]
+    summary = client.get("/v1/tournaments/T1/revisions/1").json()["summary"]
+    assert summary.endswith("4 players, 6 games, standings of 4 players")
 
 
 def test_a_tournament_without_standings_reads_an_empty_list(client: TestClient):

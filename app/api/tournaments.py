@@ -82,6 +82,11 @@ def submit_tournament(
     `PUT /v1/tournaments/{tournament_id}`. So is a tournament whose games repeat a stored one's (the
     problem names it), unless `duplicate=intended` says both are real.
 
+    `standings`, when the tournament gives its own (each player's place and tie-break values, e.g.
+    MMS, SOS, SOSOS for Go), are stored as given, never computed: each names a player of the
+    tournament (in `players` or in a game) at most once, and all name the same tie-breaks in the same
+    order (a 422 points at each one that does not).
+
     Needs an organiser's key, or an officer's without limits or whose limits include the
     tournament's category (a 403 says which otherwise)."""
     authorise_submission(caller, body.id, body.category)

@@ -135,6 +135,7 @@ def describe_submission(submission: TournamentIn) -> str:
     return (
         f"submitted {submission.name!r}, {submission.start}–{submission.end}, "
         f"{len(submission.players)} players, {len(submission.games)} games"
+        + (f", standings of {len(submission.standings)} players" if submission.standings else "")
     )
 
 
