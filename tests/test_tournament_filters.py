@@ -48,6 +48,9 @@ def test_each_filter_shows_what_the_api_answers(client: TestClient):
     # est-2021 spans New Year: it belongs to both years, as in the API.
     assert "est-2021" in _shown(client, "?year=2021")[0] and "est-2021" in _shown(client, "?year=2022")[0]
     assert "2 tournaments held in EST, the latest first." in _shown(client, "?country=EST")[1].words
+    assert "1 tournament of renju held in JPN played in 2020, the latest first." in (
+        _shown(client, "?category=renju&country=JPN&year=2020")[1].words
+    )
 
 
 def test_the_form_offers_the_stored_countries_and_years_and_keeps_the_choice(client: TestClient):
