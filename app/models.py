@@ -306,6 +306,22 @@ class TournamentReview(Base):
     decided_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
 
 
+class TournamentStanding(Base):
+    """A player's place in one tournament as the tournament decided it, with its tie-break values
+    (e.g. Go's MMS, SOS, SOSOS) in the tournament's order: what its file or its submitter gives,
+    never computed here (docs/decisions.md 7.33)."""
+
+    __tablename__ = "tournament_standings"
+
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
+    # The standing's position in the submission: equal places keep the order they were given in.
+    seq: Mapped[int] = mapped_column(Integer)
+    place: Mapped[int] = mapped_column(Integer)
+    # [{"name": "MMS", "value": 44.0}, ...]: the same names in the same order for every player.
+    tie_breaks: Mapped[list[dict[str, Any]]] = mapped_column(JsonType, default=list)
+
+
 class Revision(Base):
     """One change of a stored object, written in the change's own transaction: who (the key's
     name), when, what kind, a readable summary and the object's whole version before the change

@@ -228,6 +228,7 @@ def a_known_opening_rule(case: Case) -> None:
     _pair_the_games(case.body.get("games") or [], [player["id"] for player in players])
     a_board_of_the_discipline(case)
     games_within_the_tournament(case)
+    standings_of_the_tournaments_players(case)
     # An Idempotency-Key names one request: a new body is sent under a key of its own.
     if case.headers:
         case.headers = {
@@ -247,6 +248,25 @@ def a_board_of_the_discipline(case: Case) -> None:
             holder["board_size"] = sizes[0]
         if holder.get("handicap") is not None and holder["handicap"] > ranges.max_handicap:
             holder["handicap"] = ranges.max_handicap
+
+
+def standings_of_the_tournaments_players(case: Case) -> None:
+    """The tournament's own standings name its players, each once, and every standing names the first
+    one's tie-breaks in the same order (values as drawn, 0 where a standing had none)."""
+    standings = case.body.get("standings")
+    if not standings:
+        return
+    of_tournament = {player["id"] for player in case.body.get("players") or []}
+    of_tournament |= {game[side] for game in case.body.get("games") or [] for side in ("black", "white")}
+    names = [tie_break["name"] for tie_break in standings[0].get("tie_breaks") or []]
+    kept: dict[str, dict[str, Any]] = {}
+    for standing in standings:
+        if standing["player"] in of_tournament and standing["player"] not in kept:
+            values = [tie_break["value"] for tie_break in standing.get("tie_breaks") or []]
+            values += [0] * (len(names) - len(values))
+            standing["tie_breaks"] = [{"name": name, "value": value} for name, value in zip(names, values, strict=False)]
+            kept[standing["player"]] = standing
+    case.body["standings"] = list(kept.values())
 
 
 def games_within_the_tournament(case: Case) -> None:

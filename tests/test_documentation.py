@@ -15,6 +15,7 @@ from app.api.examples import (
     CREATE_PLAYER_EXAMPLES,
     PARAMS_EXAMPLES,
     PUBLISH_EXAMPLES,
+    REAL_GO_TOURNAMENT,
     REAL_TOURNAMENT,
     REVIEW_EXAMPLES,
     SEEDS_EXAMPLES,
@@ -22,6 +23,7 @@ from app.api.examples import (
     UPDATE_PLAYER_EXAMPLES,
     UPDATE_RATING_LIST_EXAMPLES,
 )
+from app.importers import egd_h9
 from app.importers.renju_tsv import parse_path, to_submissions
 from app.problems import PROBLEM_MEDIA_TYPE
 from app.schemas.tournaments import TournamentIn
@@ -106,6 +108,14 @@ def test_rif_1995_needs_end_or_before_1996_as_its_description_says(app, client):
     rejected = client.post("/v1/calc/rif-1995/tournament", json=body)
     assert rejected.status_code == 422 and rejected.json()["errors"][0]["pointer"] == "/end"
     assert client.post("/v1/calc/rif-1995/tournament", json={**body, "end": "1995-08-06"}).status_code == 200
+
+
+def test_the_go_tournament_example_is_what_the_h9_reader_gives():
+    """The example of a submission with standings is the Juvisy file as read, places and tie-breaks
+    included: nothing in it is made up."""
+    submissions, _ = egd_h9.read_path(Path(__file__).parent / "data" / "go" / "juvisy2019.h9")
+    assert submissions == [REAL_GO_TOURNAMENT]
+    assert SUBMIT_TOURNAMENT_EXAMPLES["juvisy-2019"]["value"] is REAL_GO_TOURNAMENT
 
 
 def test_the_tournament_example_is_real_data_and_valid(app):
@@ -300,6 +310,10 @@ def real_data_scenario(client) -> dict[str, dict[str, Any]]:  # type: ignore[no-
     call("list_reviews", "GET", "/v1/rating-lists/rif-whr/reviews", params={"status": "pending"})
     confirm = REVIEW_EXAMPLES["confirm"]["value"]
     call("review_tournament", "POST", f"/v1/rating-lists/rif-whr/reviews/{pending['id']}", json=confirm)
+    # A Go tournament with its own standings, as the h9 reader gives it (issue 26).
+    go_submission = SUBMIT_TOURNAMENT_EXAMPLES["juvisy-2019"]["value"]
+    call("submit_tournament", "POST", "/v1/tournaments", "juvisy-2019", json=go_submission, status=201)
+    call("get_tournament", "GET", f"/v1/tournaments/{go_submission['id']}", "juvisy-2019")
     return answers
 
 

@@ -8,15 +8,17 @@ import datetime as dt
 import io
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
 from app.web.charts import ChartPoint, rating_chart
-from app.web.crosstable import CrossGame, crosstable
+from app.web.crosstable import CrossGame, Standing, crosstable
 from tests.helpers import SITE_EARLIER, SITE_LIST_DATE, Page, cells, empty_database, load_site
 
 EGC = "egc2013main-2013-07-28"
+EGC_FILE = Path(__file__).parent / "data" / "go" / "egc2013.h9"
 
 
 @pytest.fixture(autouse=True)
@@ -239,13 +241,20 @@ def test_a_grade_change_is_marked_on_the_chart(site):
 
 def test_a_tournament_page_has_its_crosstable_and_each_lists_changes(site):
     tournament = site.get("/v1/tournaments/T0001").json()
+    assert tournament["standings"] == []
     page = get_page(site, "/tournaments/T0001")
+    assert "The tournament gave no standings of its own: players are placed by score alone" in page.words
     table = page.table("Crosstable of")
     rows = cells(table)
     played = {g["black"] for g in tournament["games"]} | {g["white"] for g in tournament["games"]}
     assert len(rows) == len(played)
     rounds = sorted({g["round"] for g in tournament["games"]}, key=int)
-    assert table["headers"] == ["No.", "Place", "Player", *[f"R{r}" for r in rounds], "Score"]
+    lists = sorted({c["list_id"] for c in tournament["rating_changes"]})
+    assert lists == ["rif-elo", "rif-whr"]
+    countries = {p["id"]: p["country"] or "" for p in tournament["players"]}
+    country = ["Country"] if any(countries.values()) else []
+    rating_headers = [f"Rating ({list_id})" for list_id in lists]
+    assert table["headers"] == ["No.", "Place", "Player", *country, *rating_headers, *[f"R{r}" for r in rounds], "Score"]
     # Scores add up to the games played, best first; each cell is answered by the opponent's.
     scores = [float(row["Score"].replace("\u00bd", ".5")) for row in rows]
     assert sum(scores) == len(tournament["games"]) and scores == sorted(scores, reverse=True)
@@ -257,27 +266,73 @@ def test_a_tournament_page_has_its_crosstable_and_each_lists_changes(site):
                 number, result, colour = re.fullmatch(r"(\d+)([+=\u2212])([bw])", cell).groups()  # type: ignore[union-attr]
                 answer = f"{row['No.']}{opposite[result]}{'w' if colour == 'b' else 'b'}"
                 assert answer in by_number[number][f"R{r}"].split()
+    # Each player's rating before the tournament on each list that rates it, and his country.
+    before = {(c["list_id"], c["player_id"]): c["rating_before"] for c in tournament["rating_changes"]}
+    for row, shown_row in zip(rows, table["rows"], strict=True):
+        player_id = shown_row[2][1].rsplit("/", 1)[1]
+        for list_id in lists:
+            assert row[f"Rating ({list_id})"] == shown(before.get((list_id, player_id)))
+        if country:
+            assert row["Country"] == countries[player_id]
     # Every list's changes, as the API gives them.
     for list_id in ("rif-whr", "rif-elo"):
         name = site.get(f"/v1/rating-lists/{list_id}").json()["name"]
         shown_rows = page.table(f"Each player's change on {name}")["rows"]
         expected = {c["player_id"]: c for c in tournament["rating_changes"] if c["list_id"] == list_id}
         assert {link.rsplit("/", 1)[1] for (_, link), *_ in shown_rows} == set(expected)
-        for (_, link), before, after, *_ in shown_rows:
+        for (_, link), before_cell, after, *_ in shown_rows:
             change = expected[link.rsplit("/", 1)[1]]
-            assert (before[0], after[0]) == (shown(change["rating_before"]), shown(change["rating_after"]))
+            assert (before_cell[0], after[0]) == (shown(change["rating_before"]), shown(change["rating_after"]))
 
 
 def test_the_go_tournament_crosstable_has_every_player_and_his_declared_rank(site):
     tournament = site.get(f"/v1/tournaments/{EGC}").json()
     table = get_page(site, f"/tournaments/{EGC}").table("Crosstable of")
     assert len(table["rows"]) == len(tournament["players"]) == 594
-    assert table["headers"][:4] == ["No.", "Place", "Player", "Rank"] and table["headers"][4:-1] == [
-        f"R{n}" for n in range(1, 11)
-    ]
+    assert table["headers"][:5] == ["No.", "Place", "Player", "Country", "Rank or grade"]
+    assert [h for h in table["headers"] if h.startswith("R") and h[1:].isdigit()] == [f"R{n}" for n in range(1, 11)]
     ranks = {p["id"]: p["rank"] for p in tournament["players"]}
+    countries = {p["id"]: p["country"] for p in tournament["players"]}
     for row in table["rows"]:
-        assert row[3][0] == ranks[row[2][1].rsplit("/", 1)[1]]
+        player_id = row[2][1].rsplit("/", 1)[1]
+        assert (row[3][0], row[4][0]) == (countries[player_id], ranks[player_id])
+
+
+def test_the_egc_2013_page_shows_the_files_own_places_and_mms(site):
+    """Issue 26: the EGC 2013 main tournament is placed by McMahon score and SOS as its h9 file says,
+    not by wins; the "No." column is the file's line number, which its round cells refer to."""
+    page = get_page(site, f"/tournaments/{EGC}")
+    assert "Places as the tournament decided them, with its tie-breaks (MMS, SOS)" in page.words
+    table = page.table("Crosstable of")
+    assert table["headers"][-3:] == ["Score", "MMS", "SOS"]
+    rows = cells(table)
+    file_lines = [line for line in EGC_FILE.read_text(encoding="ascii").splitlines() if line.strip() and not line.startswith(";")]
+    assert len(rows) == len(file_lines) == 594
+    for number, (row, line) in enumerate(zip(rows, file_lines, strict=True), start=1):
+        columns = line.split()
+        assert row["No."] == str(number)
+        if line[:4].strip():  # a blank place is tied with the line above
+            place = line[:4].strip()
+        assert row["Place"] == place
+        rank_column = next(i for i, c in enumerate(columns) if re.fullmatch(r"\d{1,2}[kKdDpP]", c))
+        assert (row["MMS"], row["SOS"]) == (columns[rank_column + 3].rstrip("?"), columns[rank_column + 4].rstrip("?")), line
+        # The round cells name opponents by the file's own numbering.
+        first_round = re.fullmatch(r"(\d+)([+=-])[/!]([wb])\d*|0[+=-]", columns[rank_column + 7])
+        assert first_round is not None, line
+        if first_round.group(1) is not None:
+            opponent, result, colour = first_round.groups()
+            symbol = {"+": "+", "=": "=", "-": "\u2212"}[result]
+            assert row["R1"].startswith(f"{opponent}{symbol}{colour}"), (row, line)
+    # Fan Hui first with 44 MMS; the 17 kyu who won most of his games is far below.
+    assert (rows[0]["Place"], rows[0]["MMS"], rows[0]["SOS"]) == ("1", "44", "404")
+    assert rows[1]["Place"] == "2" and "Tormanen" in table["rows"][1][2][0]
+    api = site.get(f"/v1/tournaments/{EGC}").json()["standings"]
+    assert [s["place"] for s in api] == sorted(s["place"] for s in api) and len(api) == 594
+    assert api[0] == {
+        "player": "fan-hui",
+        "place": 1,
+        "tie_breaks": [{"name": "MMS", "value": 44.0}, {"name": "SOS", "value": 404.0}],
+    }
 
 
 def test_search_finds_players_by_name_and_the_index_lists_tournaments(site):
@@ -395,3 +450,20 @@ def test_crosstable_shares_places_and_counts_a_walkover():
         ("e", "4\u20135", 0.0),
     ]
     assert table.rows[1].cells["2"][0].text == "1\u2212b f"
+
+
+def test_crosstable_follows_the_tournaments_own_standings_and_places_the_rest_by_score():
+    games = [CrossGame("1", "a", "b", "B"), CrossGame("1", "c", "d", "W"), CrossGame("2", "a", "d", "W")]
+    standings = [Standing("c", 1, (3.0, 12.5)), Standing("a", 2, (3.0, 11.0)), Standing("b", 2, (2.0, 11.0))]
+    table = crosstable(["a", "b", "c", "d", "e"], games, order_key=str, standings=standings, tie_break_names=["MMS", "SOS"])
+    assert table.by_standings and table.tie_break_names == ("MMS", "SOS")
+    # The tournament's order and places (c lost both games and is still first), then d and e by score.
+    assert [(r.player_id, r.number, r.place, r.tie_breaks) for r in table.rows] == [
+        ("c", 1, "1", (3.0, 12.5)),
+        ("a", 2, "2", (3.0, 11.0)),
+        ("b", 3, "2", (2.0, 11.0)),
+        ("d", 4, "4", ()),
+        ("e", 5, "5", ()),
+    ]
+    assert table.rows[0].cells["1"][0].text == "4\u2212b"  # the opponent by his number in this order
+    assert not crosstable(["a"], [], order_key=str).by_standings

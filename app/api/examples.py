@@ -13,7 +13,118 @@ from fastapi.openapi.models import Example
 
 from app.rating.examples import REAL_TOURNAMENT  # noqa: F401 (the tests and clients read it here)
 
+# --- a Go tournament with its own standings -----------------------------------------------------------
+# The Tournoi de Juvisy 2019 as the EGD h9 reader gives it (tests/data/go/juvisy2019.h9, written by
+# OpenGotha): every player French, his declared rank and club; the games with their handicap stones;
+# the file"s own places with its MMS, SOS and SOSOS columns. Pinchard won all four of his games and is
+# 15th: Go tournaments are decided by McMahon score, which the file gives.
+_JUVISY_PLAYERS = [  # id, first name, surname, declared rank, club
+    ("minieri-davide", "Davide", "Minieri", "3d", "75Ju"),
+    ("daguenet-mathieu", "Mathieu", "Daguenet", "3d", "92Le"),
+    ("lemoine-theo", "Theo", "Lemoine", "1d", "49An"),
+    ("li-boyuan", "Boyuan", "Li", "2d", "75Op"),
+    ("nemo-andre", "André", "Nemo", "2k", "78Ve"),
+    ("roullier-louise", "Louise", "Roullier", "2k", "92Le"),
+    ("perroux-etienne", "Etienne", "Perroux", "3k", "49An"),
+    ("burq-francois", "François", "Burq", "4k", "75OB"),
+    ("moscardo-leo", "Léo", "Moscardo", "3k", "75Ju"),
+    ("eden-timothy", "Timothy", "Eden", "3k", "75Al"),
+    ("bourgin-maxime", "Maxime", "Bourgin", "4k", "78Ve"),
+    ("yung-oscar", "Oscar", "Yung", "6k", "10Tr"),
+    ("ravera-sylvain", "Sylvain", "Ravera", "5k", "92Le"),
+    ("vargas-olga", "Olga", "Vargas", "5k", "95Va"),
+    ("pinchard-alexandre", "Alexandre", "Pinchard", "5k", "92Ge"),
+    ("sebouk-david", "David", "Sebouk", "7k", "92Le"),
+    ("sarocchi-pierre-luc", "Pierre-Luc", "Sarocchi", "9k", "75Op"),
+    ("nicita-giovanni", "Giovanni", "Nicita", "10k", "91SM"),
+    ("rebelo-manuela", "Manuela", "Rebelo", "18k", "92Ge"),
+]  # fmt: skip
+_JUVISY_GAMES = [  # round, black, white, result, handicap stones
+    ("1", "daguenet-mathieu", "minieri-davide", "W", 0),
+    ("1", "lemoine-theo", "li-boyuan", "B", 0),
+    ("1", "roullier-louise", "nemo-andre", "W", 0),
+    ("1", "eden-timothy", "perroux-etienne", "B", 0),
+    ("1", "sebouk-david", "burq-francois", "W", 2),
+    ("1", "pinchard-alexandre", "moscardo-leo", "W", 1),
+    ("1", "bourgin-maxime", "ravera-sylvain", "B", 0),
+    ("1", "sarocchi-pierre-luc", "yung-oscar", "W", 2),
+    ("1", "rebelo-manuela", "nicita-giovanni", "W", 7),
+    ("2", "minieri-davide", "lemoine-theo", "B", 0),
+    ("2", "pinchard-alexandre", "li-boyuan", "W", 4),
+    ("2", "nemo-andre", "moscardo-leo", "B", 0),
+    ("2", "perroux-etienne", "roullier-louise", "B", 0),
+    ("2", "burq-francois", "bourgin-maxime", "B", 0),
+    ("2", "sebouk-david", "eden-timothy", "B", 4),
+    ("2", "ravera-sylvain", "yung-oscar", "B", 0),
+    ("2", "nicita-giovanni", "vargas-olga", "W", 3),
+    ("2", "rebelo-manuela", "sarocchi-pierre-luc", "W", 8),
+    ("3", "li-boyuan", "minieri-davide", "W", 0),
+    ("3", "moscardo-leo", "lemoine-theo", "W", 1),
+    ("3", "pinchard-alexandre", "nemo-andre", "W", 4),
+    ("3", "roullier-louise", "eden-timothy", "B", 0),
+    ("3", "perroux-etienne", "burq-francois", "B", 0),
+    ("3", "sebouk-david", "bourgin-maxime", "W", 2),
+    ("3", "nicita-giovanni", "yung-oscar", "W", 3),
+    ("3", "sarocchi-pierre-luc", "ravera-sylvain", "B", 3),
+    ("3", "rebelo-manuela", "vargas-olga", "B", 9),
+    ("4", "pinchard-alexandre", "minieri-davide", "W", 4),
+    ("4", "lemoine-theo", "nemo-andre", "B", 0),
+    ("4", "moscardo-leo", "li-boyuan", "W", 1),
+    ("4", "sebouk-david", "roullier-louise", "W", 4),
+    ("4", "bourgin-maxime", "perroux-etienne", "W", 0),
+    ("4", "eden-timothy", "burq-francois", "W", 0),
+    ("4", "yung-oscar", "vargas-olga", "B", 0),
+    ("4", "rebelo-manuela", "ravera-sylvain", "W", 9),
+    ("4", "nicita-giovanni", "sarocchi-pierre-luc", "B", 1),
+]  # fmt: skip
+_JUVISY_STANDINGS = [  # player, place, MMS, SOS, SOSOS
+    ("minieri-davide", 1, 36, 128, 503),
+    ("daguenet-mathieu", 2, 33, 132, 512),
+    ("lemoine-theo", 3, 33, 129, 496),
+    ("li-boyuan", 4, 33, 127, 493),
+    ("nemo-andre", 5, 31, 120, 482),
+    ("roullier-louise", 6, 30, 117, 455),
+    ("perroux-etienne", 7, 30, 115, 458),
+    ("burq-francois", 8, 29, 112, 447),
+    ("moscardo-leo", 9, 28, 121, 491),
+    ("eden-timothy", 10, 28, 117, 447),
+    ("bourgin-maxime", 11, 28, 112, 433),
+    ("yung-oscar", 12, 27, 103, 384),
+    ("ravera-sylvain", 13, 27, 103, 373),
+    ("vargas-olga", 14, 26, 99, 357),
+    ("pinchard-alexandre", 15, 25, 115, 496),
+    ("sebouk-david", 16, 24, 103, 458),
+    ("sarocchi-pierre-luc", 17, 23, 93, 360),
+    ("nicita-giovanni", 18, 22, 89, 360),
+    ("rebelo-manuela", 19, 13, 65, 384),
+]  # fmt: skip
+REAL_GO_TOURNAMENT: dict[str, Any] = {
+    "id": "tournoi-de-juvisy-2019-10-26", "name": "Tournoi de Juvisy", "category": "go",
+    "start": "2019-10-26", "end": "2019-10-28", "country": None, "city": "Juvisy", "time_control_minutes": 82,
+    "board_size": 19, "tournament_class": "A", "handicap_rule": "h1", "komi": 7.5,
+    "players": [
+        {"id": id_, "name": name, "surname": surname, "country": "FR", "rank": rank, "club": club}
+        for id_, name, surname, rank, club in _JUVISY_PLAYERS
+    ],
+    "games": [
+        {"round": round_, "black": black, "white": white, "result": result, "played": True, "handicap": stones}
+        for round_, black, white, result, stones in _JUVISY_GAMES
+    ],
+    "standings": [
+        {"player": player, "place": place, "tie_breaks": [
+            {"name": "MMS", "value": float(mms)}, {"name": "SOS", "value": float(sos)}, {"name": "SOSOS", "value": float(sosos)}
+        ]}
+        for player, place, mms, sos, sosos in _JUVISY_STANDINGS
+    ],
+}  # fmt: skip
+
 SUBMIT_TOURNAMENT_EXAMPLES: dict[str, Example] = {
+    "juvisy-2019": {
+        "summary": "A Go tournament with its own standings (19 players, 36 games)",
+        "description": "The Tournoi de Juvisy 2019 as the EGD h9 reader gives it: declared ranks and clubs, "
+        "handicap stones, and the file's own places with its MMS, SOS and SOSOS (`standings`), stored as given.",
+        "value": REAL_GO_TOURNAMENT,
+    },
     "real-2017": {
         "summary": "A real tournament of 2017 (5 players, 10 games)",
         "description": "Players the service does not know yet are created from `players`; "
@@ -169,7 +280,9 @@ _T0017_CHANGES = [
         ("503", 2162.4565009920143, 2217.414447433177, 54.957946441162676, 135.26517196300338, "active"),
     ]
 ]  # fmt: skip
-_T0017_READ = {**_tournament_summary(REAL_TOURNAMENT, 10), "players": _T0017_PLAYERS, "games": _T0017_GAMES}
+_T0017_READ = {
+    **_tournament_summary(REAL_TOURNAMENT, 10), "players": _T0017_PLAYERS, "games": _T0017_GAMES, "standings": []
+}  # fmt: skip
 
 SUBMIT_TOURNAMENT = {
     "real-2017": {
@@ -223,10 +336,41 @@ REVIEW_TOURNAMENT = _example(
         "decided_by": "tester", "decided_at": "2026-11-24T22:10:01.000000Z", "job_id": 3,
     },
 )  # fmt: skip
-GET_TOURNAMENT = _example(
-    "The real tournament of 2017 after the rif-whr list's recompute",
-    {**_T0017_READ, "rating_changes": _T0017_CHANGES},
-)
+_JUVISY_READ = {
+    **{key: REAL_GO_TOURNAMENT[key] for key in ("id", "name", "category", "start", "end", "country", "city")},
+    "rule": None, "time_control_minutes": 82, "rated": True, "format": "face-to-face", "complete_records": True,
+    "board_size": 19, "eru_calendar": False, "referee_accepted": False, "international": False, "championship": None,
+    "games_recorded": False, "byo_yomi": False, "tournament_class": "A", "handicap_rule": "h1", "komi": 7.5,
+    "games_count": 36, "withdrawn_at": None, "withdrawn_reason": None,
+    "players": sorted(
+        (
+            {**_tournament_player(_player(player["id"], player["name"], player["surname"], "FR")),
+             "rank": player["rank"], "club": player["club"]}
+            for player in REAL_GO_TOURNAMENT["players"]
+        ),
+        key=lambda player: player["id"],
+    ),
+    "games": [
+        {"id": None, **game, "date": REAL_GO_TOURNAMENT["end"], "board_size": 19} for game in REAL_GO_TOURNAMENT["games"]
+    ],
+    "standings": REAL_GO_TOURNAMENT["standings"],
+    "rating_changes": [],
+}  # fmt: skip
+SUBMIT_TOURNAMENT["juvisy-2019"] = {
+    "summary": "The Go tournament, stored with its own standings",
+    "description": "`standings` as the file gave them, by place; the Go list rates it and queues its recompute.",
+    "value": {**_JUVISY_READ, "lists": [{"id": "rivne", "rated": True, "reason": None, "job_id": 3, "review": None}]},
+}
+GET_TOURNAMENT = {
+    **_example(
+        "The real tournament of 2017 after the rif-whr list's recompute", {**_T0017_READ, "rating_changes": _T0017_CHANGES}
+    ),
+    "juvisy-2019": {
+        "summary": "A Go tournament with its own standings",
+        "description": "Its places and tie-breaks (MMS, SOS, SOSOS) as its file gave them; no list has rated it yet.",
+        "value": _JUVISY_READ,
+    },
+}
 _T0017_CORRECTED: dict[str, Any] = {
     **_T0017_READ,
     "country": "CHN",

@@ -19,6 +19,8 @@ from app.schemas.tournaments import (
     GameRead,
     ListRating,
     RatingChangeRead,
+    StandingRead,
+    TieBreakRead,
     TournamentIn,
     TournamentPlayerRead,
     TournamentRead,
@@ -95,6 +97,11 @@ def submit_tournament(
     itself after the submission. An id that is stored already is a 409: a correction is
     `PUT /v1/tournaments/{tournament_id}`. So is a tournament whose games repeat a stored one's (the
     problem names it), unless `duplicate=intended` says both are real.
+
+    `standings`, when the tournament gives its own (each player's place and tie-break values, e.g.
+    MMS, SOS, SOSOS for Go), are stored as given, never computed: each names a player of the
+    tournament (in `players` or in a game) at most once, and all name the same tie-breaks in the same
+    order (a 422 points at each one that does not).
 
     Needs an organiser's key, or an officer's without limits or whose limits include the
     tournament's category (a 403 says which otherwise)."""
@@ -391,6 +398,10 @@ def _read(session: Session, tournament_id: str) -> TournamentRead:
                 board_size=g.board_size,
             )
             for g in games
+        ],
+        standings=[
+            StandingRead(player=s.player_id, place=s.place, tie_breaks=[TieBreakRead(**t) for t in s.tie_breaks])
+            for s in service.get_standings(session, tournament_id)
         ],
         rating_changes=[
             RatingChangeRead(list_id=list_id, snapshot_id=snapshot_id, **{name: getattr(c, name) for name in _CHANGE_FIELDS})

@@ -4,8 +4,13 @@ it (ASCII, or ISO-8859-1 for accented names): see tests/data/go/README.md for th
 Header lines start with ``;`` and carry ``CL[]`` class, ``EV[]`` event, ``PC[country,city]``,
 ``DT[start,end]``, ``HA[]`` handicap rule, ``KM[]`` komi, ``TM[]`` time. Then one line a player:
 place (blank when tied), surname and first name (spaces inside a name written as ``_``), rank, country,
-club, tie-break columns, and one column per round, ``<opponent line><+|-|=></|!><w|b><handicap>``:
+club, tie-break columns (named in the ``; Pl Name Rk Co Club MMS SOS`` title line, five characters
+each), and one column per round, ``<opponent line><+|-|=></|!><w|b><handicap>``:
 ``!`` marks a game won or lost by default, ``0+`` / ``0-`` / ``0=`` a round without an opponent.
+
+The place column and the named tie-break columns are the tournament's own standings, stored as the
+file gives them (docs/decisions.md 7.33): a blank place is the place of the line above (tied), a
+``?`` after a value (estimated) is dropped, and columns the title line does not name are not read.
 
 ``read`` gives the same tournament submission the HTTP API takes and every row it leaves out with the
 reason: each player line is stored as a player (unless he has no game at all), each round cell is
@@ -44,6 +49,9 @@ _PLAYER = re.compile(
 # ASCII digits of bounded length: a longer number (or another script's digits) is an unreadable cell.
 _ROUND = re.compile(r"^(?P<opponent>[0-9]{1,5})(?P<result>[+\-=])(?:(?P<mark>[/!])(?P<colour>[wb]?)(?P<handicap>[0-9]{1,5}))?$")
 _TIE_BREAK = re.compile(r"^-?\d+(?:[.,]\d+)?\??$")
+# The table's title line, e.g. "; Pl Name   Rk Co Club  MMS  SOSSOSOS": tie-break names follow "Club".
+_TITLES = re.compile(r"^;\s*Pl\s+Name\s.*?\bClub(?P<names>.*)$")
+TIE_BREAK_WIDTH = 5  # OpenGotha writes each tie-break's title and values right-aligned in five characters
 MAX_HANDICAP = 20  # INTERPRETATIONS 6.3: go handicap 0–20
 MAX_READABLE = 99_999  # larger numbers in a header are not read: the file is refused (source.whole_number)
 
@@ -69,11 +77,14 @@ class ParsedPlayer:
     country: str
     club: str
     rounds: tuple[RoundCell, ...]
+    place: int | None = None  # the place column; None when blank (tied with the line above)
+    tie_breaks: tuple[float, ...] = ()  # the tie-break columns before the rounds, in the file's order
 
 
 @dataclass
 class ParsedH9:
     header: dict[str, str] = field(default_factory=dict)
+    tie_break_names: list[str] = field(default_factory=list)
     players: list[ParsedPlayer] = field(default_factory=list)
     rejected: list[RejectedRow] = field(default_factory=list)
 
@@ -105,6 +116,9 @@ def parse(text: str) -> ParsedH9:
             header = _HEADER.match(stripped)
             if header is not None:
                 parsed.header[header.group(1)] = header.group(2).strip()
+            titles = _TITLES.match(line.rstrip())
+            if titles is not None:
+                parsed.tie_break_names = tie_break_names(titles.group("names"))
             continue
         player = _parse_player(line, line_number, len(parsed.players) + 1)
         if isinstance(player, RejectedRow):
@@ -112,6 +126,17 @@ def parse(text: str) -> ParsedH9:
         else:
             parsed.players.append(player)
     return parsed
+
+
+def tie_break_names(titles: str) -> list[str]:
+    """The tie-break names of the title line after "Club": five characters each, as OpenGotha aligns
+    them (its "SOSSOSOS" is SOS then SOSOS); split at spaces when the line is not so aligned."""
+    titles = titles.rstrip()
+    if titles and len(titles) % TIE_BREAK_WIDTH == 0:
+        chunks = [titles[i : i + TIE_BREAK_WIDTH].strip() for i in range(0, len(titles), TIE_BREAK_WIDTH)]
+        if all(chunks):
+            return chunks
+    return titles.split()
 
 
 def player_id(surname: str, name: str) -> str:
@@ -144,12 +169,14 @@ def _parse_player(line: str, line_number: int, number: int) -> ParsedPlayer | Re
     names = match.group("name").split()
     columns = match.group("rest").split()
     rounds: list[RoundCell] = []
+    tie_breaks: list[float] = []
     for column in columns:
         cell = _ROUND.match(column)
         if cell is None:
             if rounds or not _TIE_BREAK.match(column):
                 return RejectedRow(line_number, "unreadable round column", repr(column))
-            continue  # a tie-break column before the rounds
+            tie_breaks.append(float(column.rstrip("?").replace(",", ".")))  # "?": an estimate, as the file gives it
+            continue
         rounds.append(
             RoundCell(
                 round=len(rounds) + 1,
@@ -170,7 +197,16 @@ def _parse_player(line: str, line_number: int, number: int) -> ParsedPlayer | Re
         country=match.group("country").upper(),
         club=match.group("club"),
         rounds=tuple(rounds),
+        place=_place(match.group("place")),
+        tie_breaks=tuple(tie_breaks),
     )
+
+
+def _place(column: str | None) -> int | None:
+    """The place column; a number longer than any place (and than int() reads) as one beyond them."""
+    if column is None:
+        return None
+    return int(column) if len(column) <= 9 else 10**9
 
 
 _OPPOSITE = {"+": "-", "-": "+", "=": "="}
@@ -190,7 +226,10 @@ REASONS = {
     f"handicap above {MAX_HANDICAP}": "more stones than the go category admits: the game is not stored",
     "two players of the table have the same name": "player ids come from names, so the table cannot be stored unambiguously",
     "player without a game in the tournament": "the player played no game, so he is not created",
+    "standings the service cannot hold": "a place, tie-break name or value beyond what a standing holds: the file's "
+    "standings are not stored, its games and players are",
 }
+STANDINGS_NOT_STORED = "standings the service cannot hold"
 
 _NO_GAME = {
     "+": "round without a game: bye (0+)",
@@ -280,7 +319,55 @@ def _to_submissions(parsed: ParsedH9) -> tuple[list[dict[str, Any]], list[Reject
         "players": players,
         "games": sorted(games, key=lambda g: round_order(g["round"])),
     }
+    standings = _standings(parsed, ids, playing)
+    unfit = _unfit_standings(standings)
+    if unfit is not None:
+        rejected.append(RejectedRow(unfit.line_number, STANDINGS_NOT_STORED, unfit.value))
+    submission["standings"] = [standing for _, standing in standings] if unfit is None else []
     return [submission], rejected
+
+
+def _standings(parsed: ParsedH9, ids: dict[int, str], playing: set[int]) -> list[tuple[int, dict[str, Any]]]:
+    """The file's own places and named tie-break values of the players stored, in the file's order,
+    each with its line number. None when the table's first line has no place (nothing to tie with)."""
+    if not parsed.players or parsed.players[0].place is None:
+        return []
+    stored = [p for p in parsed.players if p.number in playing]
+    # Named columns every stored line has: a shorter line leaves the ones it lacks unread for all.
+    named = min([len(parsed.tie_break_names), *(len(p.tie_breaks) for p in stored)])
+    standings = []
+    place = 0
+    for player in parsed.players:
+        place = player.place if player.place is not None else place
+        if player.number in playing:
+            values = zip(parsed.tie_break_names[:named], player.tie_breaks[:named], strict=True)
+            tie_breaks = [{"name": n, "value": v} for n, v in values]
+            standings.append((player.line_number, {"player": ids[player.number], "place": place, "tie_breaks": tie_breaks}))
+    return standings
+
+
+# What a standing holds (app.schemas.tournaments.StandingIn and TieBreak).
+MOST_TIE_BREAKS, TIE_BREAK_NAME_LENGTH, MOST_PLACE, MOST_TIE_BREAK_VALUE = 20, 20, 100_000, 1_000_000
+
+
+@dataclass(frozen=True)
+class _Unfit:
+    line_number: int
+    value: str
+
+
+def _unfit_standings(standings: list[tuple[int, dict[str, Any]]]) -> _Unfit | None:
+    """The first place, tie-break name or value a standing cannot hold, if any: then the file's
+    standings are left out whole (the tournament's games are stored all the same)."""
+    for line_number, standing in standings:
+        tie_breaks = standing["tie_breaks"]
+        if standing["place"] > MOST_PLACE or len(tie_breaks) > MOST_TIE_BREAKS:
+            return _Unfit(line_number, f"place {standing['place']}, {len(tie_breaks)} tie-breaks")
+        for tie_break in tie_breaks:
+            # not <= also catches a value written with so many digits that it reads as infinity
+            if len(tie_break["name"]) > TIE_BREAK_NAME_LENGTH or not abs(tie_break["value"]) <= MOST_TIE_BREAK_VALUE:
+                return _Unfit(line_number, f"{tie_break['name'][:40]} {tie_break['value']}")
+    return None
 
 
 def _inconsistency(player: ParsedPlayer, cell: RoundCell, mirror: RoundCell | None) -> str | None:

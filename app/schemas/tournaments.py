@@ -62,6 +62,28 @@ class GameIn(StrictModel):
     )
 
 
+class TieBreak(StrictModel):
+    """One tie-break value of a player's standing, under the tournament's own name for it."""
+
+    name: Text = Field(
+        min_length=1, max_length=20, description="The tie-break's name as the tournament gives it, e.g. MMS, SOS, SOSOS"
+    )
+    value: float = Field(ge=-1_000_000, le=1_000_000, description="The player's value of it, as the tournament computed it")
+
+
+class StandingIn(StrictModel):
+    """A player's place in the tournament as the tournament decided it, with its tie-break values."""
+
+    player: Identifier = Field(description="Id of a player of the tournament (in `players` or in a game)", examples=["503"])
+    place: int = Field(ge=1, le=100_000, description="His place, from 1; players tied on every criterion share one")
+    tie_breaks: list[TieBreak] = Field(
+        default_factory=list,
+        max_length=20,
+        description="The values that decided his place, in the tournament's order; the same names in the same order "
+        "for every player of `standings`",
+    )
+
+
 class TournamentIn(StrictModel):
     """A whole tournament as a tournament program submits it: its fields, its players and its games.
 
@@ -127,6 +149,13 @@ class TournamentIn(StrictModel):
         description="Created, or updated with the fields given; rank, rating, club and egf_pin are kept per tournament",
     )
     games: list[GameIn] = Field(description="Every game, in the order they were played; at most 20,000 by default (413 beyond)")
+    standings: list[StandingIn] = Field(
+        default_factory=list,
+        max_length=20_000,
+        description="The tournament's own standings, if it gives them: each player of the tournament at most once, "
+        "with his place and tie-break values (e.g. MMS, SOS, SOSOS for Go); stored as given, never computed. "
+        "Empty (the default): the website places players by score",
+    )
 
     @field_validator("rule")
     @classmethod
@@ -163,6 +192,21 @@ class TournamentPlayerRead(PlayerRead):
     rating_origin: str | None = Field(
         None, description="Where the declared rating comes from, as the tournament program wrote it"
     )
+
+
+class TieBreakRead(BaseModel):
+    """One tie-break value of a stored standing."""
+
+    name: str = Field(description="The tie-break's name as the tournament gives it, e.g. MMS")
+    value: float = Field(description="The player's value of it")
+
+
+class StandingRead(BaseModel):
+    """A player's place in the tournament as the tournament decided it."""
+
+    player: str = Field(description="Id of the player")
+    place: int = Field(description="His place, from 1; tied players share one")
+    tie_breaks: list[TieBreakRead] = Field(description="The values that decided his place, in the tournament's order")
 
 
 class TournamentSummary(BaseModel):
@@ -227,6 +271,11 @@ class TournamentRead(TournamentSummary):
 
     players: list[TournamentPlayerRead] = Field(description="Every player of its games or declared for it, by id")
     games: list[GameRead] = Field(description="Its games, in the order they were submitted")
+    standings: list[StandingRead] = Field(
+        default_factory=list,
+        description="The tournament's own standings as submitted, by place (equal places in the order given); "
+        "empty when it gave none",
+    )
     rating_changes: list[RatingChangeRead] = Field(
         default_factory=list,
         description="Each player's change under the current snapshot of every list that rates the tournament",

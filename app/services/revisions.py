@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.models import Game, Revision, Tournament, TournamentPlayer, TournamentReview
+from app.models import Game, Revision, Tournament, TournamentPlayer, TournamentReview, TournamentStanding
 from app.problems import NotFound
 from app.schemas.tournaments import TOURNAMENT_PLAYER_FIELDS, GameIn, TournamentIn
 
@@ -29,7 +29,7 @@ KINDS = (
     SEEDS_CHANGED, PARAMS_CHANGED, SETTINGS_CHANGED, PUBLISHED,
 )  # fmt: skip
 
-_TOURNAMENT_FIELDS = [name for name in TournamentIn.model_fields if name not in ("id", "players", "games")]
+_TOURNAMENT_FIELDS = [name for name in TournamentIn.model_fields if name not in ("id", "players", "games", "standings")]
 _GAME_FIELDS = {"id": "game_id", "round": "round", "black": "black_id", "white": "white_id", "result": "result"}
 _GAME_FIELDS |= {name: name for name in ("played", "date", "handicap", "board_size")}
 
@@ -119,6 +119,9 @@ def tournament_version(session: Session, tournament_id: str) -> dict[str, Any]:
         select(TournamentPlayer).where(TournamentPlayer.tournament_id == tournament_id).order_by(TournamentPlayer.player_id)
     )
     games = session.scalars(select(Game).where(Game.tournament_id == tournament_id).order_by(Game.seq))
+    standings = session.scalars(
+        select(TournamentStanding).where(TournamentStanding.tournament_id == tournament_id).order_by(TournamentStanding.seq)
+    )
     body = TournamentIn.model_validate(
         {
             "id": tournament.id,
@@ -127,8 +130,11 @@ def tournament_version(session: Session, tournament_id: str) -> dict[str, Any]:
                 {"id": entry.player_id, **{name: getattr(entry, name) for name in TOURNAMENT_PLAYER_FIELDS}} for entry in declared
             ],
             "games": [{name: getattr(game, column) for name, column in _GAME_FIELDS.items()} for game in games],
+            "standings": [{"player": s.player_id, "place": s.place, "tie_breaks": s.tie_breaks} for s in standings],
         }
     ).model_dump(mode="json", exclude_none=True)
+    if not body["standings"]:
+        del body["standings"]  # as versions kept before standings existed hold them
     withdrawn_at = tournament.withdrawn_at
     body["withdrawn"] = None if withdrawn_at is None else {"at": withdrawn_at.isoformat(), "reason": tournament.withdrawn_reason}
     reviews = session.execute(
@@ -156,6 +162,7 @@ def describe_submission(submission: TournamentIn) -> str:
     return (
         f"submitted {submission.name!r}, {submission.start}–{submission.end}, "
         f"{len(submission.players)} players, {len(submission.games)} games"
+        + (f", standings of {len(submission.standings)} players" if submission.standings else "")
     )
 
 
@@ -179,6 +186,8 @@ def describe_correction(before: dict[str, Any], after: TournamentIn) -> str:
         changed.append(f"games: {added} added, {removed} removed, {other_outcome} with another result")
     if before.get("players", []) != _declared(new.get("players", [])):
         changed.append("what was declared for its players")
+    if before.get("standings", []) != new.get("standings", []):
+        changed.append(f"standings: {len(before.get('standings', []))} → {len(new.get('standings', []))} players")
     return "corrected: " + ("; ".join(changed) if changed else "nothing changed")
 
 

@@ -12,7 +12,7 @@ from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session
 
 from app.db import locked_row
-from app.models import Game, Player, RatingList, Revision, Tournament, TournamentPlayer
+from app.models import Game, Player, RatingList, Revision, Tournament, TournamentPlayer, TournamentStanding
 from app.problems import Conflict, FieldError, InvalidInput, NotFound, PayloadTooLarge, PreconditionFailed, Problem
 from app.rating.system import Change
 from app.schemas.players import PlayerCreate
@@ -59,6 +59,7 @@ def submit_tournament(
     session.flush()
     _insert_games(session, submission)
     _insert_tournament_players(session, submission)
+    _insert_standings(session, submission)
     under_review = reviews.open_reviews(session, tournament)
     revisions.record(
         session,
@@ -99,8 +100,10 @@ def replace_tournament(
         setattr(tournament, field, value)
     session.execute(delete(Game).where(Game.tournament_id == tournament_id))
     session.execute(delete(TournamentPlayer).where(TournamentPlayer.tournament_id == tournament_id))
+    session.execute(delete(TournamentStanding).where(TournamentStanding.tournament_id == tournament_id))
     _insert_games(session, submission)
     _insert_tournament_players(session, submission)
+    _insert_standings(session, submission)
     session.flush()
     # A corrected tournament is a version no officer has seen: under review again (decisions 7.30).
     under_review = reviews.open_reviews(session, tournament)
@@ -309,6 +312,18 @@ def get_tournament(
     )
 
 
+def get_standings(session: Session, tournament_id: str) -> list[TournamentStanding]:
+    """The tournament's own standings, by place (equal places in the order submitted); empty when it
+    gave none."""
+    return list(
+        session.scalars(
+            select(TournamentStanding)
+            .where(TournamentStanding.tournament_id == tournament_id)
+            .order_by(TournamentStanding.place, TournamentStanding.seq)
+        )
+    )
+
+
 def list_tournaments(
     session: Session,
     *,
@@ -339,6 +354,15 @@ def list_tournaments(
     return [(t, n) for t, n in rows], total
 
 
+def tournament_filters(session: Session) -> tuple[list[str], list[int]]:
+    """What the tournaments' filters can choose from: the countries tournaments were held in, and
+    the years they were played in (latest first)."""
+    countries = session.scalars(select(Tournament.country).where(Tournament.country.is_not(None)).distinct())
+    first, last = session.execute(select(func.min(Tournament.start), func.max(Tournament.end))).one()
+    years = list(range(last.year, first.year - 1, -1)) if first is not None and last is not None else []
+    return sorted(c for c in countries if c), years
+
+
 def stores_same(session: Session, submission: TournamentIn) -> bool:
     """Whether the stored tournament already has exactly this submission's fields and games."""
     tournament = session.get(Tournament, submission.id)
@@ -360,7 +384,17 @@ def stores_same(session: Session, submission: TournamentIn) -> bool:
         .order_by(TournamentPlayer.player_id)
     ).all()
     given_entries = sorted(tuple(row[c] for c in entry_columns) for row in _tournament_player_rows(submission))
-    return [tuple(row) for row in stored_entries] == given_entries
+    if [tuple(row) for row in stored_entries] != given_entries:
+        return False
+    standing_columns = ("seq", "player_id", "place", "tie_breaks")
+    stored_standings = session.execute(
+        select(*(getattr(TournamentStanding, c) for c in standing_columns))
+        .where(TournamentStanding.tournament_id == submission.id)
+        .order_by(TournamentStanding.seq)
+    ).all()
+    return [tuple(row) for row in stored_standings] == [
+        tuple(row[c] for c in standing_columns) for row in _standing_rows(submission)
+    ]
 
 
 # A submission repeats a stored tournament when at least this many of its played games, and at least
@@ -434,8 +468,26 @@ def _tournament_player_rows(submission: TournamentIn) -> list[dict[str, Any]]:
     return rows
 
 
+def _insert_standings(session: Session, submission: TournamentIn) -> None:
+    if submission.standings:
+        session.execute(insert(TournamentStanding), _standing_rows(submission))
+
+
+def _standing_rows(submission: TournamentIn) -> list[dict[str, Any]]:
+    return [
+        {
+            "tournament_id": submission.id,
+            "player_id": standing.player,
+            "seq": seq,
+            "place": standing.place,
+            "tie_breaks": [tie_break.model_dump() for tie_break in standing.tie_breaks],
+        }
+        for seq, standing in enumerate(submission.standings)
+    ]
+
+
 def _tournament_fields(submission: TournamentIn) -> dict[str, Any]:
-    return submission.model_dump(exclude={"id", "players", "games"})
+    return submission.model_dump(exclude={"id", "players", "games", "standings"})
 
 
 def _insert_games(session: Session, submission: TournamentIn) -> None:
@@ -511,8 +563,40 @@ def _validate(session: Session, submission: TournamentIn, *, max_games: int) -> 
             )
         if game.board_size is not None and game.board_size not in category.board_sizes:
             errors.append(FieldError(f"{where}/board_size", _board_message(submission.category, game.board_size)))
+    errors.extend(_standings_errors(submission))
     if errors:
         raise InvalidInput(f"The tournament {submission.id!r} has {len(errors)} invalid field(s); nothing was stored.", errors)
+
+
+def _standings_errors(submission: TournamentIn) -> list[FieldError]:
+    """The tournament's own standings name each of its players (given in `players` or playing a
+    game) at most once, and every standing names the same tie-breaks in the same order."""
+    errors = []
+    of_tournament = {player.id for player in submission.players}
+    of_tournament |= {game.black for game in submission.games} | {game.white for game in submission.games}
+    seen: set[str] = set()
+    names = [tie_break.name for tie_break in submission.standings[0].tie_breaks] if submission.standings else []
+    for index, standing in enumerate(submission.standings):
+        where = f"/standings/{index}"
+        if standing.player not in of_tournament:
+            errors.append(
+                FieldError(
+                    f"{where}/player", f"player {standing.player!r} is neither in players nor in a game of this tournament"
+                )
+            )
+        elif standing.player in seen:
+            errors.append(FieldError(f"{where}/player", f"player {standing.player!r} has a standing already"))
+        seen.add(standing.player)
+        own = [tie_break.name for tie_break in standing.tie_breaks]
+        if own != names:
+            errors.append(
+                FieldError(
+                    f"{where}/tie_breaks",
+                    f"tie-breaks {', '.join(own) or 'none'} differ from the first standing's ({', '.join(names) or 'none'}): "
+                    "every player's are the same, in the same order",
+                )
+            )
+    return errors
 
 
 def _existing_player_ids(session: Session, submission: TournamentIn) -> set[str]:

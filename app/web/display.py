@@ -38,6 +38,11 @@ def score(value: float) -> str:
     return f"{whole}\u00bd" if value - whole else str(whole)
 
 
+def tie_break(value: float) -> str:
+    """A tie-break value as the tournament gave it: 44 for 44.0, 20.5 as it is."""
+    return str(int(value)) if value.is_integer() else f"{value:g}".replace("-", MINUS)
+
+
 def day(value: dt.date | None) -> str:
     return "" if value is None else value.isoformat()
 

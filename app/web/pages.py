@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from html import escape as _escape
-from typing import Any
+from typing import Any, get_args
 
 from markupsafe import Markup
 from sqlalchemy.orm import Session
@@ -23,11 +23,12 @@ from app.models import Player, RatingList, RatingSnapshot
 from app.problems import FieldError, InvalidInput
 from app.schemas.common import EARLIEST_DATE, ID_MAX_LENGTH, ID_PATTERN, ID_RULE, LATEST_DATE
 from app.schemas.rating_lists import RatingRowRead
+from app.schemas.tournaments import Category
 from app.services import player_record, players, snapshot_facts, tournaments
 from app.services import rating_lists as lists_service
 from app.web import display
 from app.web.charts import ChartPoint, rating_chart
-from app.web.crosstable import CrossGame, crosstable
+from app.web.crosstable import CrossGame, Standing, crosstable
 
 STATUSES = ("active", "inactive", "provisional", "all")
 PAGE_SIZES = (50, 100, 200, 500)
@@ -124,6 +125,45 @@ def parse_page(raw: Mapping[str, str]) -> int:
     if errors:
         raise PageInputError.of(errors)
     return page or 1
+
+
+@dataclass(frozen=True)
+class TournamentQuery:
+    """The tournaments page's filters, those of ``GET /v1/tournaments``: category, country, year."""
+
+    category: str | None = None
+    country: str | None = None
+    year: int | None = None
+    page: int = 1
+
+    def params(self, **changes: object) -> dict[str, Any]:
+        values: dict[str, Any] = {"category": self.category, "country": self.country, "year": self.year}
+        values["page"] = self.page if self.page != 1 else None
+        values.update(changes)
+        return values
+
+
+CATEGORIES = get_args(Category)
+YEARS = (1900, 2200)  # the API's bounds of `year`
+
+
+def parse_tournament_query(raw: Mapping[str, str]) -> TournamentQuery:
+    """The filters as the API reads them, a 422 naming each one it cannot use; empty ones are unset
+    (what a plain form sends for "all")."""
+    errors: list[FieldError] = []
+    category = raw.get("category") or None
+    if category is not None and category not in CATEGORIES:
+        errors.append(FieldError("query:category", f"category must be one of {', '.join(CATEGORIES)}, not {category[:40]!r}"))
+    country = (raw.get("country") or "").strip().upper() or None
+    if country is not None and not re.fullmatch(r"[A-Z]{2,3}", country):
+        errors.append(FieldError("query:country", f"country must be a code of two or three letters, not {country[:40]!r}"))
+    year = _positive(raw, "year", None, errors, most=YEARS[1])
+    if year is not None and year < YEARS[0]:
+        errors.append(FieldError("query:year", f"year must be from {YEARS[0]} to {YEARS[1]}, not {year}"))
+    page = _positive(raw, "page", 1, errors, most=10**9)
+    if errors:
+        raise PageInputError.of(errors)
+    return TournamentQuery(category, country, year, page or 1)
 
 
 def parse_search(raw: Mapping[str, str]) -> str:
@@ -407,11 +447,13 @@ TOURNAMENT_FACTS = (
 def tournament_page(session: Session, tournament_id: str) -> dict[str, Any]:
     tournament, games, entrants, changes = tournaments.get_tournament(session, tournament_id)
     names = {p.id: display.full_name(p.name, p.surname) or p.id for p, _ in entrants}
-    declared_rank = {p.id: entry.rank for p, entry in entrants if entry is not None and entry.rank}
+    stored_standings = tournaments.get_standings(session, tournament_id)
     table = crosstable(
         [p.id for p, _ in entrants],
         [CrossGame(g.round, g.black_id, g.white_id, g.result, g.played) for g in games],
         order_key=lambda pid: names.get(pid, pid).lower(),
+        standings=[Standing(s.player_id, s.place, tuple(t["value"] for t in s.tie_breaks)) for s in stored_standings],
+        tie_break_names=[t["name"] for t in stored_standings[0].tie_breaks] if stored_standings else [],
     )
     number = {row.player_id: row.number for row in table.rows}
     lists = {rl.id: rl for rl in lists_service.list_rating_lists(session)}
@@ -420,7 +462,7 @@ def tournament_page(session: Session, tournament_id: str) -> dict[str, Any]:
         by_list[list_id].append(change)
     list_changes = [
         ListChanges(lists[list_id], sorted(rows, key=lambda c: number.get(c.player_id, 0)), any(c.title_after for c in rows))
-        for list_id, rows in by_list.items()
+        for list_id, rows in sorted(by_list.items())
     ]
     facts = [(label, getattr(tournament, key)) for key, label in TOURNAMENT_FACTS if getattr(tournament, key) not in (None, "")]
     return {
@@ -428,11 +470,37 @@ def tournament_page(session: Session, tournament_id: str) -> dict[str, Any]:
         "facts": facts,
         "table": table,
         "names": names,
-        "declared_rank": declared_rank,
+        "entrants": crosstable_entrants(entrants, list_changes),
         "games_count": len(games),
         "unplayed": sum(1 for g in games if not g.played),
         "list_changes": list_changes,
     }
+
+
+@dataclass
+class CrosstableEntrants:
+    """What the crosstable shows of each player besides his games: country, rank or grade, and his
+    rating before the tournament on each list that rates it (docs/decisions.md 7.35)."""
+
+    country: dict[str, str]
+    rank: dict[str, str]  # declared at the tournament, else the grade or rank a list gave him after it
+    rank_from_lists: bool  # some shown ranks are a list's grade after the tournament, not declared ones
+    ratings_before: list[tuple[RatingList, dict[str, float | None]]]
+
+
+def crosstable_entrants(entrants: list[tuple[Player, Any]], list_changes: list[ListChanges]) -> CrosstableEntrants:
+    rank = {p.id: entry.rank for p, entry in entrants if entry is not None and entry.rank}
+    declared = set(rank)
+    for changes in list_changes:
+        for change in changes.rows:
+            if change.title_after and change.player_id not in rank:
+                rank[change.player_id] = change.title_after
+    return CrosstableEntrants(
+        country={p.id: p.country for p, _ in entrants if p.country},
+        rank=rank,
+        rank_from_lists=set(rank) != declared,
+        ratings_before=[(c.rating_list, {change.player_id: change.rating_before for change in c.rows}) for c in list_changes],
+    )
 
 
 # --- search and index ------------------------------------------------------------------------------
@@ -455,14 +523,25 @@ def player_search(session: Session, q: str | None, page: int) -> dict[str, Any]:
     }
 
 
-def tournament_index(session: Session, page: int) -> dict[str, Any]:
+def tournament_index(session: Session, query: TournamentQuery) -> dict[str, Any]:
     rows, total = tournaments.list_tournaments(
-        session, category=None, year=None, country=None, limit=TOURNAMENTS_PAGE_SIZE, offset=(page - 1) * TOURNAMENTS_PAGE_SIZE
+        session,
+        category=query.category,
+        year=query.year,
+        country=query.country,
+        limit=TOURNAMENTS_PAGE_SIZE,
+        offset=(query.page - 1) * TOURNAMENTS_PAGE_SIZE,
     )
+    countries, years = tournaments.tournament_filters(session)
     return {
         "rows": rows,
         "total": total,
-        "page": page,
+        "query": query,
+        "filtered": any(value is not None for value in (query.category, query.country, query.year)),
+        "categories": CATEGORIES,
+        "countries": countries,
+        "years": years,
+        "page": query.page,
         "pages": max(1, math.ceil(total / TOURNAMENTS_PAGE_SIZE)),
-        "page_link": lambda n: display.with_query("/tournaments", page=n if n != 1 else None),
+        "page_link": lambda n: display.with_query("/tournaments", **query.params(page=n if n != 1 else None)),
     }

@@ -48,6 +48,7 @@ templates.globals.update(
     signed=display.signed,
     shown_change=display.shown_change,
     score=display.score,
+    tie_break=display.tie_break,
     day=display.day,
     full_name=display.full_name,
     list_path=display.list_path,
@@ -167,10 +168,10 @@ def player(player_id: str, request: Request, session: SessionDep) -> Response:
 @router.get("/tournaments")
 def tournament_index(request: Request, session: SessionDep) -> Response:
     try:
-        page = pages.parse_page(request.query_params)
+        query = pages.parse_tournament_query(request.query_params)
     except Problem as problem:
         return _error(request, problem)
-    return _page(request, "tournaments.html", lambda: pages.tournament_index(session, page))
+    return _page(request, "tournaments.html", lambda: pages.tournament_index(session, query))
 
 
 @router.get("/tournaments/{tournament_id}")
