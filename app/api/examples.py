@@ -310,6 +310,7 @@ SUBMIT_TOURNAMENT["pending-review"] = {
         **_tournament_summary(_DEMO, 1),
         "players": [_tournament_player(_player(p["id"], country=p["country"])) for p in _DEMO["players"]],
         "games": [{"id": None, "round": None, **_stored_game(game), "date": _DEMO["end"]} for game in _DEMO["games"]],
+        "standings": [],
         "rating_changes": [],
         "lists": [
             {"id": "eru", "rated": False, "job_id": None, "review": None,
