@@ -235,3 +235,29 @@ def test_a_pruned_snapshot_is_a_404_saying_so_and_a_published_one_is_kept(client
     assert kept["from"]["snapshot_id"] == published
     assert_adds_up(kept)
     assert steps.changes("p1")["from"]["reference"] == "publication:1"
+
+
+def test_a_publication_names_who_left_because_his_tournaments_were_withdrawn(client):
+    steps = ListSteps(client, "rif-whr")
+    steps.submit(round_robin("T1", "2020-05-01"))
+    steps.submit(round_robin("T2", "2020-06-01", OTHERS))
+    alone = [{"id": r, "name": r.upper()} for r in ("r1", "r2", "r3", "r4")]
+    steps.submit(round_robin("T3", "2020-07-01", alone), duplicate="intended")
+    assert steps.publish("2020-10-01") == 1
+    # T2 withdrawn: q1 and q2 played only there (p1 and p2 also in T1); T3 corrected: r4 replaced by r5.
+    withdrawn = client.request("DELETE", "/v1/tournaments/T2", params={"reason": "not a rated event"}, headers=AUTH)
+    assert withdrawn.status_code == 200, withdrawn.text
+    corrected = round_robin("T3", "2020-07-01", [*alone[:3], {"id": "r5", "name": "R5"}])
+    assert client.put("/v1/tournaments/T3", json=corrected, headers=AUTH).status_code == 200
+    steps.settle()
+    second = client.post("/v1/rating-lists/rif-whr/publications", json={"date": "2020-11-01", "title": "November"}, headers=AUTH)
+    assert second.status_code == 201, second.text
+    left = {d["player_id"]: d for d in second.json()["left"]}
+    assert {p: d["reason"] for p, d in left.items()} == {
+        "q1": "tournament_withdrawn",
+        "q2": "tournament_withdrawn",
+        "r4": "not_on_list",
+    }
+    assert left["q1"]["tournaments"] == [{"tournament_id": "T2", "name": "Test Open", "withdrawn_reason": "not a rated event"}]
+    assert "T2 (Test Open)" in left["q2"]["detail"] and left["r4"]["tournaments"] == []
+    assert client.get("/v1/rating-lists/rif-whr/publications/2").json()["left"] == second.json()["left"]

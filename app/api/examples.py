@@ -590,7 +590,7 @@ _PUBLICATION_1 = {
     "players": 415,
     "left": [],
 }
-_LEFT_BY_2019 = [
+_LEFT_BY_2019: list[dict[str, Any]] = [
     {
         "player_id": "377",
         "name": None,
@@ -600,6 +600,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "950",
@@ -610,6 +611,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "1195",
@@ -620,6 +622,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "332",
@@ -630,6 +633,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "3702",
@@ -640,6 +644,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "2116",
@@ -650,6 +655,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "3216",
@@ -660,6 +666,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "1998",
@@ -670,6 +677,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "3721",
@@ -680,6 +688,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "3115",
@@ -690,6 +699,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "3706",
@@ -700,6 +710,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "2015",
@@ -710,6 +721,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "2774",
@@ -720,6 +732,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "1148",
@@ -730,6 +743,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "1109",
@@ -740,6 +754,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "3717",
@@ -750,6 +765,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "3119",
@@ -760,6 +776,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "3709",
@@ -770,6 +787,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "1267",
@@ -780,6 +798,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "355",
@@ -790,6 +809,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "3718",
@@ -800,6 +820,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "3710",
@@ -810,6 +831,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "2489",
@@ -820,6 +842,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "1456",
@@ -830,6 +853,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "2103",
@@ -840,6 +864,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "3386",
@@ -850,6 +875,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "2480",
@@ -860,6 +886,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
 ]
 _PUBLICATION_2 = {
