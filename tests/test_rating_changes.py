@@ -185,6 +185,11 @@ def test_a_day_names_the_snapshot_current_then_and_snapshots_name_themselves(cli
     assert explained["from"]["rating"] == {row["player_id"]: row for row in pinned["items"]}["p1"]["rating"]
     assert_adds_up(explained)
     assert {move["tournament_id"]: move["how"] for move in explained["tournaments"]} == {"T2": "added"}
+    # A day to come reads the current snapshot, the latest known, as of that day.
+    later = str(dt.date.today() + dt.timedelta(days=3))
+    ahead = steps.changes("p1", **{"from": today, "to": later})
+    assert (ahead["from"]["snapshot_id"], ahead["to"]["snapshot_id"], ahead["to"]["date"]) == (current, current, later)
+    assert ahead["change"] == 0 and ahead["steps"] == [] and ahead["tournaments"] == []
 
 
 def problem(client, path: str, **params: str):  # type: ignore[no-untyped-def]
@@ -204,12 +209,11 @@ def test_bad_references_are_4xx_with_a_pointer(client):
     assert problem(client, path, **{"from": "publication:7"}) == (404, ["query:from"])
     assert problem(client, path, to="snapshot:999999") == (404, ["query:to"])
     assert problem(client, path, **{"from": "2019-01-01"}) == (404, ["query:from"])  # no snapshot by then
-    assert problem(client, path, to=str(dt.date.today() + dt.timedelta(days=3))) == (422, ["query:to"])
     assert problem(client, path, **{"from": "2020-02-30"}) == (422, ["query:from"])
     assert problem(client, path, **{"from": "yesterday"})[0] == 422
     recompute_now(client, "rif-elo")
     foreign = client.get("/v1/rating-lists/rif-elo").json()["current_snapshot_id"]
-    assert problem(client, path, to=f"snapshot:{foreign}") == (422, ["query:to"])
+    assert problem(client, path, to=f"snapshot:{foreign}") == (404, ["query:to"])  # not one of rif-whr's
     steps.submit(round_robin("T2", "2021-03-01"))
     assert steps.publish("2021-06-01") == 2
     backwards = problem(client, path, **{"from": "publication:2", "to": "publication:1"})

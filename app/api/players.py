@@ -130,8 +130,8 @@ def get_player_changes(
     him; `list_changes` the list's own changes (parameters, seeds, settings) in between.
 
     A pruned snapshot is a 404 saying so (publications keep theirs for good). An unknown list,
-    publication or snapshot, or a day without a snapshot, is a 404 pointing at `query:list`,
-    `query:from` or `query:to`; a snapshot of another list, a day in the future or `from` after
-    `to` (its day or its snapshot) a 422; a player without a rating in either reading a 404 at
-    `path:player_id`."""
+    publication or snapshot, a snapshot of another list, or a day before the list's first snapshot
+    is a 404 pointing at `query:list`, `query:from` or `query:to` (a day to come reads the current
+    snapshot); a player without a rating in either reading a 404 at `path:player_id`; `from` after
+    `to` (its day or its snapshot) a 422 at `query:from`."""
     return PlayerChanges.model_validate(rating_changes.explain(session, player_id, list_id, earlier, later))

@@ -4,8 +4,13 @@ import datetime as dt
 
 from pydantic import BaseModel, ConfigDict, Field
 
-# What `from` and `to` take: a publication, a snapshot or a day.
-READING_PATTERN = r"^(publication:[1-9][0-9]{0,8}|snapshot:[1-9][0-9]{0,8}|(19|20|21)[0-9]{2}-[0-9]{2}-[0-9]{2})$"
+# What `from` and `to` take: a publication, a snapshot (numbers within the database's 32-bit keys) or a
+# day from 1900 to 2199 that the calendar has (months of 28 to 31 days, 29 February in leap years
+# only, not in 1900 or 2100), so that every value the contract admits is one the service reads.
+_YEAR = r"(19|20|21)[0-9]{2}"
+_MONTH_DAY = r"(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])|(0[13-9]|1[0-2])-(29|30)|(0[13578]|1[02])-31"
+_LEAP_DAY = r"(19|21)([02468][48]|[13579][26]|[2468]0)-02-29|20([02468][048]|[13579][26])-02-29"
+READING_PATTERN = rf"^(publication:[1-9][0-9]{{0,8}}|snapshot:[1-9][0-9]{{0,8}}|{_YEAR}-({_MONTH_DAY})|{_LEAP_DAY})$"
 
 
 class Reading(BaseModel):

@@ -66,7 +66,6 @@ def explain(
     now = on or today()
     start = _reading(session, rating_list, earlier, "from", now)
     end = _reading(session, rating_list, later, "to", now)
-    _check_order(start, end)
     system = system_of(rating_list)
     before = _standing(session, system, start.snapshot, start.day, player_id)
     after = _standing(session, system, end.snapshot, end.day, player_id)
@@ -77,6 +76,7 @@ def explain(
             f"Player {player_id!r} has no rating on list {list_id!r} in either reading.",
             [FieldError("path:player_id", f"not on {list_id!r} on {start.day} nor on {end.day}")],
         )
+    _check_order(start, end)
     steps = _steps(history, start.day, end.day, past_now, after)
     past_rating = past_now.rating if past_now is not None else None
     return {
@@ -138,11 +138,6 @@ def _reading(session: Session, rating_list: RatingList, reference: str | None, n
         snapshot = _kept_snapshot(session, rating_list, int(matched.group(2)), pointer, reference)
         return Reading(reference, snapshot, snapshot.list_date)
     day = _day(reference, pointer)
-    if day > now:
-        raise InvalidInput(
-            f"{reference} is in the future (today is {now}): no snapshot was current then yet.",
-            [FieldError(pointer, "a day in the future")],
-        )
     return Reading(reference, _current_at_end_of(session, rating_list, day, pointer), day)
 
 
@@ -163,7 +158,7 @@ def _kept_snapshot(
         )
     snapshot = session.get(RatingSnapshot, snapshot_id)
     if snapshot is not None and snapshot.list_id != rating_list.id:
-        raise InvalidInput(
+        raise NotFound(
             f"Snapshot {snapshot_id} is a snapshot of rating list {snapshot.list_id!r}, not of {rating_list.id!r}.",
             [FieldError(pointer, f"snapshot {snapshot_id} belongs to {snapshot.list_id!r}")],
         )
@@ -193,7 +188,8 @@ def _day(reference: str, pointer: str) -> dt.date:
 
 def _current_at_end_of(session: Session, rating_list: RatingList, day: dt.date, pointer: str) -> RatingSnapshot:
     """The snapshot that was the list's current one at the end of ``day`` (UTC): the one its last
-    recompute finished by then wrote (every snapshot is a recompute job's, and jobs are kept)."""
+    recompute finished by then wrote (every snapshot is a recompute job's, and jobs are kept). For
+    a day to come, the current one: the latest known."""
     end = dt.datetime.combine(day + dt.timedelta(days=1), dt.time(), tzinfo=dt.UTC)
     snapshot_id = session.scalar(
         select(Job.snapshot_id)
