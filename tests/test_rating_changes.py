@@ -57,8 +57,8 @@ class ListSteps:
     def settle(self) -> None:
         recompute_now(self.client, self.list_id)
 
-    def submit(self, body: dict, **params: str) -> None:
-        answer = self.client.post("/v1/tournaments", json=body, headers=AUTH, params=params)
+    def submit(self, body: dict) -> None:
+        answer = self.client.post("/v1/tournaments", json=body, headers=AUTH)
         assert answer.status_code == 201, answer.text
         self.settle()
 
@@ -246,7 +246,7 @@ def test_a_publication_names_who_left_because_his_tournaments_were_withdrawn(cli
     steps.submit(round_robin("T1", "2020-05-01"))
     steps.submit(round_robin("T2", "2020-06-01", OTHERS))
     alone = [{"id": r, "name": r.upper()} for r in ("r1", "r2", "r3", "r4")]
-    steps.submit(round_robin("T3", "2020-07-01", alone), duplicate="intended")
+    steps.submit(round_robin("T3", "2020-07-01", alone))
     assert steps.publish("2020-10-01") == 1
     # T2 withdrawn: q1 and q2 played only there (p1 and p2 also in T1); T3 corrected: r4 replaced by r5.
     withdrawn = client.request("DELETE", "/v1/tournaments/T2", params={"reason": "not a rated event"}, headers=AUTH)
@@ -265,3 +265,24 @@ def test_a_publication_names_who_left_because_his_tournaments_were_withdrawn(cli
     assert left["q1"]["tournaments"] == [{"tournament_id": "T2", "name": "Test Open", "withdrawn_reason": "not a rated event"}]
     assert "T2 (Test Open)" in left["q2"]["detail"] and left["r4"]["tournaments"] == []
     assert client.get("/v1/rating-lists/rif-whr/publications/2").json()["left"] == second.json()["left"]
+
+
+def test_a_tournament_no_longer_eligible_and_a_change_of_parameters_are_named(client):
+    steps = ListSteps(client, "rif-whr")
+    steps.submit(round_robin("T1", "2020-05-01"))
+    steps.submit(round_robin("T2", "2020-06-01"))
+    earlier = client.get("/v1/rating-lists/rif-whr").json()["current_snapshot_id"]
+    unrated = client.put("/v1/tournaments/T2", json={**round_robin("T2", "2020-06-01"), "rated": False}, headers=AUTH)
+    assert unrated.status_code == 200, unrated.text
+    params = client.patch("/v1/rating-lists/rif-whr/params", json={"w2": 20.0}, headers=AUTH)
+    assert params.status_code == 200, params.text
+    steps.settle()
+    explained = steps.changes("p1", **{"from": f"snapshot:{earlier}"})
+    moves = {move["tournament_id"]: move for move in explained["tournaments"]}
+    assert {t: move["how"] for t, move in moves.items()} == {"T2": "no_longer_rated"}
+    assert [r["kind"] for r in moves["T2"]["revisions"]] == ["corrected"]
+    assert moves["T2"]["change"] is not None and len(moves["T2"]["games"]) == 12  # what it did under the earlier snapshot
+    assert [r["kind"] for r in explained["list_changes"]] == ["params_changed"]
+    assert "w2" in explained["list_changes"][0]["summary"]
+    assert_adds_up(explained)
+    assert explained["past_revised"] != 0 and explained["steps"] == []
