@@ -226,11 +226,10 @@ def _standing(
     number = bisect_left(timeline.player_ids, player_id)
     if number == len(timeline.player_ids) or timeline.player_ids[number] != player_id:
         return None
-    players, held = timeline.held_on(day)
-    row = int(np.searchsorted(players, number))
-    if row == len(players) or int(players[row]) != number:
+    players, held = timeline.held_on(day, np.array([number], dtype=np.int64))
+    if len(players) == 0:
         return None
-    return system.standings_on(held, day, system.params(snapshot.params)).at(row)
+    return system.standings_on(held, day, system.params(snapshot.params)).at(0)
 
 
 def _reading_answer(reading: Reading, standing: Standing | None) -> dict[str, Any]:
