@@ -292,6 +292,12 @@ def real_data_scenario(client) -> dict[str, dict[str, Any]]:  # type: ignore[no-
     )
     call("list_tournament_revisions", "GET", "/v1/tournaments/T0017/revisions")
     call("get_tournament_revision", "GET", "/v1/tournaments/T0017/revisions/2")
+    # T0017 corrected since publication 1: a third publication, and one of its
+    # players' change since the first explained.
+    run_pending_jobs()
+    assert client.post(publications, json=CORRECTED_PUBLICATION, headers=AUTH).status_code == 201
+    changes = {"list": "rif-whr", "from": "publication:1", "to": "publication:3"}
+    call("get_player_changes", "GET", f"/v1/players/{CHANGES_PLAYER}/changes", params=changes)
     call("withdraw_tournament", "DELETE", "/v1/tournaments/T0017", params={"reason": "entered twice"})
     call("restore_tournament", "POST", "/v1/tournaments/T0017/restore")
     call("recompute_rating_list", "POST", "/v1/rating-lists/rif-whr/recompute", status=202)
@@ -319,6 +325,10 @@ def real_data_scenario(client) -> dict[str, dict[str, Any]]:  # type: ignore[no-
 
 # Differ from run to run, or between databases, and are left out of the comparison: timestamps, the
 # day of a recompute, database ids, a job's timings.
+# The player whose change between publications 1 and 3 the scenario explains (his 2017 tournament
+# T0017 corrected in between), and the third publication.
+CHANGES_PLAYER = "498"
+CORRECTED_PUBLICATION = {"date": "2019-12-31", "title": "RIF rating list, December 2019, corrected"}
 VOLATILE = {
     *("created_at", "started_at", "finished_at", "at", "withdrawn_at", "list_date", "timings_s", "submitted_at", "decided_at"),
     *("job_id", "snapshot_id", "current_snapshot_id"),

@@ -147,8 +147,11 @@ def test_who_left_and_who_returned(client):
     left = {d["player_id"]: d for d in second.json()["left"]}
     assert {p: d["reason"] for p, d in left.items()} == {
         **{p: "became_inactive" for p in ("p1", "p2", "p3", "p4")},
-        **{q: "not_on_list" for q in ("q1", "q2", "q3", "q4")},
+        # Their only rated games were T2's, withdrawn since publication 1.
+        **{q: "tournament_withdrawn" for q in ("q1", "q2", "q3", "q4")},
     }
+    assert left["q1"]["tournaments"] == [{"tournament_id": "T2", "name": "Test Open", "withdrawn_reason": "entered twice"}]
+    assert left["p1"]["tournaments"] == []
     assert left["q1"]["previous_status"] == "active" and left["q1"]["previous_rank"] >= 1
     submit(client, long_tournament("T3", "2021-02-01"))
     assert publish(client, "2021-03-01").status_code == 201

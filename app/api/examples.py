@@ -774,16 +774,16 @@ LIST_AUDIT = _example(
     "The WHR list's last two changes (list=rif-whr&limit=2)",
     {
         "items": [
-            {"id": 70, "subject": "rating_list", "subject_id": "rif-whr", "number": 4, "kind": "settings_changed",
+            {"id": 70, "subject": "rating_list", "subject_id": "rif-whr", "number": 5, "kind": "settings_changed",
              "list_id": "rif-whr", "actor": "tester", "at": "2026-11-24T19:24:09.684256Z",
              "summary": "settings: auto_recompute True → False"},
-            {"id": 66, "subject": "rating_list", "subject_id": "rif-whr", "number": 3, "kind": "params_changed",
+            {"id": 66, "subject": "rating_list", "subject_id": "rif-whr", "number": 4, "kind": "params_changed",
              "list_id": "rif-whr", "actor": "tester", "at": "2026-11-24T19:24:09.655048Z",
              "summary": "params: unchanged"},
         ],
-        "total": 4, "limit": 2, "offset": 0,
+        "total": 5, "limit": 2, "offset": 0,
     },
-    "Its two publications (kind `published`) came before them.",
+    "Its three publications (kind `published`) came before them.",
 )  # fmt: skip
 
 
@@ -813,7 +813,7 @@ _PUBLICATION_1 = {
     "players": 415,
     "left": [],
 }
-_LEFT_BY_2019 = [
+_LEFT_BY_2019: list[dict[str, Any]] = [
     {
         "player_id": "377",
         "name": None,
@@ -823,6 +823,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "950",
@@ -833,6 +834,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "1195",
@@ -843,6 +845,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "332",
@@ -853,6 +856,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "3702",
@@ -863,6 +867,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "2116",
@@ -873,6 +878,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "3216",
@@ -883,6 +889,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "1998",
@@ -893,6 +900,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "3721",
@@ -903,6 +911,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "3115",
@@ -913,6 +922,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "3706",
@@ -923,6 +933,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "2015",
@@ -933,6 +944,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "2774",
@@ -943,6 +955,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "1148",
@@ -953,6 +966,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "1109",
@@ -963,6 +977,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "3717",
@@ -973,6 +988,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "3119",
@@ -983,6 +999,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "3709",
@@ -993,6 +1010,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "1267",
@@ -1003,6 +1021,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "355",
@@ -1013,6 +1032,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "3718",
@@ -1023,6 +1043,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "3710",
@@ -1033,6 +1054,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "2489",
@@ -1043,6 +1065,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "1456",
@@ -1053,6 +1076,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "2103",
@@ -1063,6 +1087,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "3386",
@@ -1073,6 +1098,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
     {
         "player_id": "2480",
@@ -1083,6 +1109,7 @@ _LEFT_BY_2019 = [
         "previous_status": "active",
         "reason": "became_inactive",
         "detail": "became inactive: no rated game in the period the list's rules allow",
+        "tournaments": [],
     },
 ]
 _PUBLICATION_2 = {
@@ -1125,4 +1152,176 @@ GET_PUBLICATION_RATINGS = _example(
         "limit": 3,
         "offset": 0,
     },
+)
+
+
+# --- why a rating changed (filled from the scenario of tests/test_documentation.py) ---------------
+GET_PLAYER_CHANGES = _example(
+    "Player 498 between publications 1 (2017) and 3 (2019, after T0017's correction)",
+    {
+        "player_id": "498",
+        "list_id": "rif-whr",
+        "system": "rif-whr",
+        "from": {
+            "reference": "publication:1",
+            "publication": 1,
+            "snapshot_id": 1,
+            "date": "2017-12-31",
+            "rating": 2476.862796068698,
+            "status": "active",
+            "games": 56,
+        },
+        "to": {
+            "reference": "publication:3",
+            "publication": 3,
+            "snapshot_id": 2,
+            "date": "2019-12-31",
+            "rating": 2490.340594387585,
+            "status": "active",
+            "games": 62,
+        },
+        "change": 13.477798318886926,
+        "past_rating_now": 2476.8627960683784,
+        "past_revised": -3.196873876731843e-10,
+        "new_games": 13.477798319206613,
+        "steps": [
+            {
+                "date": "2018-07-16",
+                "rating_before": 2476.8627960683784,
+                "rating_after": 2490.340594387585,
+                "change": 13.477798319206613,
+                "tournament_ids": ["T0015"],
+                "cause": "games",
+            }
+        ],
+        "tournaments": [
+            {
+                "tournament_id": "T0017",
+                "name": "Qualification to Chinese National Network Mind Sports Games 2016",
+                "start": "2017-04-08",
+                "end": "2017-04-09",
+                "how": "corrected",
+                "revisions": [
+                    {
+                        "number": 2,
+                        "kind": "corrected",
+                        "at": "2026-11-24T21:46:36.201675Z",
+                        "actor": "tester",
+                        "summary": "corrected: country None → 'CHN'",
+                    }
+                ],
+                "games": [
+                    {
+                        "date": "2017-04-09",
+                        "round": "2",
+                        "colour": "black",
+                        "opponent_id": "503",
+                        "opponent_name": None,
+                        "outcome": "won",
+                        "played": True,
+                    },
+                    {
+                        "date": "2017-04-09",
+                        "round": "3",
+                        "colour": "white",
+                        "opponent_id": "1193",
+                        "opponent_name": None,
+                        "outcome": "lost",
+                        "played": True,
+                    },
+                    {
+                        "date": "2017-04-09",
+                        "round": "4",
+                        "colour": "black",
+                        "opponent_id": "1003",
+                        "opponent_name": None,
+                        "outcome": "lost",
+                        "played": True,
+                    },
+                    {
+                        "date": "2017-04-09",
+                        "round": "5",
+                        "colour": "white",
+                        "opponent_id": "3578",
+                        "opponent_name": "Wenhui Ma",
+                        "outcome": "lost",
+                        "played": True,
+                    },
+                ],
+                "rating_before": 2449.2086887335904,
+                "rating_after": 2446.0055860871953,
+                "change": -3.2031026463951093,
+            },
+            {
+                "tournament_id": "T0015",
+                "name": "Chinese National Open Tournament 2018, Men Group",
+                "start": "2018-07-14",
+                "end": "2018-07-16",
+                "how": "rated",
+                "revisions": [],
+                "games": [
+                    {
+                        "date": "2018-07-16",
+                        "round": "1",
+                        "colour": "white",
+                        "opponent_id": "2767",
+                        "opponent_name": None,
+                        "outcome": "won",
+                        "played": True,
+                    },
+                    {
+                        "date": "2018-07-16",
+                        "round": "2",
+                        "colour": "black",
+                        "opponent_id": "3081",
+                        "opponent_name": None,
+                        "outcome": "won",
+                        "played": True,
+                    },
+                    {
+                        "date": "2018-07-16",
+                        "round": "3",
+                        "colour": "white",
+                        "opponent_id": "45",
+                        "opponent_name": None,
+                        "outcome": "won",
+                        "played": True,
+                    },
+                    {
+                        "date": "2018-07-16",
+                        "round": "4",
+                        "colour": "black",
+                        "opponent_id": "1193",
+                        "opponent_name": None,
+                        "outcome": "won",
+                        "played": True,
+                    },
+                    {
+                        "date": "2018-07-16",
+                        "round": "5",
+                        "colour": "white",
+                        "opponent_id": "135",
+                        "opponent_name": None,
+                        "outcome": "won",
+                        "played": True,
+                    },
+                    {
+                        "date": "2018-07-16",
+                        "round": "6",
+                        "colour": "black",
+                        "opponent_id": "2223",
+                        "opponent_name": None,
+                        "outcome": "drawn",
+                        "played": True,
+                    },
+                ],
+                "rating_before": 2470.7738414977725,
+                "rating_after": 2490.340594387585,
+                "change": 19.566752889812506,
+            },
+        ],
+        "list_changes": [],
+    },
+    "His 2017 tournament T0017 was corrected in between (its country added: no rating moved, so the past "
+    "read again is the same to a billionth of a point); his one playing day since 2017, in T0015, is the step.",
 )

@@ -23,6 +23,14 @@ class PublicationIn(StrictModel):
     )
 
 
+class WithdrawnTournament(BaseModel):
+    """A withdrawn tournament a departure names."""
+
+    tournament_id: str = Field(description="The tournament")
+    name: str = Field(description="Its name")
+    withdrawn_reason: str | None = Field(description="Why it was withdrawn, as the withdrawal said")
+
+
 class Departure(BaseModel):
     """A player of the previous publication who is not on this one, or no longer active, and why."""
 
@@ -33,10 +41,15 @@ class Departure(BaseModel):
     previous_rank: int = Field(description="His place in the previous publication, among its players of his status there")
     previous_status: str = Field(description="His status in the previous publication")
     reason: str = Field(
-        description="Why, as a code from an open set (a client shows an unknown one by its `detail`): `became_inactive` "
-        "(on this publication as inactive), `not_on_list` (no row any more: none of his rated games counts now)"
+        description="Why, as a code from an open set (a client shows an unknown one by its `detail`): "
+        "`tournament_withdrawn` (no row any more: his only rated games in the previous publication were in tournaments "
+        "withdrawn since, named in `tournaments`), `not_on_list` (no row any more: none of his rated games counts now), "
+        "`became_inactive` (on this publication as inactive)"
     )
     detail: str = Field(description="The reason in words")
+    tournaments: list[WithdrawnTournament] = Field(
+        [], description="The withdrawn tournaments of `tournament_withdrawn` (empty for the other reasons)"
+    )
 
 
 class PublicationRead(BaseModel):

@@ -10,8 +10,8 @@ Each row carries the player's rating and place in the previous publication and t
 marker instead of a number: ``new`` (no row in the previous publication), ``returned`` (inactive
 there, not now). A player's *place* is his rank among the publication's players of his status,
 which is what a reader of that list (status=active by default) saw. The publication names who left
-since the previous one and why: an open set of reasons (``became_inactive``, ``not_on_list`` today;
-later a withdrawn tournament or a merge). The live list carries the same columns against the
+since the previous one and why: an open set of reasons (``DEPARTURE_REASONS``: ``tournament_withdrawn``,
+``not_on_list``, ``became_inactive``; a merge is one more). The live list carries the same columns against the
 latest publication (``compare_rows``).
 
 A list may declare days of the year (``publication_days``, "MM-DD"); the worker publishes each
@@ -24,7 +24,8 @@ import hashlib
 import logging
 import math
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -33,7 +34,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.db import session_scope
-from app.models import Publication, PublicationEntry, RatingList, RatingSnapshot
+from app.models import Publication, PublicationEntry, RatingList, RatingSnapshot, Tournament
 from app.problems import Conflict, FieldError, InvalidInput, NotFound
 from app.rating.system import NO_DAY, RatingSystem
 from app.schemas.rating_lists import Change, RatingRowRead
@@ -44,7 +45,7 @@ from app.services.timelines import Timeline
 log = logging.getLogger("app.publications")
 
 NEW, RETURNED = "new", "returned"
-BECAME_INACTIVE, NOT_ON_LIST = "became_inactive", "not_on_list"
+BECAME_INACTIVE, NOT_ON_LIST, TOURNAMENT_WITHDRAWN = "became_inactive", "not_on_list", "tournament_withdrawn"
 SCHEDULE_ACTOR = "schedule"
 # A scheduled day is published by the first worker loop on or after it, at most this late.
 CATCH_UP = dt.timedelta(days=14)
@@ -108,7 +109,8 @@ def publish(
     system = system_of(rating_list)
     rows = rows_from_timeline(timelines.timeline_of(session, snapshot), system, snapshot.params, date)
     previous = _previous_rows(session, latest) if latest is not None else None
-    entries, departures = _compared(rows, previous)
+    entries, departing = _compared(rows, previous)
+    left = departures(session, latest, departing) if latest is not None else []
     publication = Publication(
         list_id=list_id,
         number=(latest.number if latest is not None else 0) + 1,
@@ -119,7 +121,7 @@ def publish(
         scheduled_for=scheduled_for,
         actor=actor,
         players=len(entries),
-        departures=departures,
+        departures=left,
     )
     session.add(publication)
     session.flush()
@@ -133,7 +135,7 @@ def publish(
         kind=revisions.PUBLISHED,
         actor=actor,
         summary=f"published no. {publication.number} {title!r} as of {date} from snapshot {snapshot.id}: "
-        f"{len(entries)} players, {len(departures)} left since "
+        f"{len(entries)} players, {len(left)} left since "
         + (f"no. {latest.number}" if latest is not None else "none before")
         + (f" (scheduled for {scheduled_for})" if scheduled_for is not None else ""),
         previous=None,
@@ -193,38 +195,123 @@ def comparison(rating: float, status: str, previous: Previous | None, compared: 
     }
 
 
+@dataclass(frozen=True)
+class Departing:
+    """A player of the previous publication with no row now, or inactive now after not being so."""
+
+    player_id: str
+    before: dict[str, Any]  # his row in the previous publication
+    after: dict[str, Any] | None  # his row now, None without one
+
+
 def _compared(
     rows: list[dict[str, Any]], previous: dict[str, dict[str, Any]] | None
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+) -> tuple[list[dict[str, Any]], list[Departing]]:
+    """The rows with their comparison, and the players of the previous publication who left it."""
     entries = []
     for row in rows:
         before = previous.get(row["player_id"]) if previous is not None else None
         known = Previous(before["rating"], before["place"], before["status"]) if before is not None else None
         entries.append({**row, **comparison(row["rating"], row["status"], known, previous is not None)})
-    departures: list[dict[str, Any]] = []
+    departing = []
     if previous is not None:
         now = {row["player_id"]: row for row in rows}
         for player_id, before in previous.items():
             after = now.get(player_id)
-            if after is None:
-                reason, detail = NOT_ON_LIST, "no longer on the list: none of his rated games counts any more"
-            elif before["status"] != "inactive" and after["status"] == "inactive":
-                reason, detail = BECAME_INACTIVE, "became inactive: no rated game in the period the list's rules allow"
-            else:
-                continue
-            departures.append(
-                {
-                    "player_id": player_id,
-                    "name": before["name"],
-                    "country": before["country"],
-                    "previous_rating": before["rating"],
-                    "previous_place": before["place"],
-                    "previous_status": before["status"],
-                    "reason": reason,
-                    "detail": detail,
-                }
-            )
-    return entries, departures
+            if after is None or (before["status"] != "inactive" and after["status"] == "inactive"):
+                departing.append(Departing(player_id, before, after))
+    return entries, departing
+
+
+# --- who left, and why ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Reason:
+    code: str
+    detail: str
+    tournaments: list[dict[str, Any]] = field(default_factory=list)  # the tournaments it names, if any
+
+
+class DepartureFacts:
+    """What the reasons read beyond the two publications' rows, looked up only when a reason asks
+    (most publications have few or no departures)."""
+
+    def __init__(self, session: Session, previous: Publication) -> None:
+        self.session, self.previous = session, previous
+
+    def withdrawn_tournaments(self, player_id: str) -> list[dict[str, Any]] | None:
+        """The tournaments of his rated games in the previous publication when every one of them
+        has been withdrawn (by end, start and id); None when any of them still stands."""
+        snapshot = self.session.get(RatingSnapshot, self.previous.snapshot_id)
+        assert snapshot is not None  # a publication's snapshot is kept (a foreign key)
+        history = timelines.timeline_of(self.session, snapshot).history(player_id)
+        played = {t for point in history if point["date"] <= self.previous.date for t in point["tournament_ids"]}
+        if not played:
+            return None
+        found = self.session.scalars(select(Tournament).where(Tournament.id.in_(sorted(played)))).all()
+        if len(found) != len(played) or any(t.withdrawn_at is None for t in found):
+            return None
+        return [
+            {"tournament_id": t.id, "name": t.name, "withdrawn_reason": t.withdrawn_reason}
+            for t in sorted(found, key=lambda t: (t.end, t.start, t.id))
+        ]
+
+
+def tournament_withdrawn(departing: Departing, facts: DepartureFacts) -> Reason | None:
+    if departing.after is not None:
+        return None
+    withdrawn = facts.withdrawn_tournaments(departing.player_id)
+    if withdrawn is None:
+        return None
+    names = ", ".join(f"{t['tournament_id']} ({t['name']})" for t in withdrawn)
+    return Reason(
+        TOURNAMENT_WITHDRAWN,
+        f"no longer on the list: his only rated games were in tournaments withdrawn since: {names}",
+        withdrawn,
+    )
+
+
+def not_on_list(departing: Departing, facts: DepartureFacts) -> Reason | None:
+    if departing.after is not None:
+        return None
+    return Reason(NOT_ON_LIST, "no longer on the list: none of his rated games counts any more")
+
+
+def became_inactive(departing: Departing, facts: DepartureFacts) -> Reason | None:
+    return Reason(BECAME_INACTIVE, "became inactive: no rated game in the period the list's rules allow")
+
+
+# Asked in this order; the first that applies is the departure's reason. A new reason (a merge into
+# another player, say) is one function here and one code in the schema's description.
+DEPARTURE_REASONS: tuple[Callable[[Departing, DepartureFacts], Reason | None], ...] = (
+    tournament_withdrawn,
+    not_on_list,
+    became_inactive,
+)
+
+
+def departures(session: Session, previous: Publication, departing: list[Departing]) -> list[dict[str, Any]]:
+    """Who left since the previous publication, each with the first of ``DEPARTURE_REASONS`` that applies."""
+    facts = DepartureFacts(session, previous)
+    answer = []
+    for player in departing:
+        reason = next(r for check in DEPARTURE_REASONS if (r := check(player, facts)) is not None)
+        before = player.before
+        answer.append(
+            {
+                "player_id": player.player_id,
+                "name": before["name"],
+                "country": before["country"],
+                "previous_rating": before["rating"],
+                "previous_place": before["place"],
+                "previous_status": before["status"],
+                "reason": reason.code,
+                "detail": reason.detail,
+                "tournaments": reason.tournaments,
+            }
+        )
+    return answer
 
 
 def _previous_rows(session: Session, publication: Publication) -> dict[str, dict[str, Any]]:

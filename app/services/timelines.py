@@ -78,12 +78,13 @@ class Timeline:
             )
         ]
 
-    def held_on(self, day: dt.date) -> tuple[np.ndarray, HeldPoints]:
+    def held_on(self, day: dt.date, players: np.ndarray | None = None) -> tuple[np.ndarray, HeldPoints]:
         """The players who have a point on or before ``day`` (their numbers, ascending) and, for
-        each, that last point with the date, rating and deviation of the one after it."""
-        players = np.arange(len(self.player_ids), dtype=np.int64)
+        each, that last point with the date, rating and deviation of the one after it. ``players``:
+        only these (their numbers, ascending), not every player."""
+        players = np.arange(len(self.player_ids), dtype=np.int64) if players is None else players
         row = np.searchsorted(self.key, (players << _DAY_BITS) | day.toordinal(), side="right") - 1
-        has_point = row >= self.first_row
+        has_point = row >= self.first_row[players]
         players, row = players[has_point], row[has_point]
         following = row + 1
         has_next = following < np.append(self.first_row[1:], len(self.key))[players]
