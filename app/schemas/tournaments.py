@@ -218,7 +218,13 @@ class RatingChangeRead(BaseModel):
     status_after: str | None = Field(description="The player's status after it, in the system's terms (e.g. active, official)")
     title_after: str | None = Field(None, description="Grade or rank after it, for systems that award them")
     details: dict[str, Any] | None = Field(
-        None, description="The system's own figures (WHR: deviation_after, day_after; Elo 1995: R0)"
+        None,
+        description="The system's own figures (WHR: deviation_after, day_after; Elo 1995: R0). Rivne (text 004): "
+        "start_rating, anomaly_passes (their number), rounds (round, rating_after, change), games (each game's "
+        "figures named as the text names them, as in the answer of POST /v1/calc/rivne/game: round, game (its index "
+        "in the tournament's games), opponent, colour, player_A, R, start_rating, Rc, correction, delta_R, a, SE, K1, "
+        "K2, Kf, Kd, bonus, table_III, change) and passes (each anomaly pass: number, start_rating, rating_after, "
+        "games_played, limit ΔRmax of (8), extra_points, anomalous)",
     )
 
 

@@ -218,6 +218,20 @@ def _rate(tournament: StoredTournament, standings: dict[str, _Standing], params:
                     "rounds": [
                         {"round": label_of[c.round], "rating_after": c.rating_after, "change": c.change} for c in r.rounds
                     ],
+                    # Every figure of (1)–(7) in each of his games, the game by its index in the
+                    # tournament's games and its round by its label; the check (8) of every pass.
+                    "games": [
+                        {**calculator.figures_out(figures).model_dump(), "round": label_of[figures.round]} for figures in r.games
+                    ],
+                    "passes": [
+                        {
+                            "number": each.number,
+                            **{key: value for key, value in standing.__dict__.items() if key != "id"},
+                        }
+                        for each in result.passes
+                        for standing in each.players
+                        if standing.id == r.id
+                    ],
                 },
             ),
             last_played[r.id],
