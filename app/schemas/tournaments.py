@@ -224,7 +224,9 @@ class RatingChangeRead(BaseModel):
         "figures named as the text names them, as in the answer of POST /v1/calc/rivne/game: round, game (its index "
         "in the tournament's games), opponent, colour, player_A, R, start_rating, Rc, correction, delta_R, a, SE, K1, "
         "K2, Kf, Kd, bonus, table_III, change) and passes (each anomaly pass: number, start_rating, rating_after, "
-        "games_played, limit ΔRmax of (8), extra_points, anomalous)",
+        "games_played, limit ΔRmax of (8), extra_points, anomalous). Estonian (text 003): the norm evaluation, with "
+        "games (each game's percentages of the keep, up1 and up2 norms, ERU 4.3) and rating_games (each game's change "
+        "by the table at the start ratings, ERU 4.9), as POST /v1/calc/eru/tournament answers them",
     )
 
 

@@ -50,6 +50,7 @@ def tournament(body: schemas.EruTournamentIn) -> schemas.EruTournamentOut:
                 change=result.rating.change,
                 rating_games_counted=result.rating.games_counted,
                 rating_reason=result.rating.reason,
+                rating_games=[rating_game_out(game) for game in result.rating.games],
             )
             for result in results
         ]
@@ -127,6 +128,28 @@ def _norms_out(evaluation: eru.NormEvaluation) -> schemas.EruNormsOut:
         decision=evaluation.decision.value,
         norm_reached=evaluation.norm_reached,
         reason=evaluation.reason,
+        games=[norm_game_out(game) for game in evaluation.games],
+    )
+
+
+def norm_game_out(game: eru.GameNormPercentages) -> schemas.EruNormGameOut:
+    return schemas.EruNormGameOut(
+        opponent_rank=None if game.opponent_rank is None else schemas.EruRank(eru.rank_name(game.opponent_rank)),
+        score=float(game.score),
+        counted=game.counted,
+        keep=game.keep,
+        up1=game.up1,
+        up2=game.up2,
+    )
+
+
+def rating_game_out(game: eru.RatingGame) -> schemas.EruRatingGameOut:
+    return schemas.EruRatingGameOut(
+        opponent=game.opponent,
+        score=float(game.score),
+        opponent_rating=game.opponent_rating,
+        difference=game.difference,
+        change=game.change,
     )
 
 

@@ -298,6 +298,9 @@ def _change(
             "norm_reached": norms.norm_reached,
             "reason": norms.reason,
             "rating_reason": rating.reason,
+            # Each game's norm percentages (ERU 4.3) and table change (ERU 4.9), as the calculator answers them.
+            "games": [calculator.norm_game_out(game).model_dump(mode="json") for game in norms.games],
+            "rating_games": [calculator.rating_game_out(game).model_dump(mode="json") for game in rating.games],
         },
     )
 
