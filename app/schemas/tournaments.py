@@ -226,7 +226,11 @@ class RatingChangeRead(BaseModel):
         "K2, Kf, Kd, bonus, table_III, change) and passes (each anomaly pass: number, start_rating, rating_after, "
         "games_played, limit ΔRmax of (8), extra_points, anomalous). Estonian (text 003): the norm evaluation, with "
         "games (each game's percentages of the keep, up1 and up2 norms, ERU 4.3) and rating_games (each game's change "
-        "by the table at the start ratings, ERU 4.9), as POST /v1/calc/eru/tournament answers them",
+        "by the table at the start ratings, ERU 4.9), as POST /v1/calc/eru/tournament answers them. Olufsen (text "
+        "001): category, score, performance_rating, bonus_applied, bonus_capped, change_before_bonus, bonus_threshold "
+        "T = 20 + 3n and change_with_uncapped_bonus of (11), promotions, and games (each game's opponent, score, or, "
+        "k, expected, d, the (10) factor, the (9) factor 18/n and its change), as POST /v1/calc/olufsen/tournament "
+        "answers them",
     )
 
 

@@ -227,6 +227,10 @@ def _player_out(result: olufsen.PlayerResult) -> schemas.OlufsenPlayerOut:
                 {"grade": p.grade, "route": p.route.value, "pending_approval": p.pending_approval} for p in result.promotions
             ],
             "state": _state_out(result.id, result.state),
+            "change_before_bonus": result.change_before_bonus,
+            "bonus_threshold": result.bonus_threshold,
+            "change_with_uncapped_bonus": result.change_with_uncapped_bonus,
+            "game_figures": [figures.__dict__ for figures in result.game_figures],
         }
     )
 

@@ -284,6 +284,11 @@ def _change(tournament_id: str, result: olufsen.PlayerResult) -> Change:
             "performance_rating": result.performance_rating,
             "bonus_applied": result.bonus_applied,
             "bonus_capped": result.bonus_capped,
+            # Every factor of (1), (9), (10) and (11), as POST /v1/calc/olufsen/tournament answers them.
+            "change_before_bonus": result.change_before_bonus,
+            "bonus_threshold": result.bonus_threshold,
+            "change_with_uncapped_bonus": result.change_with_uncapped_bonus,
+            "games": [figures.__dict__ for figures in result.game_figures],
             "pending_grade_after": result.pending_grade_after,
             "promotions": [
                 {"grade": p.grade, "route": str(p.route), "pending_approval": p.pending_approval} for p in result.promotions
