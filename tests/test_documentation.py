@@ -15,6 +15,7 @@ from app.api.examples import (
     CREATE_PLAYER_EXAMPLES,
     PARAMS_EXAMPLES,
     PUBLISH_EXAMPLES,
+    PUT_SEED_EXAMPLES,
     REAL_TOURNAMENT,
     SEEDS_EXAMPLES,
     SUBMIT_TOURNAMENT_EXAMPLES,
@@ -286,6 +287,8 @@ def real_data_scenario(client) -> dict[str, dict[str, Any]]:  # type: ignore[no-
     call("recompute_rating_list", "POST", "/v1/rating-lists/rif-whr/recompute", status=202)
     call("replace_seeds", "PUT", "/v1/rating-lists/rif-elo/seeds", json=SEEDS_EXAMPLES["real"]["value"])
     call("get_seeds", "GET", "/v1/rating-lists/rif-elo/seeds")
+    call("put_seed", "PUT", "/v1/rating-lists/rivne/seeds/3578", json=PUT_SEED_EXAMPLES["real"]["value"])
+    call("delete_seed", "DELETE", "/v1/rating-lists/rivne/seeds/3578")
     for name, list_id in (("whr", "rif-whr"), ("elo", "rif-elo"), ("rivne", "rivne"), ("eru", "eru")):
         call(
             "update_rating_list_params", "PATCH", f"/v1/rating-lists/{list_id}/params", name, json=PARAMS_EXAMPLES[name]["value"]

@@ -53,12 +53,14 @@ OPERATIONS: dict[str, Callable[[TestClient, dict[str, str]], httpx.Response]] = 
     "list settings": lambda c, h: c.patch("/v1/rating-lists/rif-elo", json={"auto_recompute": True}, headers=h),
     "list params": lambda c, h: c.patch("/v1/rating-lists/rif-elo/params", json={"bootstrap_rating": 1800}, headers=h),
     "list seeds": lambda c, h: c.put("/v1/rating-lists/rif-elo/seeds", json={"seeds": SEEDS}, headers=h),
+    "one seed": lambda c, h: c.put("/v1/rating-lists/rif-elo/seeds/p1", json={"rating": 2100, "as_of": "2020-01-01"}, headers=h),
+    "remove seed": lambda c, h: c.delete("/v1/rating-lists/rif-elo/seeds/p2", headers=h),
     "recompute": lambda c, h: c.post("/v1/rating-lists/rif-elo/recompute", headers=h),
     "audit": lambda c, h: c.get("/v1/audit", headers=h),
 }
 TOURNAMENT_CHANGES = {"correct", "withdraw", "restore"}
 PLAYERS = {"create player", "update player"}
-LIST_CHANGES = {"list settings", "list params", "list seeds", "recompute"}
+LIST_CHANGES = {"list settings", "list params", "list seeds", "one seed", "remove seed", "recompute"}
 EVERYTHING = set(OPERATIONS)
 ALLOWED: dict[str, set[str]] = {
     "owner": {"submit", *TOURNAMENT_CHANGES, *PLAYERS},
@@ -99,6 +101,8 @@ def keys(client: TestClient) -> dict[str, dict[str, str]]:
 def test_role_matrix(client: TestClient, keys: dict[str, dict[str, str]], caller: str, operation: str) -> None:
     if operation == "restore":
         assert client.delete("/v1/tournaments/T1", params={"reason": "to restore"}, headers=AUTH).status_code == 200
+    if operation == "remove seed":
+        assert client.put("/v1/rating-lists/rif-elo/seeds", json={"seeds": SEEDS}, headers=AUTH).status_code == 200
     before = _revisions()
     response = OPERATIONS[operation](client, keys[caller])
     if operation in ALLOWED[caller]:

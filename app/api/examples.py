@@ -77,6 +77,12 @@ SEEDS_EXAMPLES: dict[str, Example] = {
     "real": {"summary": "Four players of the Chinese file as of 2009-11-01", "value": {"seeds": _SEEDS_IN}},
 }
 
+# One player's seed on the Go club list, fractional as text 004 keeps ratings (INTERPRETATIONS 5.10).
+_PLAYER_SEED_IN: dict[str, Any] = {"rating": 1533.62, "as_of": "2019-12-31", "title": "2d"}
+PUT_SEED_EXAMPLES: dict[str, Example] = {
+    "real": {"summary": "A fractional Go club rating and rank as of 2019-12-31", "value": _PLAYER_SEED_IN},
+}
+
 PARAMS_EXAMPLES: dict[str, Example] = {
     "whr": {"summary": "rif-whr: the rule text's drift and virtual games", "value": {"w2": 12.9, "virtual_games": 2}},
     "elo": {"summary": "rif-elo: start the replay from a bootstrap rating", "value": {"bootstrap_rating": 1800}},
@@ -542,6 +548,12 @@ _SEEDS = {
 }
 REPLACE_SEEDS = _example("The four seeds stored, by player id", _SEEDS)
 GET_SEEDS = _example("The historical Elo list's seeds", _SEEDS)
+PUT_SEED = _example(
+    "Player 3578 seeded on the Go club list",
+    {"player_id": "3578", **_PLAYER_SEED_IN, "status": "active", "counters": None, "job_id": 3},
+    "The rivne list recomputes itself, so the seed queued its recompute.",
+)
+DELETE_SEED = _example("Player 3578's seed removed again", {"list_id": "rivne", "player_id": "3578", "job_id": 3})
 
 HEALTH: dict[str, dict[str, Any]] = {
     "postgresql": {"summary": "A service on PostgreSQL", "value": {"status": "ok", "database": "postgresql"}},

@@ -23,11 +23,14 @@ from app.schemas.common import MAX_DATABASE_ID, CountryCode, Date, Identifier, P
 from app.schemas.jobs import JobAccepted
 from app.schemas.rating_lists import (
     PlayerHistory,
+    PlayerSeedIn,
+    PlayerSeedWritten,
     PublicationRef,
     RatingListRead,
     RatingListSettingsPatch,
     RatingsPage,
     SeedRead,
+    SeedRemoved,
     SeedsIn,
     SeedsRead,
     SnapshotRead,
@@ -290,6 +293,49 @@ def replace_seeds(
     Needs an officer's key without limits or limited to this list (a 403 says which otherwise)."""
     seeds = service.replace_seeds(session, list_id, [s.model_dump(exclude_none=True) for s in body.seeds], actor=caller.name)
     return SeedsRead(list_id=list_id, seeds=[SeedRead.model_validate(s) for s in seeds])
+
+
+@router.put(
+    "/v1/rating-lists/{list_id}/seeds/{player_id}",
+    operation_id="put_seed",
+    responses=responses(examples.PUT_SEED),
+)
+def put_seed(
+    list_id: ListIdPath,
+    player_id: PlayerIdPath,
+    body: Annotated[PlayerSeedIn, Body(openapi_examples=examples.PUT_SEED_EXAMPLES)],
+    session: SessionDep,
+    caller: ListOfficer,
+) -> PlayerSeedWritten:
+    """Add or change one player's seed
+
+    The other seeds stay as they are (`PUT /v1/rating-lists/{list_id}/seeds` replaces them all). The
+    seed is checked by the list's system as there: at its precision (fractional for `rivne`), with
+    its own counters (for `olufsen` the streaks toward a grade and an unrated player's recorded
+    results; the `seed` of a player in the answer of `POST /v1/calc/olufsen/tournament` is such a body).
+    The change is recorded as a revision with the earlier seed (none when the player had no seed), and
+    a list with `auto_recompute` queues its recompute (`job_id`).
+
+    Needs an officer's key without limits or limited to this list (a 403 says which otherwise)."""
+    stored = service.put_seed(session, list_id, player_id, body.model_dump(exclude_none=True), actor=caller.name)
+    return PlayerSeedWritten.model_validate(stored).model_copy(update={"job_id": jobs.recompute_if_automatic(session, list_id)})
+
+
+@router.delete(
+    "/v1/rating-lists/{list_id}/seeds/{player_id}",
+    operation_id="delete_seed",
+    status_code=200,
+    responses=responses(examples.DELETE_SEED),
+)
+def delete_seed(list_id: ListIdPath, player_id: PlayerIdPath, session: SessionDep, caller: ListOfficer) -> SeedRemoved:
+    """Remove one player's seed
+
+    The other seeds stay. The removal is recorded as a revision keeping the seed, and a list with
+    `auto_recompute` queues its recompute (`job_id`). 404 when the player has no seed on the list.
+
+    Needs an officer's key without limits or limited to this list (a 403 says which otherwise)."""
+    service.delete_seed(session, list_id, player_id, actor=caller.name)
+    return SeedRemoved(list_id=list_id, player_id=player_id, job_id=jobs.recompute_if_automatic(session, list_id))
 
 
 @router.get(

@@ -197,12 +197,16 @@ class PlayerHistory(BaseModel):
     points: list[HistoryPoint] = Field(description="One point per day his rating changed, oldest first")
 
 
-class SeedIn(StrictModel):
-    """A rating a player held on a date, from which a list's replay starts."""
+class PlayerSeedIn(StrictModel):
+    """A rating a player held on a date, from which a list's replay starts (the player named by the path)."""
 
-    player_id: Identifier = Field(description="A stored player's id", examples=["1193"])
-    rating: int = Field(
-        ge=0, le=4000, description="His rating on `as_of` (the list's system may bound it further)", examples=[2300]
+    rating: float = Field(
+        ge=0,
+        le=4000,
+        description="His rating on `as_of`, at the precision of the list's system: fractional for rivne (text 004 "
+        "keeps fractions, INTERPRETATIONS 5.10), a whole number for the Elo systems (rif-elo, olufsen, eru); the "
+        "system may bound it further",
+        examples=[2300],
     )
     status: Text | None = Field(
         None,
@@ -218,8 +222,17 @@ class SeedIn(StrictModel):
     )
     title: Text | None = Field(None, max_length=20, description="A grade or rank the player starts from (systems with titles)")
     counters: dict[str, Any] | None = Field(
-        None, description="The system's own counters, e.g. rated games so far (olufsen); first_rank and rating_bonus (eru)"
+        None,
+        description="The system's own counters: for olufsen rated_games, pending_grade, streaks (the consecutive-game "
+        "counts toward a grade, 001 (12)) and prior_results (an unrated player's recorded results, 001 (6)), as the "
+        "`seed` of POST /v1/calc/olufsen/tournament gives them; for eru first_rank and rating_bonus",
     )
+
+
+class SeedIn(PlayerSeedIn):
+    """A rating a player held on a date, from which a list's replay starts."""
+
+    player_id: Identifier = Field(description="A stored player's id", examples=["1193"])
 
 
 class SeedsIn(StrictModel):
@@ -237,11 +250,31 @@ class SeedRead(BaseModel):
     model_config = ConfigDict(from_attributes=True)
 
     player_id: str = Field(description="The player")
-    rating: int = Field(description="His rating on `as_of`")
+    rating: float = Field(description="His rating on `as_of`, at the precision of the list's system (fractional for rivne)")
     status: str = Field(description="His status in the list's system")
     as_of: dt.date = Field(description="The day the rating held")
     title: str | None = Field(None, description="Grade or rank, for systems with titles")
     counters: dict[str, Any] | None = Field(None, description="The system's own counters")
+
+
+class PlayerSeedWritten(SeedRead):
+    """One player's seed as stored, and the recompute its change queued."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+    job_id: int | None = Field(
+        None, description="The recompute queued for the list (`GET /v1/jobs/{job_id}`); null when the list has no auto_recompute"
+    )
+
+
+class SeedRemoved(BaseModel):
+    """One player's seed was removed, and the recompute its removal queued."""
+
+    list_id: str = Field(description="The rating list")
+    player_id: str = Field(description="The player whose seed was removed")
+    job_id: int | None = Field(
+        description="The recompute queued for the list (`GET /v1/jobs/{job_id}`); null when the list has no auto_recompute"
+    )
 
 
 class SeedsRead(BaseModel):

@@ -331,8 +331,8 @@ class _State:
         self.rank = None if seed.title is None else eru.parse_rank(seed.title)
         first = counters.get("first_rank")
         self.first_rank = None if first is None else eru.parse_rank(first)
-        self.rating = seed.rating if seed.status == "estonian" else None
-        self.rif_rating = seed.rating if seed.status == "rif" else None
+        self.rating = round(seed.rating) if seed.status == "estonian" else None
+        self.rif_rating = round(seed.rating) if seed.status == "rif" else None
         self.rating_bonus = seed.status == "new" and bool(counters.get("rating_bonus"))
 
     def after(self, result: eru.PlayerResult, last_played: dt.date) -> None:

@@ -98,6 +98,12 @@ OLUFSEN_ANSWERS: dict[str, Any] = {
                     "pending_grade": None,
                     "streaks": [],
                 },
+                "seed": {
+                    "rating": 1849,
+                    "status": "established",
+                    "title": "2d",
+                    "counters": {"rated_games": 64, "pending_grade": None, "streaks": [], "prior_results": []},
+                },
             },
             {
                 "id": "berg",
@@ -171,6 +177,24 @@ OLUFSEN_ANSWERS: dict[str, Any] = {
                             "midpoint_in_lower_bound_run": False,
                         }
                     ],
+                },
+                "seed": {
+                    "rating": 1571,
+                    "status": "provisional",
+                    "title": "2k",
+                    "counters": {
+                        "rated_games": 15,
+                        "pending_grade": None,
+                        "streaks": [
+                            {
+                                "grade": "1k",
+                                "games_above_lower_bound": 3,
+                                "games_above_midpoint": 0,
+                                "midpoint_in_lower_bound_run": False,
+                            }
+                        ],
+                        "prior_results": [],
+                    },
                 },
             },
             {
@@ -246,6 +270,24 @@ OLUFSEN_ANSWERS: dict[str, Any] = {
                         }
                     ],
                 },
+                "seed": {
+                    "rating": 1411,
+                    "status": "established",
+                    "title": "4k",
+                    "counters": {
+                        "rated_games": 36,
+                        "pending_grade": None,
+                        "streaks": [
+                            {
+                                "grade": "3k",
+                                "games_above_lower_bound": 7,
+                                "games_above_midpoint": 1,
+                                "midpoint_in_lower_bound_run": True,
+                            }
+                        ],
+                        "prior_results": [],
+                    },
+                },
             },
             {
                 "id": "eriksen",
@@ -318,6 +360,23 @@ OLUFSEN_ANSWERS: dict[str, Any] = {
                     "grade": "4k",
                     "pending_grade": None,
                     "streaks": [],
+                },
+                "seed": {
+                    "rating": 1300,
+                    "status": "unrated",
+                    "title": "4k",
+                    "counters": {
+                        "rated_games": 3,
+                        "pending_grade": None,
+                        "streaks": [],
+                        "prior_results": [
+                            {"opponent_rating": 1320.0, "score": 1.0, "dummy": True},
+                            {"opponent_rating": 1320.0, "score": 0.0, "dummy": True},
+                            {"opponent_rating": 1571.0, "score": 0.5, "dummy": False},
+                            {"opponent_rating": 1849.0, "score": 0.0, "dummy": False},
+                            {"opponent_rating": 1411.0, "score": 0.0, "dummy": False},
+                        ],
+                    },
                 },
             },
         ],

@@ -185,6 +185,24 @@ class OlufsenGameFiguresOut(BaseModel):
     change: float | None = Field(description="d × (10) × (9): this game's share of the change before the bonus of (11)")
 
 
+class OlufsenSeedCountersOut(BaseModel):
+    """What an Olufsen seed carries beside the rating, status and grade."""
+
+    rated_games: int = Field(description="Rated games so far (001 (3))")
+    pending_grade: Literal["5d", "6d"] | None = Field(description="A grade awaiting Nihon Shogi Renmei's approval (001 (12))")
+    streaks: list[StreakIO] = Field(description="The runs toward a grade (001 (12))")
+    prior_results: list[RecordedResultIO] = Field(description="An unrated player's recorded results (001 (6))")
+
+
+class OlufsenSeedOut(BaseModel):
+    """A player's state after the table as a seed of an Olufsen list."""
+
+    rating: int = Field(description="His rating after the table")
+    status: CategoryName = Field(description="His category after the table (001 (3))")
+    title: GradeName | None = Field(description="His grade after the table")
+    counters: OlufsenSeedCountersOut = Field(description="His counters after the table")
+
+
 class OlufsenPlayerOut(BaseModel):
     """What the table did to one player, and his state for the next table."""
 
@@ -220,6 +238,10 @@ class OlufsenPlayerOut(BaseModel):
     pending_grade_after: GradeName | None = Field(description="5 or 6 dan awaiting approval")
     promotions: list[PromotionOut] = Field(description="Grades earned in this table")
     state: OlufsenPlayerIn = Field(description="The exact object to send as this player's input for his next table")
+    seed: OlufsenSeedOut | None = Field(
+        description="The same state as a list's seed: with an `as_of` added, the body of "
+        "PUT /v1/rating-lists/{list_id}/seeds/{player_id}; null while he has no rating"
+    )
 
 
 class OlufsenTournamentOut(BaseModel):

@@ -56,7 +56,7 @@ class RivneSeed(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     player_id: str
-    rating: int = Field(ge=0, le=3500)
+    rating: float = Field(ge=0, le=3500, description="Fractional, as 004 keeps ratings (INTERPRETATIONS 5.10)")
     status: Literal["active"] = "active"  # the list's only status
     as_of: dt.date
     title: str | None = Field(None, description="his declared rank (5k, 2d)")
