@@ -21,6 +21,7 @@ from app.api.examples import (
     SUBMIT_TOURNAMENT_EXAMPLES,
     UPDATE_PLAYER_EXAMPLES,
     UPDATE_RATING_LIST_EXAMPLES,
+    WHAT_IF_EXAMPLES,
 )
 from app.importers.renju_tsv import parse_path, to_submissions
 from app.problems import PROBLEM_MEDIA_TYPE
@@ -261,6 +262,7 @@ def real_data_scenario(client) -> dict[str, dict[str, Any]]:  # type: ignore[no-
     call("publish_rating_list", "POST", publications, "real-2017", json=PUBLISH_EXAMPLES["real-2017"]["value"], status=201)
     call("list_rating_lists", "GET", "/v1/rating-lists")
     call("get_rating_list", "GET", "/v1/rating-lists/rif-whr")
+    call("what_if", "POST", "/v1/rating-lists/rif-whr/what-if", json=WHAT_IF_EXAMPLES["real"]["value"])
     # The live list compared with publication 1 (2017); then publication 2 (2019), compared with 1.
     call("get_ratings", "GET", "/v1/rating-lists/rif-whr/ratings", params={"as_of": "2019-12-15", "limit": 3})
     call("publish_rating_list", "POST", publications, "real", json=PUBLISH_EXAMPLES["real"]["value"], status=201)

@@ -282,3 +282,32 @@ class SeedsRead(BaseModel):
 
     list_id: str = Field(description="The rating list")
     seeds: list[SeedRead] = Field(description="Every seed, by player id")
+
+
+class WhatIfChange(BaseModel):
+    """What the tournament would do to one player on this list, as its `rating_changes` would show it
+    once submitted and the list recomputed the same day."""
+
+    player_id: str = Field(description="The player")
+    system: str = Field(description="The rule system that would rate it")
+    rating_before: float | None = Field(description="His rating before the tournament; null when he has none")
+    rating_after: float | None = Field(description="His rating after it; null when he would still have none")
+    change: float | None = Field(description="rating_after − rating_before, rounded where the system rounds (Elo: integers)")
+    change_unrounded: float | None = Field(description="The change before rounding (equal to `change` under WHR)")
+    games_counted: int = Field(description="His games of the tournament that the system would count")
+    status_after: str | None = Field(description="His status after it, in the system's terms")
+    title_after: str | None = Field(description="Grade or rank after it, for systems that award them")
+    details: dict[str, Any] | None = Field(
+        description="The system's own figures, as the tournament's rating_changes give them (see GET /v1/tournaments/{id})"
+    )
+
+
+class WhatIfRead(BaseModel):
+    """What a tournament would do to a rating list if it were submitted now; nothing is stored."""
+
+    list_id: str = Field(description="The rating list")
+    rated: bool = Field(description="The list would rate the tournament")
+    reason: str | None = Field(description="Why the list would not rate it; null when it would")
+    list_date: dt.date = Field(description="The day the list is computed for: today, as a recompute now would")
+    players: list[WhatIfChange] = Field(description="Each player the tournament would rate, by player id; empty when not rated")
+    notes: list[str] = Field(description="What the rules said about this tournament (e.g. why they could not rate it)")
