@@ -77,7 +77,10 @@ def main() -> None:
     end = date.fromordinal(max(history.day.tolist())) + timedelta(days=7)
     players = [str(p) for p in range(10)]
     games = [
-        {"black": a, "white": b, "result": "BWD"[(i + j) % 3]} for i, a in enumerate(players) for j, b in enumerate(players) if i < j
+        {"black": a, "white": b, "result": "BWD"[(i + j) % 3]}
+        for i, a in enumerate(players)
+        for j, b in enumerate(players)
+        if i < j
     ]
     body = {"id": "bench-what-if", "name": "What if", "category": "renju", "start": end.isoformat(), "end": end.isoformat()}
     body["games"] = games

@@ -246,3 +246,14 @@ def test_every_factor_of_each_game_and_the_capped_bonus(client):
     assert against_S["opponent_factor"] == 0.75 and against_S["provisional_factor"] == 1
     assert against_S["change"] == pytest.approx(0.75 * 40 * (0 - E(700, s["rating_after_unrounded"])))
     assert result["o0"]["change_with_uncapped_bonus"] is None
+
+
+def test_a_category_that_does_not_fit_the_games_says_which_category_it_means(client):
+    # 10 rated games with the category "established": the input category is the one after his last
+    # table (001 (3) without this table), and the 422 says so.
+    player = {"id": "p", "rating": 1500, "rated_games": 10, "category": "established"}
+    body = {"players": [player, established("q", 1500)], "games": [{"black": "p", "white": "q", "result": "B"}]}
+    response = client.post(TOURNAMENT, json=body)
+    assert response.status_code == 422
+    (error,) = [e for e in response.json()["errors"] if e["pointer"] == "/players/0/rated_games"]
+    assert "at least 18 rated games" in error["detail"] and "after his last table" in error["detail"]

@@ -140,7 +140,13 @@ def state_errors(index: int, player: schemas.OlufsenPlayerIn) -> list[Pointer]:
         if player.prior_results:
             errors.append(Pointer(f"{where}/prior_results", "prior results are kept only while a player is unrated (001 (6))"))
     if (games_error := olufsen.games_of_category_error(olufsen.Category(player.category), player.rated_games)) is not None:
-        errors.append(Pointer(f"{where}/rated_games", games_error))
+        errors.append(
+            Pointer(
+                f"{where}/rated_games",
+                f"{games_error}: `category` is his category after his last table, counted without this one "
+                "(the category this table rates him in, its games counted, is the answer's `category`)",
+            )
+        )
     if player.category == "unrated":
         if len(real_results) != player.rated_games:
             errors.append(
