@@ -16,7 +16,6 @@ from tests.helpers import (
     RIF_ELO_SEEDS,
     SHOGI_SEEDS,
     SHOGI_TOURNAMENTS,
-    go_body,
     recompute_now,
     round_robin,
     store_rif_elo_history,
@@ -59,6 +58,7 @@ def assert_what_if_is_what_the_submission_does(client, body: dict) -> set[str]: 
         stored = {c["player_id"]: c for c in changes if c["list_id"] == list_id}
         predicted = {p["player_id"]: p for p in answer["players"]}
         assert set(predicted) == set(stored), list_id
+        assert stored or list_id not in rating, f"{list_id} rates the tournament but its rules changed nobody"
         assert list(predicted) == sorted(predicted)
         for player_id, change in stored.items():
             for name in COMPARED:
@@ -142,14 +142,42 @@ def test_a_correction_asked_before_it_is_made_and_a_tournament_in_the_middle_of_
         assert player["rating_after"] == pytest.approx(stored[player["player_id"]]["rating_after"], rel=1e-9)
 
 
+GO_PLAYERS = [{"id": f"g{i}", "name": f"G{i}", "rank": rank} for i, rank in enumerate(("2k", "1d", "5k", "3d"))]
+
+
 def test_go_on_the_club_rating(client):
-    assert client.post("/v1/tournaments", json=go_body(), headers=AUTH).status_code == 201
+    first = {
+        "id": "G1",
+        "name": "Club evening",
+        "category": "go",
+        "start": "2020-05-01",
+        "end": "2020-05-01",
+        "board_size": 19,
+        "players": GO_PLAYERS,
+        "games": [
+            {"round": "1", "black": "g0", "white": "g1", "result": "B"},
+            {"round": "1", "black": "g2", "white": "g3", "result": "W"},
+        ],
+    }
+    assert client.post("/v1/tournaments", json=first, headers=AUTH).status_code == 201
     recompute_now(client, "rivne")
-    body = go_body(id="G2", start="2020-06-01", end="2020-06-02")
-    for game in body["games"]:
-        game.pop("date", None)
-    body["games"][0]["handicap"] = 2
+    # Two rounds with a handicap game and a newcomer declaring his rank (5.11).
+    body = {
+        **first,
+        "id": "G2",
+        "start": "2020-06-01",
+        "end": "2020-06-02",
+        "players": [*GO_PLAYERS, {"id": "g9", "name": "New", "rank": "10k"}],
+        "games": [
+            {"round": "1", "black": "g0", "white": "g3", "result": "B", "handicap": 4},
+            {"round": "1", "black": "g9", "white": "g2", "result": "W", "handicap": 5},
+            {"round": "2", "black": "g1", "white": "g0", "result": "D"},
+            {"round": "2", "black": "g9", "white": "g3", "result": "W", "board_size": 13, "handicap": 9},
+        ],
+    }
     assert "rivne" in assert_what_if_is_what_the_submission_does(client, body)
+    changes = [c for c in client.get("/v1/tournaments/G2").json()["rating_changes"] if c["list_id"] == "rivne"]
+    assert len(changes) == 5 and changes[0]["details"]["games"]
 
 
 def test_shogi_on_the_olufsen_list(client):
