@@ -83,4 +83,6 @@ def test_a_tournaments_figures_are_a_page_of_their_own(client):
         for game in change["details"]["games"]:
             if game["SE"] is not None:
                 assert f"{game['SE']:.6f}".rstrip("0") in words
+    assert 'href="/tournaments/G1/lists/rivne/figures#player-g1"' in client.get("/players/g1").text
+    assert 'id="player-g1"' in figures.text
     assert '<th scope="col">SE</th>' in figures.text and '<th scope="col">limit</th>' in figures.text
