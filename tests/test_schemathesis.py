@@ -46,6 +46,10 @@ CROSS_FIELD_RULES = {
     "POST /v1/rating-lists/{list_id}/publications": "the snapshot must be one of the list's stored snapshots",
     "POST /v1/tournaments": "a renju or gomoku rule is a known opening rule; a game's players are given or stored",
     "PUT /v1/tournaments/{tournament_id}": "the body's id is the path's",
+    "POST /v1/calc/rivne/game": "a handicap game needs both players' declared ranks",
+    "POST /v1/rating-lists/{list_id}/what-if": "a renju or gomoku rule is a known opening rule; a game's players are given or stored",
+    "PUT /v1/rating-lists/{list_id}/seeds/{player_id}": "what a seed holds depends on the list's system; the player is stored",
+    "DELETE /v1/rating-lists/{list_id}/seeds/{player_id}": "the player has a seed on the list",
 }
 
 
