@@ -170,3 +170,21 @@ def test_a_shogi_calculators_state_is_a_seed_with_its_streaks_and_recorded_resul
         assert change["title_after"] == player["grade_after"]
     # x's sixth game above MP ends his streak in a promotion: the seed carried the first four.
     assert changes["x"]["details"]["promotions"] == [{"grade": "3k", "route": "MP", "pending_approval": False}]
+
+
+def test_a_go_club_calculators_answer_is_a_seed_to_its_decimals(client):
+    body = {
+        "players": [{"id": "a", "rating": 1500, "rank": "2k"}, {"id": "b", "rating": 1600, "rank": "1k"}],
+        "games": [
+            {"round": 1, "black": "a", "white": "b", "result": "B"},
+            {"round": 2, "black": "b", "white": "a", "result": "B"},
+        ],
+    }
+    players = {p["id"]: p for p in client.post("/v1/calc/rivne/tournament", json=body).json()["players"]}
+    store_players(client, "a")
+    seed = {**players["a"]["seed"], "as_of": "2021-01-01"}
+    response = client.put(SEED.format(list_id="rivne", player_id="a"), json=seed, headers=AUTH)
+    assert response.status_code == 200, response.text
+    stored = seeds_of(client, "rivne")["a"]
+    assert stored["rating"] == players["a"]["rating_after"] and not float(stored["rating"]).is_integer()
+    assert (stored["title"], stored["status"]) == ("2k", "active")

@@ -47,6 +47,7 @@ def rate_tournament(body: schemas.RivneTournamentIn) -> schemas.RivneTournamentO
                 extra_points=r.extra_points,
                 rounds=[schemas.RivneRoundOut(**c.__dict__) for c in r.rounds],
                 games=[figures_out(figures) for figures in r.games],
+                seed=schemas.RivneSeedOut(rating=r.rating_after, title=given[r.id].rank),
             )
             for r in result.players
         ],

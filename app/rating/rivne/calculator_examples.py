@@ -122,6 +122,7 @@ RIVNE_ANSWERS: dict[str, Any] = {
                         "change": 0.050899829637125735,
                     },
                 ],
+                "seed": {"rating": 2386.2261924366207, "status": "active", "title": "4d"},
             },
             {
                 "id": "melnyk",
@@ -182,6 +183,7 @@ RIVNE_ANSWERS: dict[str, Any] = {
                         "change": 4.907316120994886,
                     },
                 ],
+                "seed": {"rating": 2142.934998936276, "status": "active", "title": "1d"},
             },
             {
                 "id": "bondar",
@@ -242,6 +244,7 @@ RIVNE_ANSWERS: dict[str, Any] = {
                         "change": -11.983085787326791,
                     },
                 ],
+                "seed": {"rating": 1699.0476382791448, "status": "active", "title": "4k"},
             },
             {
                 "id": "novak",
@@ -302,6 +305,7 @@ RIVNE_ANSWERS: dict[str, Any] = {
                         "change": -0.3965667778806187,
                     },
                 ],
+                "seed": {"rating": 1142.1520756095101, "status": "active", "title": "10k"},
             },
         ],
     }

@@ -120,6 +120,14 @@ class RivneRoundOut(BaseModel):
     change: float = Field(description="What the round changed, unrounded")
 
 
+class RivneSeedOut(BaseModel):
+    """The player's rating after the tournament as a seed of a Rivne list."""
+
+    rating: float = Field(description="rating_after, unrounded (the list keeps fractions, INTERPRETATIONS 5.10)")
+    status: Literal["active"] = Field(default="active", description="The list's only status")
+    title: str | None = Field(description="His declared rank, as given")
+
+
 class RivnePlayerOut(BaseModel):
     """What the tournament did to one player."""
 
@@ -135,6 +143,10 @@ class RivnePlayerOut(BaseModel):
     extra_points: float = Field(description="Table III points collected while below 100")
     rounds: list[RivneRoundOut] = Field(description="The rounds the player played, each with its change")
     games: list[RivneGameFiguresOut] = Field(description="His games of the final pass, by round, with every figure of (1)–(7)")
+    seed: RivneSeedOut = Field(
+        description="His standing after the tournament as a list's seed: with an `as_of` added, the body of "
+        "PUT /v1/rating-lists/{list_id}/seeds/{player_id}"
+    )
 
 
 class RivneAnomalousOut(BaseModel):
