@@ -27,6 +27,9 @@ def test_norms_as_design_fixes_them(client):
     body = response.json()
     assert body["games_counted"] == 10 and body["score"] == 6.0
     assert body["norms"] == {"keep": 3.0, "up1": 6.5, "up2": 8.0}  # 10 × 30 %, 65 %, 80 %
+    # The text's own example (ERU 4.3): against ten 9 kyu each game adds 65 % to the 8 kyu norm and 80 %
+    # to the 7 kyu norm, 30 % to keeping 9 kyu.
+    assert [(g["keep"], g["up1"], g["up2"]) for g in body["games"]] == [(30, 65, 80)] * 10
     assert body["new_rank"] == "9k" and body["decision"] == "kept"
     assert "6.5" in body["reason"] and "ERU 4.3" in body["reason"]
 

@@ -221,7 +221,8 @@ def _rate(tournament: StoredTournament, standings: dict[str, _Standing], params:
                     # Every figure of (1)–(7) in each of his games, the game by its index in the
                     # tournament's games and its round by its label; the check (8) of every pass.
                     "games": [
-                        {**calculator.figures_out(figures).model_dump(), "round": label_of[figures.round]} for figures in r.games
+                        {**{k: v for k, v in figures.__dict__.items() if k != "id"}, "round": label_of[figures.round]}
+                        for figures in r.games
                     ],
                     "passes": [
                         {
