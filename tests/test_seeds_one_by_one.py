@@ -188,3 +188,43 @@ def test_a_go_club_calculators_answer_is_a_seed_to_its_decimals(client):
     stored = seeds_of(client, "rivne")["a"]
     assert stored["rating"] == players["a"]["rating_after"] and not float(stored["rating"]).is_integer()
     assert (stored["title"], stored["status"]) == ("2k", "active")
+
+
+def test_an_estonian_calculators_answer_is_a_seed_the_list_starts_from(client):
+    body = {
+        "time_control_minutes": 60,
+        "recorded": True,
+        "eru_calendar": True,
+        "players": [
+            {"id": "e1", "rank": "1d", "estonian_rating": 2000},
+            {"id": "e2", "rank": "1k", "rif_rating": 1900},
+            {"id": "e3", "rank": None, "first_rank": "12k", "rating_bonus": True},
+        ],
+        "games": [
+            {"black": "e1", "white": "e2", "result": "B"},
+            {"black": "e2", "white": "e3", "result": "D"},
+            {"black": "e3", "white": "e1", "result": "W"},
+        ],
+    }
+    response = client.post("/v1/calc/eru/tournament", json=body)
+    assert response.status_code == 200, response.text
+    players = {p["id"]: p for p in response.json()["players"]}
+    # Too few games to evaluate: the ranked keep their ranks, the unranked e3 stays unranked with his
+    # first rank; every rating moved by the table (ERU 4.9) or is a first one (ERU 4.10).
+    assert players["e1"]["seed"] == {
+        "rating": players["e1"]["rating_after"],
+        "status": "estonian",
+        "title": "1d",
+        "counters": {"first_rank": None, "rating_bonus": False},
+    }
+    assert players["e3"]["seed"]["title"] is None and players["e3"]["seed"]["counters"]["first_rank"] == "12k"
+    store_players(client, "e1", "e2", "e3")
+    for player_id, player in players.items():
+        sent = client.put(
+            SEED.format(list_id="eru", player_id=player_id), json={**player["seed"], "as_of": "2024-01-01"}, headers=AUTH
+        )
+        assert sent.status_code == 200, sent.text
+    recompute_now(client, "eru")
+    rows = {r["player_id"]: r for r in client.get("/v1/rating-lists/eru/ratings", params={"status": "all"}).json()["items"]}
+    for player_id, player in players.items():
+        assert (rows[player_id]["rating"], rows[player_id]["title"]) == (player["rating_after"], player["seed"]["title"])

@@ -92,6 +92,12 @@ ERU_TOURNAMENT_ANSWERS: dict[str, Any] = {
                 "change": 13,
                 "rating_games_counted": 1,
                 "rating_reason": "2050 +13 from 1 games by the table, each at the start rating (ERU 4.9).",
+                "seed": {
+                    "rating": 2063,
+                    "status": "estonian",
+                    "title": "3d",
+                    "counters": {"first_rank": None, "rating_bonus": False},
+                },
                 "rating_games": [{"opponent": "tunnet", "score": 1.0, "opponent_rating": 1980, "difference": 70, "change": 13}],
             },
             {
@@ -113,6 +119,12 @@ ERU_TOURNAMENT_ANSWERS: dict[str, Any] = {
                 "change": -23,
                 "rating_games_counted": 2,
                 "rating_reason": "1980 -23 from 2 games by the table, each at the start rating (ERU 4.9).",
+                "seed": {
+                    "rating": 1957,
+                    "status": "estonian",
+                    "title": "2d",
+                    "counters": {"first_rank": None, "rating_bonus": False},
+                },
                 "rating_games": [
                     {"opponent": "ando", "score": 0.0, "opponent_rating": 2050, "difference": 70, "change": -13},
                     {"opponent": "maris", "score": 0.5, "opponent_rating": 1720, "difference": 260, "change": -10},
@@ -137,6 +149,12 @@ ERU_TOURNAMENT_ANSWERS: dict[str, Any] = {
                 "change": 10,
                 "rating_games_counted": 1,
                 "rating_reason": "1720 (his RIF rating adopted as the base, ERU 4.10) +10 from 1 games by the table, each at the start rating (ERU 4.9); 1 game(s) against new players without a rating do not count.",
+                "seed": {
+                    "rating": 1730,
+                    "status": "estonian",
+                    "title": "1k",
+                    "counters": {"first_rank": None, "rating_bonus": False},
+                },
                 "rating_games": [
                     {"opponent": "new", "score": 0.0, "opponent_rating": None, "difference": None, "change": None},
                     {"opponent": "tunnet", "score": 0.5, "opponent_rating": 1980, "difference": 260, "change": 10},
@@ -158,6 +176,12 @@ ERU_TOURNAMENT_ANSWERS: dict[str, Any] = {
                 "change": None,
                 "rating_games_counted": 1,
                 "rating_reason": "First Estonian rating 1500 + 50 × 1 wins over players rated above 1600 granted by the referee (ERU 4.10); his games do not count for his opponents.",
+                "seed": {
+                    "rating": 1550,
+                    "status": "estonian",
+                    "title": None,
+                    "counters": {"first_rank": "15k", "rating_bonus": False},
+                },
                 "rating_games": [
                     {"opponent": "maris", "score": 1.0, "opponent_rating": 1720, "difference": None, "change": None}
                 ],

@@ -230,6 +230,24 @@ class EruTournamentIn(EruConditionsIn):
     model_config = ConfigDict(json_schema_extra={"examples": [TOURNAMENT_EXAMPLE]})
 
 
+class EruSeedCountersOut(BaseModel):
+    """What an Estonian seed carries beside the rating, status and rank."""
+
+    first_rank: EruRank | None = Field(description="An unranked player's first rank (INTERPRETATIONS 4.8); null when ranked")
+    rating_bonus: bool = Field(description="A new player's first rating takes the referee's bonus (ERU 4.10)")
+
+
+class EruSeedOut(BaseModel):
+    """A player's standing after the tournament as a seed of an Estonian list, as the list's replay
+    would leave him: the rank the evaluation gives (an unranked player not evaluated stays unranked),
+    the Estonian rating after it (else his RIF rating, else none yet)."""
+
+    rating: int = Field(description="His Estonian rating; his RIF rating (status rif); 1500 for a new player (status new)")
+    status: Literal["estonian", "rif", "new"] = Field(description="What the rating is (ERU 4.10)")
+    title: EruRank | None = Field(description="His rank after the tournament; null while unranked")
+    counters: EruSeedCountersOut = Field(description="His first rank while unranked, and the referee's bonus while new")
+
+
 class EruPlayerOut(EruNormsOut):
     """One player's norms and new rank, and his Estonian rating before and after."""
 
@@ -240,6 +258,10 @@ class EruPlayerOut(EruNormsOut):
     change: int | None = Field(description="Sum of the table's per-game changes; null for a newcomer's first rating")
     rating_games_counted: int = Field(description="Games that counted for the Estonian rating")
     rating_reason: str = Field(description="How the Estonian rating was computed, or why it did not move")
+    seed: EruSeedOut = Field(
+        description="His standing after the tournament as a list's seed: with an `as_of` added, the body of "
+        "PUT /v1/rating-lists/{list_id}/seeds/{player_id}"
+    )
     rating_games: list[EruRatingGameOut] = Field(
         description="Each game he played, in the order of the request's games (the order of `games`): its change by the table"
     )
