@@ -75,6 +75,7 @@ def create_app(settings: Settings | None = None, *, start_worker: bool | None = 
         BodySizeLimitMiddleware,
         max_bytes=settings.max_body_bytes,
         path_limits={"/v1/calc/": settings.max_calc_body_bytes},
+        suffix_limits={"/what-if": settings.max_calc_body_bytes},  # open to anyone, bounded like /v1/calc
     )
     if settings.cors_origins:
         app.add_middleware(

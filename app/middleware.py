@@ -74,11 +74,19 @@ class BodySizeLimitMiddleware:
     systems: another declared charset is a 415, bytes that are not UTF-8 a 400 saying where, never a
     guess (Python's json would read UTF-16 and UTF-32 by their byte patterns)."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int, path_limits: dict[str, int] | None = None) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        max_bytes: int,
+        path_limits: dict[str, int] | None = None,
+        suffix_limits: dict[str, int] | None = None,
+    ) -> None:
         self.app = app
         self.max_bytes = max_bytes
-        # Smaller limits under some path prefixes (the anonymous /v1/calc endpoints).
+        # Smaller limits under some path prefixes (the anonymous /v1/calc endpoints) and for paths
+        # ending in some suffixes (the anonymous /v1/rating-lists/{list_id}/what-if).
         self.path_limits = path_limits or {}
+        self.suffix_limits = suffix_limits or {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -130,6 +138,9 @@ class BodySizeLimitMiddleware:
     def _limit(self, path: str) -> int:
         for prefix, limit in self.path_limits.items():
             if path.startswith(prefix):
+                return min(limit, self.max_bytes)
+        for suffix, limit in self.suffix_limits.items():
+            if path.endswith(suffix):
                 return min(limit, self.max_bytes)
         return self.max_bytes
 

@@ -220,7 +220,7 @@ class RatingSeed(Base):
 
     list_id: Mapped[str] = mapped_column(ForeignKey("rating_lists.id"), primary_key=True)
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
-    rating: Mapped[int] = mapped_column(Integer)
+    rating: Mapped[float] = mapped_column(Float)  # fractional where the system is (Rivne, text 004)
     status: Mapped[str] = mapped_column(String(20))
     as_of: Mapped[date] = mapped_column(Date)
     # What a system with grades or ranks starts a player from ("3 dan") and its own counters.

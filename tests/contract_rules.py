@@ -34,6 +34,7 @@ from tests.helpers import default_lists
 STORED_PLAYERS = ("498", "503", "1003", "1193", "3578")
 RATED_GAMES_OF_CATEGORY = {"unrated": (0, 8), "provisional": (9, 17), "established": (18, 100_000)}
 SYSTEM_OF_LIST = {rating_list["id"]: rating_list["system"] for rating_list in default_lists()}
+LIST_WITH_SEEDS = "rif-elo"
 
 
 def keep_the_rules(case: Case) -> Case:
@@ -195,23 +196,49 @@ def seeds_of_stored_players_in_the_lists_system(case: Case) -> None:
     title or counters only where the system has them (each system's seed model says which)."""
     system = SYSTEM_OF_LIST.get(case.path_parameters["list_id"])
     if system is None:
-        return
+        return  # an unknown list is a 404, which the check accepts
     model = get_system(system).seed_model
     if model is None:
         case.body["seeds"] = []
         return
+    case.body["seeds"] = [
+        {**_seed_in_the_system(model, seed), "player_id": player_id}
+        for player_id, seed in zip(STORED_PLAYERS, case.body["seeds"], strict=False)
+    ]
+
+
+def one_seed_in_a_list_that_takes_seeds(case: Case) -> None:
+    """One player's seed holds what the list's system keeps; a list whose system starts from no seed
+    (WHR) takes none, so the seed is sent to one that does."""
+    system = SYSTEM_OF_LIST.get(case.path_parameters["list_id"])
+    if system is None:
+        return
+    if get_system(system).seed_model is None:
+        case.path_parameters = {**case.path_parameters, "list_id": LIST_WITH_SEEDS}
+        system = SYSTEM_OF_LIST[LIST_WITH_SEEDS]
+    model = get_system(system).seed_model
+    assert model is not None
+    case.body = {name: value for name, value in _seed_in_the_system(model, case.body).items() if name != "player_id"}
+
+
+def _seed_in_the_system(model: Any, seed: dict[str, Any]) -> dict[str, Any]:
     status = model.model_json_schema()["properties"].get("status", {})
     statuses = status.get("enum") or [status.get("default")]
-    seeds = []
-    for player_id, seed in zip(STORED_PLAYERS, case.body["seeds"], strict=False):
-        seed = {name: value for name, value in seed.items() if name in model.model_fields} | {"player_id": player_id}
-        if "status" in model.model_fields and seed.get("status") not in statuses:
-            seed["status"] = statuses[0]
-        for optional in ("title", "counters"):
-            if optional in seed and not _accepted(model, seed):
-                seed.pop(optional)
-        seeds.append(seed)
-    case.body["seeds"] = seeds
+    seed = {name: value for name, value in seed.items() if name in model.model_fields}
+    if "status" in model.model_fields and seed.get("status") not in statuses:
+        seed["status"] = statuses[0]
+    for optional in ("title", "counters"):
+        if optional in seed and not _accepted(model, {"player_id": STORED_PLAYERS[0], **seed}):
+            seed.pop(optional)
+    return seed
+
+
+def ranks_in_a_handicap_game(case: Case) -> None:
+    """Rivne (Kf): a handicap game reads both players' declared ranks."""
+    if case.body.get("handicap"):
+        for side in ("black", "white"):
+            if isinstance(case.body.get(side), dict) and case.body[side].get("rank") is None:
+                case.body[side]["rank"] = "10k"
 
 
 def a_publication_follows_the_latest(case: Case) -> None:
@@ -303,6 +330,9 @@ RULES: dict[str, Callable[[Case], None]] = {
     "PUT /v1/rating-lists/{list_id}/seeds": seeds_of_stored_players_in_the_lists_system,
     "POST /v1/rating-lists/{list_id}/publications": a_publication_follows_the_latest,
     "POST /v1/tournaments": a_known_opening_rule,
+    "POST /v1/rating-lists/{list_id}/what-if": a_known_opening_rule,
+    "PUT /v1/rating-lists/{list_id}/seeds/{player_id}": one_seed_in_a_list_that_takes_seeds,
+    "POST /v1/calc/rivne/game": ranks_in_a_handicap_game,
     "PUT /v1/tournaments/{tournament_id}": the_body_names_the_paths_tournament,
 }
 

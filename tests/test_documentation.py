@@ -15,6 +15,7 @@ from app.api.examples import (
     CREATE_PLAYER_EXAMPLES,
     PARAMS_EXAMPLES,
     PUBLISH_EXAMPLES,
+    PUT_SEED_EXAMPLES,
     REAL_GO_TOURNAMENT,
     REAL_TOURNAMENT,
     REVIEW_EXAMPLES,
@@ -22,6 +23,7 @@ from app.api.examples import (
     SUBMIT_TOURNAMENT_EXAMPLES,
     UPDATE_PLAYER_EXAMPLES,
     UPDATE_RATING_LIST_EXAMPLES,
+    WHAT_IF_EXAMPLES,
 )
 from app.importers import egd_h9
 from app.importers.renju_tsv import parse_path, to_submissions
@@ -271,6 +273,7 @@ def real_data_scenario(client) -> dict[str, dict[str, Any]]:  # type: ignore[no-
     call("publish_rating_list", "POST", publications, "real-2017", json=PUBLISH_EXAMPLES["real-2017"]["value"], status=201)
     call("list_rating_lists", "GET", "/v1/rating-lists")
     call("get_rating_list", "GET", "/v1/rating-lists/rif-whr")
+    call("what_if", "POST", "/v1/rating-lists/rif-whr/what-if", json=WHAT_IF_EXAMPLES["real"]["value"])
     # The live list compared with publication 1 (2017); then publication 2 (2019), compared with 1.
     call("get_ratings", "GET", "/v1/rating-lists/rif-whr/ratings", params={"as_of": "2019-12-15", "limit": 3})
     call("publish_rating_list", "POST", publications, "real", json=PUBLISH_EXAMPLES["real"]["value"], status=201)
@@ -303,6 +306,8 @@ def real_data_scenario(client) -> dict[str, dict[str, Any]]:  # type: ignore[no-
     call("recompute_rating_list", "POST", "/v1/rating-lists/rif-whr/recompute", status=202)
     call("replace_seeds", "PUT", "/v1/rating-lists/rif-elo/seeds", json=SEEDS_EXAMPLES["real"]["value"])
     call("get_seeds", "GET", "/v1/rating-lists/rif-elo/seeds")
+    call("put_seed", "PUT", "/v1/rating-lists/rivne/seeds/3578", json=PUT_SEED_EXAMPLES["real"]["value"])
+    call("delete_seed", "DELETE", "/v1/rating-lists/rivne/seeds/3578")
     for name, list_id in (("whr", "rif-whr"), ("elo", "rif-elo"), ("rivne", "rivne"), ("eru", "eru")):
         call(
             "update_rating_list_params", "PATCH", f"/v1/rating-lists/{list_id}/params", name, json=PARAMS_EXAMPLES[name]["value"]

@@ -27,6 +27,9 @@ def test_norms_as_design_fixes_them(client):
     body = response.json()
     assert body["games_counted"] == 10 and body["score"] == 6.0
     assert body["norms"] == {"keep": 3.0, "up1": 6.5, "up2": 8.0}  # 10 × 30 %, 65 %, 80 %
+    # The text's own example (ERU 4.3): against ten 9 kyu each game adds 65 % to the 8 kyu norm and 80 %
+    # to the 7 kyu norm, 30 % to keeping 9 kyu.
+    assert [(g["keep"], g["up1"], g["up2"]) for g in body["games"]] == [(30, 65, 80)] * 10
     assert body["new_rank"] == "9k" and body["decision"] == "kept"
     assert "6.5" in body["reason"] and "ERU 4.3" in body["reason"]
 
@@ -147,6 +150,40 @@ def test_a_whole_tournament(client):
     assert (h["change"], h["rating_after"]) == (-12 - 6 * 16, 1392)
     # b: −12 against a, +16 against h, five draws at equal ratings 0.
     assert (b["change"], b["rating_after"]) == (4, 1504)
+    # The table's change of every game (ERU 4.9), in the order of the games, each at the start ratings.
+    assert [(g["opponent"], g["score"], g["difference"], g["change"]) for g in b["rating_games"]] == [
+        ("a", 0.0, 100, -12),
+        *((other, 0.5, 0, 0) for other in "cdefg"),
+        ("h", 1.0, 0, 16),
+    ]
+    assert sum(g["change"] for g in h["rating_games"]) == h["change"] and h["rating_games"][0]["opponent_rating"] == 1600
+    # Each game's percentages: the same rank, so 30 / 65 / 80 % each (ERU 4.3), summing to the norms.
+    assert {(g["keep"], g["up1"], g["up2"], g["counted"]) for g in a["games"]} == {(30, 65, 80, True)}
+    assert [g["score"] for g in b["games"]] == [g["score"] for g in b["rating_games"]]
+
+
+def test_each_games_norm_percentages_against_other_ranks(client):
+    # A 9k against 8k (one rank stronger: 15 less), 10k (weaker: 15 more), 4k (five stronger, held at
+    # three: 45 less) and an unranked player (left out, ERU 4.6), hand-worked from ERU 4.3.
+    game_list = [
+        {"opponent_rank": "8k", "score": 1},
+        {"opponent_rank": "10k", "score": 1},
+        {"opponent_rank": "4k", "score": 0},
+        {"opponent_rank": None, "score": 1},
+    ] + games("9k", 4, 0, 0)
+    body = client.post(NORMS, json=norms_body("9k", game_list)).json()
+    percentages = [(g["opponent_rank"], g["counted"], g["keep"], g["up1"], g["up2"]) for g in body["games"]]
+    assert percentages[:4] == [
+        ("8k", True, 15, 50, 65),
+        ("10k", True, 45, 80, 95),
+        ("4k", True, -15, 20, 35),
+        (None, False, None, None, None),
+    ]
+    # The norm is the sum of the percentages rounded up to the half point (INTERPRETATIONS 4.2):
+    # up1 (50 + 80 + 20 + 4 × 65)/100 = 4.1 → 4.5; keep (15 + 45 − 15 + 120)/100 = 1.65 → 2.0.
+    counted = [g for g in body["games"] if g["counted"]]
+    assert sum(g["up1"] for g in counted) == 410 and body["norms"]["up1"] == 4.5
+    assert sum(g["keep"] for g in counted) == 165 and body["norms"]["keep"] == 2.0
 
 
 def test_a_newcomer_in_a_tournament(client):

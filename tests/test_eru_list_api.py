@@ -164,6 +164,9 @@ def test_the_list_is_the_calculator_run_tournament_after_tournament(client, stor
             )
             assert change["details"]["norms"] == player["norms"] and change["details"]["reason"] == player["reason"]
             assert change["details"]["rating_reason"] == player["rating_reason"]
+            # Each game's norm percentages and table change are stored as the calculator shows them.
+            assert change["details"]["games"] == player["games"] and change["details"]["rating_games"] == player["rating_games"]
+            assert sum(g["change"] or 0 for g in change["details"]["rating_games"]) == (change["change"] or 0)
             if player["id"] != "g1":  # the guest's rank is declared at each tournament, not carried
                 state[player["id"]] = {"rank": player["new_rank"], "estonian_rating": player["rating_after"]}
             else:

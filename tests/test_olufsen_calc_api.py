@@ -204,3 +204,56 @@ def test_list_limits_are_in_the_contract(app):
     operations = app.openapi()["paths"]
     assert operations["/v1/calc/olufsen/tournament"]["post"]["operationId"] == "calc_olufsen_tournament"
     assert operations["/v1/calc/performance"]["post"]["operationId"] == "calc_performance"
+
+
+def test_every_factor_of_each_game_and_the_capped_bonus(client):
+    # S: provisional 700 (k 40), one prior game (a draw), 8 games now: n = 9, (9) 18/9 = 2. Eight
+    # established opponents at 700 with 40 games: (10) is 1 for S; for them S, with 9 < 18 games,
+    # weighs (1 + 9/18)/2 = 0.75. S scores 6 of 8: the normal change is far above T = 20 + 3·8 = 44,
+    # and the doubled one passes his performance, which caps it (INTERPRETATIONS 2.10).
+    opponents = [f"o{i}" for i in range(8)]
+    players = [
+        {
+            "id": "S",
+            "rating": 700,
+            "rated_games": 1,
+            "category": "unrated",
+            "prior_results": [{"opponent_rating": 700, "score": 0.5}],
+        }
+    ] + [established(o, 700) for o in opponents]
+    games = [{"round": "1", "black": "S", "white": o, "result": "B" if i < 6 else "W"} for i, o in enumerate(opponents)]
+    result = by_id(client.post(TOURNAMENT, json={"players": players, "games": games}))
+    s = result["S"]
+    assert s["category"] == "provisional" and s["bonus_capped"] is True and s["bonus_threshold"] == 44
+    figures = s["game_figures"]
+    assert [g["opponent"] for g in figures] == opponents and [g["score"] for g in figures] == [1] * 6 + [0] * 2
+    for game in figures:
+        # (1) with the opponent's post-event rating (8), by hand.
+        assert game["opponent_rating"] == pytest.approx(result[game["opponent"]]["rating_after_unrounded"])
+        assert game["k"] == 40 and game["expected"] == pytest.approx(E(700, game["opponent_rating"]))
+        assert game["d"] == pytest.approx(40 * (game["score"] - game["expected"]))
+        assert (game["opponent_factor"], game["provisional_factor"]) == (1, 2)
+        assert game["change"] == pytest.approx(2 * game["d"])
+    normal = sum(g["change"] for g in figures)
+    assert s["change_before_bonus"] == pytest.approx(normal) and s["change_with_uncapped_bonus"] == pytest.approx(2 * normal - 44)
+    # The uncapped change is kept though the cap held him at his performance: 700 + normal < P < 700 + uncapped.
+    assert 700 + normal < s["performance_rating"] < 700 + s["change_with_uncapped_bonus"]
+    assert s["change_unrounded"] == pytest.approx(s["performance_rating"] - 700) and s["bonus_applied"] == pytest.approx(
+        s["change_unrounded"] - normal
+    )
+    # An opponent: against S (provisional, 9 games) his game weighs (1 + 9/18)/2 = 0.75 (001 (10)).
+    (against_S,) = result["o0"]["game_figures"]
+    assert against_S["opponent_factor"] == 0.75 and against_S["provisional_factor"] == 1
+    assert against_S["change"] == pytest.approx(0.75 * 40 * (0 - E(700, s["rating_after_unrounded"])))
+    assert result["o0"]["change_with_uncapped_bonus"] is None
+
+
+def test_a_category_that_does_not_fit_the_games_says_which_category_it_means(client):
+    # 10 rated games with the category "established": the input category is the one after his last
+    # table (001 (3) without this table), and the 422 says so.
+    player = {"id": "p", "rating": 1500, "rated_games": 10, "category": "established"}
+    body = {"players": [player, established("q", 1500)], "games": [{"black": "p", "white": "q", "result": "B"}]}
+    response = client.post(TOURNAMENT, json=body)
+    assert response.status_code == 422
+    (error,) = [e for e in response.json()["errors"] if e["pointer"] == "/players/0/rated_games"]
+    assert "at least 18 rated games" in error["detail"] and "after his last table" in error["detail"]

@@ -86,6 +86,13 @@ def test_a_hand_worked_game_between_two_established_players(client, stored):
     assert winner["system"] == "olufsen" and winner["list_id"] == "olufsen" and winner["games_counted"] == 1
     assert winner["title_after"] == "2d" and winner["status_after"] == "established"
     assert winner["details"]["bonus_applied"] == 0 and winner["details"]["promotions"] == []
+    # The stored figures of the game: or = 1990.28 (the loser's post-event), k 20, E, d = 20(1 − E) = x.
+    (game,) = winner["details"]["games"]
+    assert game["opponent"] == "e2" and game["opponent_rating"] == pytest.approx(2000 - x, abs=1e-9) and game["k"] == 20
+    assert game["expected"] == pytest.approx(1 / (1 + 10 ** ((2000 - x - 2000) / 400)), abs=1e-12)
+    assert game["d"] == pytest.approx(x, abs=1e-9) and game["change"] == pytest.approx(x, abs=1e-9)
+    assert (game["opponent_factor"], game["provisional_factor"]) == (1, 1)
+    assert winner["details"]["bonus_threshold"] == 23 and winner["details"]["change_with_uncapped_bonus"] is None
 
 
 def test_each_tournament_shows_the_engines_changes_and_grades(client, stored):

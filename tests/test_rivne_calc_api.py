@@ -37,7 +37,26 @@ def test_two_rounds_per_round_changes_and_totals(client):
     assert A["change"] == pytest.approx(27.357540, abs=1e-6)
     assert [r["round"] for r in A["rounds"]] == [1, 2] and A["games_played"] == 2
     assert [r["round"] for r in players["B"]["rounds"]] == [1]  # B sits out round 2: no full pairing needed
-    assert response.json()["anomaly_passes"] == [{"number": 1, "anomalous": []}]
+    (only_pass,) = response.json()["anomaly_passes"]
+    assert only_pass["number"] == 1 and only_pass["anomalous"] == []
+    # (8) for every player, K1 and K2 at his start: A 0.45·2·47·(1 + 0.032), B 0.45·1·39·(1 + 0.028).
+    limits = {p["id"]: p["limit"] for p in only_pass["players"]}
+    assert limits == {
+        "A": pytest.approx(0.45 * 2 * 47 * 1.032),
+        "B": pytest.approx(0.45 * 39 * 1.028),
+        "C": pytest.approx(0.45 * 43 * 1.030),
+    }
+    assert [p["rating_after"] for p in only_pass["players"]] == [players[i]["rating_after"] for i in "ABC"]
+    # The figures of A's first game (hand figures above): SE(A), a = 130, K1 = 47, K2 = 0.032, bonus K1·K2.
+    first = A["games"][0]
+    assert (first["round"], first["game"], first["opponent"], first["colour"], first["player_A"]) == (1, 0, "B", "black", True)
+    assert first["delta_R"] == 200 and first["a"] == 130 and first["K1"] == 47 and first["K2"] == pytest.approx(0.032)
+    assert first["SE"] == pytest.approx(SE(200, 130)) and first["bonus"] == pytest.approx(47 * 0.032)
+    assert first["change"] == pytest.approx(A["rounds"][0]["change"])
+    # Round 2 against C (1600): A is still player A, and a comes from his current rating (4).
+    second = A["games"][1]
+    assert second["Rc"] == pytest.approx(A["rounds"][0]["rating_after"]) and second["player_A"] is True
+    assert second["a"] == pytest.approx(205 - second["Rc"] / 20) and second["delta_R"] == 100
 
 
 def test_newcomer_starts_from_his_declared_rank(client):
@@ -63,6 +82,12 @@ def test_anomaly_passes_are_reported(client):
     assert len(passes) > 2 and passes[-1]["anomalous"] == []
     first = passes[0]["anomalous"][0]
     assert first["id"] == "A" and first["limit"] == pytest.approx(0.45 * 70 * 1.042)  # (8) at 1000
+    # Every player of every pass with his limit, the normal one too: B's (8) at 2000, 0.45·27·(1 + 0.022).
+    for each in passes:
+        assert [p["id"] for p in each["players"]] == ["A", "B"]
+        assert each["players"][1]["limit"] == pytest.approx(0.45 * 27 * 1.022) and each["players"][1]["anomalous"] is False
+    last = passes[-1]["players"][0]
+    assert last["anomalous"] is False and last["rating_after"] - last["start_rating"] <= last["limit"]
     assert by_id(result)["A"]["start_rating"] == pytest.approx(passes[-2]["anomalous"][0]["restart_rating"])
 
 
@@ -138,3 +163,69 @@ def test_a_declared_rank_above_9d_is_refused_on_submission(client):
     response = client.post("/v1/tournaments", json=body, headers=AUTH)
     assert response.status_code == 422
     assert response.json()["errors"][0]["pointer"] == "/players/0/rank"
+
+
+GAME_URL = "/v1/calc/rivne/game"
+
+
+def test_one_game_what_a_1500_player_gains_for_beating_a_1600(client):
+    response = client.post(GAME_URL, json={"black": {"rating": 1500}, "white": {"rating": 1600}, "result": "B"})
+    assert response.status_code == 200, response.text
+    black, white = response.json()["black"], response.json()["white"]
+    # By hand: (1) ΔR = 100; (4) a = 205 − 1500/20 = 130; (2) SE(A) = 1/(e^(100/130) + 1) = 0.316646;
+    # Table I K1(1500) = 47, K1(1600) = 43; (6) K2 = 1600/50000 = 0.032 and 1500/50000 = 0.030.
+    se_A = 1 / (exp(100 / 130) + 1)
+    assert se_A == pytest.approx(0.316646, abs=1e-6)
+    assert (black["delta_R"], black["a"], black["K1"], black["Kf"], black["Kd"]) == (100, 130, 47, 1, 1)
+    assert black["SE"] == pytest.approx(se_A) and white["SE"] == pytest.approx(1 - se_A)  # (3)
+    assert black["K2"] == pytest.approx(0.032) and white["K2"] == pytest.approx(0.030)
+    assert black["bonus"] == pytest.approx(47 * 0.032) and white["bonus"] == pytest.approx(43 * 0.030)
+    # (5) Rn = Rc + K1·(R − SE + K2): +33.62 for the winner, −28.09 for the loser; no anomaly check (8).
+    assert black["change"] == pytest.approx(47 * (1 - se_A + 0.032)) == pytest.approx(33.6217, abs=1e-4)
+    assert white["change"] == pytest.approx(43 * (0 - (1 - se_A) + 0.030)) == pytest.approx(-28.0942, abs=1e-4)
+    assert black["rating_after"] == pytest.approx(1500 + black["change"]) and black["rating_after_display"] == 1534
+    assert white["rating_after_display"] == 1572 and black["player_A"] is True and white["player_A"] is False
+
+
+def test_one_handicap_game_shows_the_correction_and_Kf(client):
+    body = {
+        "black": {"rating": 1800, "rank": "3k"},
+        "white": {"rating": 2100, "rank": "1d"},
+        "result": "W",
+        "board_size": 13,
+        "handicap": 3,
+    }
+    black, white = (client.post(GAME_URL, json=body).json()[side] for side in ("black", "white"))
+    # (7) RA# = 1800 + (3·100 − 50) = 2050, ΔR = 2100 − 2050 = 50; a = 205 − 90 = 115; Kd = 1/2;
+    # Kf of the higher-rated white: 1d − 3k is 3 ranks → 0.7; black, the lower-rated, keeps Kf = 1.
+    se_A = 1 / (exp(50 / 115) + 1)
+    assert black["correction"] == 250 and white["correction"] == 0 and black["delta_R"] == 50 and black["a"] == 115
+    assert (black["Kf"], white["Kf"], white["Kd"]) == (1, pytest.approx(0.7), 0.5)
+    assert black["change"] == pytest.approx(0.5 * 35 * (0 - se_A + 0.026))
+    assert white["change"] == pytest.approx(0.5 * 0.7 * 24 * (1 - (1 - se_A) + 0.020))
+    assert white["bonus"] == pytest.approx(0.5 * 0.7 * 24 * 0.020)
+
+
+def test_one_game_below_100_has_no_formula_5_figures(client):
+    body = {"black": {"rating": 50}, "white": {"rating": 300}, "result": "B", "board_size": 9}
+    black, white = (client.post(GAME_URL, json=body).json()[side] for side in ("black", "white"))
+    # 004 below 100: black wins as against an equal (+2 on 9×9) plus Table III 200–399 on 9×9 = 2.
+    assert black["SE"] is None and black["K1"] is None and black["table_III"] == 2 and black["change"] == 4
+    assert black["rating_after"] == 54
+    # White plays (5) with ΔR from 50×10 = 500 against 300 + 900 = 1200: ΔR = 700, a from black's 50.
+    assert white["delta_R"] == 700 and white["a"] == pytest.approx(205 - 50 / 20) and white["K1"] == 105
+
+
+@pytest.mark.parametrize(
+    ("body", "pointer"),
+    [
+        ({"black": {"rating": 1500}, "white": {"rating": 1600, "rank": "1d"}, "result": "B", "handicap": 2}, "/black/rank"),
+        ({"black": {"rating": 1500}, "white": {"rating": 1600}, "result": "B", "board_size": 15}, "/board_size"),
+        ({"black": {"rating": -1}, "white": {"rating": 1600}, "result": "B"}, "/black/rating"),
+        ({"black": {"rating": 1500}, "result": "B"}, "/white"),
+    ],
+)
+def test_bad_games_alone_are_422_with_a_pointer(client, body, pointer):
+    response = client.post(GAME_URL, json=body)
+    assert response.status_code == 422 and response.headers["content-type"].startswith("application/problem+json")
+    assert pointer in [e["pointer"] for e in response.json()["errors"]]

@@ -2,6 +2,8 @@
 recomputed through HTTP, and the list, the histories and each tournament's changes read back against
 the engine run directly on the same tournaments."""
 
+from math import exp
+
 import pytest
 
 from app.rating import rivne
@@ -101,6 +103,22 @@ def test_egc_2013_rated_on_the_list_and_read_back(client):
     # A player the anomaly loop restarted shows the restart in his start rating.
     restarted = [c for c in changes.values() if c["details"]["start_rating"] != c["rating_before"]]
     assert restarted and all(c["details"]["start_rating"] > c["rating_before"] for c in restarted)
+    # Each game's figures, by hand from the text: (2) SE(A) = 1/(e^(ΔR/a) + 1), (4) a from the lower
+    # player's current rating, (6) K2, (5) the change; and the check (8) of every pass with its limit.
+    games = details["games"]
+    assert [g["round"] for g in games] == [str(n) for n in range(1, 11)]
+    assert [g["opponent"] for g in games] == [r.opponent for r in fan.games]
+    for figures in games:
+        SE_A = 1 / (exp(figures["delta_R"] / figures["a"]) + 1)
+        assert figures["SE"] == pytest.approx(SE_A if figures["player_A"] else 1 - SE_A)
+        assert figures["K2"] == pytest.approx((3100 - figures["Rc"]) / 50000)
+        assert figures["change"] == pytest.approx(
+            figures["Kd"] * figures["Kf"] * figures["K1"] * (figures["R"] - figures["SE"] + figures["K2"])
+        )
+    passes = details["passes"]
+    assert [p["number"] for p in passes] == list(range(1, details["anomaly_passes"] + 1))
+    assert passes[-1]["start_rating"] == pytest.approx(details["start_rating"]) and passes[-1]["anomalous"] is False
+    assert passes[0]["start_rating"] == 2700 and passes[0]["limit"] == pytest.approx(0.45 * 10 * 10 * (1 + 400 / 50000))
 
 
 def test_juvisy_imported_twice_then_a_second_tournament_rated_from_the_first(client):

@@ -53,6 +53,8 @@ OPERATIONS: dict[str, Callable[[TestClient, dict[str, str]], httpx.Response]] = 
     "list settings": lambda c, h: c.patch("/v1/rating-lists/rif-elo", json={"auto_recompute": True}, headers=h),
     "list params": lambda c, h: c.patch("/v1/rating-lists/rif-elo/params", json={"bootstrap_rating": 1800}, headers=h),
     "list seeds": lambda c, h: c.put("/v1/rating-lists/rif-elo/seeds", json={"seeds": SEEDS}, headers=h),
+    "one seed": lambda c, h: c.put("/v1/rating-lists/rif-elo/seeds/p1", json={"rating": 2100, "as_of": "2020-01-01"}, headers=h),
+    "remove seed": lambda c, h: c.delete("/v1/rating-lists/rif-elo/seeds/p2", headers=h),
     "recompute": lambda c, h: c.post("/v1/rating-lists/rif-elo/recompute", headers=h),
     "review": lambda c, h: c.post(
         "/v1/rating-lists/rif-elo/reviews/T1", json={"decision": "confirm", "reason": "checked"}, headers=h
@@ -61,7 +63,7 @@ OPERATIONS: dict[str, Callable[[TestClient, dict[str, str]], httpx.Response]] = 
 }
 TOURNAMENT_CHANGES = {"correct", "withdraw", "restore"}
 PLAYERS = {"create player", "update player"}
-LIST_CHANGES = {"list settings", "list params", "list seeds", "recompute", "review"}
+LIST_CHANGES = {"list settings", "list params", "list seeds", "one seed", "remove seed", "recompute", "review"}
 EVERYTHING = set(OPERATIONS)
 ALLOWED: dict[str, set[str]] = {
     "owner": {"submit", *TOURNAMENT_CHANGES, *PLAYERS},
@@ -106,6 +108,8 @@ def test_role_matrix(client: TestClient, keys: dict[str, dict[str, str]], caller
         assert client.patch("/v1/rating-lists/rif-elo", json={"requires_review": True}, headers=AUTH).status_code == 200
         corrected = client.put("/v1/tournaments/T1", json=tournament_body("T1"), headers=AUTH).json()
         assert {rating["id"]: rating["review"] for rating in corrected["lists"]}["rif-elo"] == "pending"
+    if operation == "remove seed":
+        assert client.put("/v1/rating-lists/rif-elo/seeds", json={"seeds": SEEDS}, headers=AUTH).status_code == 200
     before = _revisions()
     response = OPERATIONS[operation](client, keys[caller])
     if operation in ALLOWED[caller]:

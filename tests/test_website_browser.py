@@ -46,6 +46,11 @@ def test_pages_in_chromium(client, chromium, axe_source):  # type: ignore[no-unt
         (None, "/tournaments", DESKTOP, False),
         (None, "/players?q=wang", DESKTOP, False),
         (None, "/players/nobody", DESKTOP, False),
+        (None, "/calculators", PHONE, True),
+        (None, "/calculators/rivne-game?black_rating=1500&white_rating=1600&result=B&board_size=19&handicap=0", DESKTOP, False),
+        (None, "/calculators/olufsen-table", DESKTOP, False),  # a form refused: the errors shown
+        (None, "/tournaments/T0003/lists/rif-whr/figures", PHONE, True),
+        (None, "/tournaments/egc2013main-2013-07-28/lists/rivne/figures", DESKTOP, False),
     ]
     with running_server() as server, Browser(chromium) as browser:
         base = server.url

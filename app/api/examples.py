@@ -191,6 +191,28 @@ SEEDS_EXAMPLES: dict[str, Example] = {
     "real": {"summary": "Four players of the Chinese file as of 2009-11-01", "value": {"seeds": _SEEDS_IN}},
 }
 
+# One player's seed on the Go club list, fractional as text 004 keeps ratings (INTERPRETATIONS 5.10).
+_PLAYER_SEED_IN: dict[str, Any] = {"rating": 1533.62, "as_of": "2019-12-31", "title": "2d"}
+PUT_SEED_EXAMPLES: dict[str, Example] = {
+    "real": {"summary": "A fractional Go club rating and rank as of 2019-12-31", "value": _PLAYER_SEED_IN},
+}
+
+# Two players of the Chinese file meet again after its last tournament: what would the WHR list say?
+WHAT_IF_EXAMPLES: dict[str, Example] = {
+    "real": {
+        "summary": "Two players of the Chinese file in a tournament after it",
+        "value": {
+            "id": "what-if-2019",
+            "name": "After the file",
+            "category": "renju",
+            "start": "2019-12-20",
+            "end": "2019-12-21",
+            "players": [],
+            "games": [{"black": "3578", "white": "503", "result": "B"}, {"black": "503", "white": "3578", "result": "D"}],
+        },
+    },
+}
+
 PARAMS_EXAMPLES: dict[str, Example] = {
     "whr": {"summary": "rif-whr: the rule text's drift and virtual games", "value": {"w2": 12.9, "virtual_games": 2}},
     "elo": {"summary": "rif-elo: start the replay from a bootstrap rating", "value": {"bootstrap_rating": 1800}},
@@ -765,6 +787,31 @@ _SEEDS = {
 }
 REPLACE_SEEDS = _example("The four seeds stored, by player id", _SEEDS)
 GET_SEEDS = _example("The historical Elo list's seeds", _SEEDS)
+PUT_SEED = _example(
+    "Player 3578 seeded on the Go club list",
+    {"player_id": "3578", **_PLAYER_SEED_IN, "status": "active", "counters": None, "job_id": 3},
+    "The rivne list recomputes itself, so the seed queued its recompute.",
+)
+DELETE_SEED = _example("Player 3578's seed removed again", {"list_id": "rivne", "player_id": "3578", "job_id": 3})
+
+WHAT_IF = _example(
+    "What the WHR list would make of it",
+    {
+        "list_id": "rif-whr", "rated": True, "reason": None, "list_date": "2026-11-24",
+        "players": [
+            {"player_id": "3578", "system": "rif-whr", "rating_before": 2106.859069283636,
+             "rating_after": 2142.7973188114925, "change": 35.93824952785644, "change_unrounded": 35.93824952785644,
+             "games_counted": 2, "status_after": "provisional", "title_after": None,
+             "details": {"deviation_after": 157.36817904210974, "day_after": "2019-12-21"}},
+            {"player_id": "503", "system": "rif-whr", "rating_before": 2175.5508682921763,
+             "rating_after": 2139.612618765018, "change": -35.938249527158405, "change_unrounded": -35.938249527158405,
+             "games_counted": 2, "status_after": "active", "title_after": None,
+             "details": {"deviation_after": 143.14919913185102, "day_after": "2019-12-21"}},
+        ],
+        "notes": [],
+    },
+    "Nothing is stored: the list and the tournaments stay as they were.",
+)  # fmt: skip
 
 HEALTH: dict[str, dict[str, Any]] = {
     "postgresql": {"summary": "A service on PostgreSQL", "value": {"status": "ok", "database": "postgresql"}},

@@ -1,3 +1,5 @@
+import datetime as dt
+from functools import partial
 from typing import Annotated, Any
 
 from fastapi import (
@@ -14,27 +16,37 @@ from starlette.types import Scope
 
 from app import db
 from app.api import examples
+from app.api.calculators import BUDGET_RESPONSES, run_within_budget
 from app.api.deps import IfNoneMatch, Limit, ListIdPath, ListOfficer, Offset, PlayerIdPath, SnapshotIdPath
 from app.api.examples import responses
 from app.http import response_cache
 from app.http.caching import CURRENT_CACHE, PINNED_CACHE, current_snapshot, matches, not_modified, reads_etag
 from app.http.session import SessionDep
+from app.rating.calculators import MAX_CALC_GAMES
 from app.schemas.common import MAX_DATABASE_ID, CountryCode, Date, Identifier, Page
 from app.schemas.jobs import JobAccepted
 from app.schemas.rating_lists import (
     PlayerHistory,
+    PlayerSeedIn,
+    PlayerSeedWritten,
     PublicationRef,
     RatingListRead,
     RatingListSettingsPatch,
     RatingsPage,
     SeedRead,
+    SeedRemoved,
     SeedsIn,
     SeedsRead,
     SnapshotRead,
     StatusFilter,
+    WhatIfChange,
+    WhatIfRead,
 )
+from app.schemas.tournaments import TournamentIn
 from app.services import jobs, publications, worker
 from app.services import rating_lists as service
+from app.services import what_if as what_if_service
+from app.settings import get_settings
 
 router = APIRouter(tags=["rating lists"])
 
@@ -292,6 +304,89 @@ def replace_seeds(
     Needs an officer's key without limits or limited to this list (a 403 says which otherwise)."""
     seeds = service.replace_seeds(session, list_id, [s.model_dump(exclude_none=True) for s in body.seeds], actor=caller.name)
     return SeedsRead(list_id=list_id, seeds=[SeedRead.model_validate(s) for s in seeds])
+
+
+@router.post(
+    "/v1/rating-lists/{list_id}/what-if",
+    operation_id="what_if",
+    responses={**BUDGET_RESPONSES, **responses(examples.WHAT_IF)},
+)
+async def what_if(
+    list_id: ListIdPath,
+    body: Annotated[TournamentIn, Body(openapi_examples=examples.WHAT_IF_EXAMPLES)],
+) -> WhatIfRead:
+    """What a tournament would do to the list
+
+    A tournament in the format of `POST /v1/tournaments` rated on the list as it is now, nothing
+    stored: each player's rating before and after and the change, as the tournament's
+    `rating_changes` would show them once submitted and the list recomputed today (the same
+    eligibility, seeds, parameters and replay; for WHR the whole fit with the tournament's games
+    added). A stored tournament of the same id is replaced, as a correction would replace it. A
+    tournament the list would not rate answers `rated: false` and the reason. Its players need not
+    be stored: those given inline count as new. Open to everyone and bounded like the calculators:
+    the calculators' body limit (413), at most 10,000 games (413), `CALC_MAX_CONCURRENT`
+    calculations at once (503 with Retry-After), and the calculators' time budget (422)."""
+    settings = get_settings()
+    answer = await run_within_budget(
+        partial(
+            what_if_service.what_if_in_own_session,
+            list_id,
+            body,
+            max_games=min(MAX_CALC_GAMES, settings.max_games_per_tournament),
+            list_date=dt.date.today(),
+        )
+    )
+    return WhatIfRead(
+        list_id=answer.list_id,
+        rated=answer.rated,
+        reason=answer.reason,
+        list_date=answer.list_date,
+        players=[WhatIfChange.model_validate(change, from_attributes=True) for change in answer.changes],
+        notes=answer.notes,
+    )
+
+
+@router.put(
+    "/v1/rating-lists/{list_id}/seeds/{player_id}",
+    operation_id="put_seed",
+    responses=responses(examples.PUT_SEED),
+)
+def put_seed(
+    list_id: ListIdPath,
+    player_id: PlayerIdPath,
+    body: Annotated[PlayerSeedIn, Body(openapi_examples=examples.PUT_SEED_EXAMPLES)],
+    session: SessionDep,
+    caller: ListOfficer,
+) -> PlayerSeedWritten:
+    """Add or change one player's seed
+
+    The other seeds stay as they are (`PUT /v1/rating-lists/{list_id}/seeds` replaces them all). The
+    seed is checked by the list's system as there: at its precision (fractional for `rivne`), with
+    its own counters (for `olufsen` the streaks toward a grade and an unrated player's recorded
+    results; the `seed` of a player in the answer of `POST /v1/calc/olufsen/tournament` is such a body).
+    The change is recorded as a revision with the earlier seed (none when the player had no seed), and
+    a list with `auto_recompute` queues its recompute (`job_id`).
+
+    Needs an officer's key without limits or limited to this list (a 403 says which otherwise)."""
+    stored = service.put_seed(session, list_id, player_id, body.model_dump(exclude_none=True), actor=caller.name)
+    return PlayerSeedWritten.model_validate(stored).model_copy(update={"job_id": jobs.recompute_if_automatic(session, list_id)})
+
+
+@router.delete(
+    "/v1/rating-lists/{list_id}/seeds/{player_id}",
+    operation_id="delete_seed",
+    status_code=200,
+    responses=responses(examples.DELETE_SEED),
+)
+def delete_seed(list_id: ListIdPath, player_id: PlayerIdPath, session: SessionDep, caller: ListOfficer) -> SeedRemoved:
+    """Remove one player's seed
+
+    The other seeds stay. The removal is recorded as a revision keeping the seed, and a list with
+    `auto_recompute` queues its recompute (`job_id`). 404 when the player has no seed on the list.
+
+    Needs an officer's key without limits or limited to this list (a 403 says which otherwise)."""
+    service.delete_seed(session, list_id, player_id, actor=caller.name)
+    return SeedRemoved(list_id=list_id, player_id=player_id, job_id=jobs.recompute_if_automatic(session, list_id))
 
 
 @router.get(

@@ -141,7 +141,7 @@ class Seed:
     """A starting rating (``PUT /v1/rating-lists/{id}/seeds``), only for systems with a seed model."""
 
     player_id: str
-    rating: int
+    rating: float  # at the system's precision: whole for the Elo systems (their seed models), fractional for rivne
     status: str
     as_of: date
     title: str | None = None  # a grade or rank the player starts from, for systems that have them

@@ -207,12 +207,16 @@ class PlayerHistory(BaseModel):
     points: list[HistoryPoint] = Field(description="One point per day his rating changed, oldest first")
 
 
-class SeedIn(StrictModel):
-    """A rating a player held on a date, from which a list's replay starts."""
+class PlayerSeedIn(StrictModel):
+    """A rating a player held on a date, from which a list's replay starts (the player named by the path)."""
 
-    player_id: Identifier = Field(description="A stored player's id", examples=["1193"])
-    rating: int = Field(
-        ge=0, le=4000, description="His rating on `as_of` (the list's system may bound it further)", examples=[2300]
+    rating: float = Field(
+        ge=0,
+        le=4000,
+        description="His rating on `as_of`, at the precision of the list's system: fractional for rivne (text 004 "
+        "keeps fractions, INTERPRETATIONS 5.10), a whole number for the Elo systems (rif-elo, olufsen, eru); the "
+        "system may bound it further",
+        examples=[2300],
     )
     status: Text | None = Field(
         None,
@@ -228,8 +232,17 @@ class SeedIn(StrictModel):
     )
     title: Text | None = Field(None, max_length=20, description="A grade or rank the player starts from (systems with titles)")
     counters: dict[str, Any] | None = Field(
-        None, description="The system's own counters, e.g. rated games so far (olufsen); first_rank and rating_bonus (eru)"
+        None,
+        description="The system's own counters: for olufsen rated_games, pending_grade, streaks (the consecutive-game "
+        "counts toward a grade, 001 (12)) and prior_results (an unrated player's recorded results, 001 (6)), as the "
+        "`seed` of POST /v1/calc/olufsen/tournament gives them; for eru first_rank and rating_bonus",
     )
+
+
+class SeedIn(PlayerSeedIn):
+    """A rating a player held on a date, from which a list's replay starts."""
+
+    player_id: Identifier = Field(description="A stored player's id", examples=["1193"])
 
 
 class SeedsIn(StrictModel):
@@ -247,11 +260,31 @@ class SeedRead(BaseModel):
     model_config = ConfigDict(from_attributes=True)
 
     player_id: str = Field(description="The player")
-    rating: int = Field(description="His rating on `as_of`")
+    rating: float = Field(description="His rating on `as_of`, at the precision of the list's system (fractional for rivne)")
     status: str = Field(description="His status in the list's system")
     as_of: dt.date = Field(description="The day the rating held")
     title: str | None = Field(None, description="Grade or rank, for systems with titles")
     counters: dict[str, Any] | None = Field(None, description="The system's own counters")
+
+
+class PlayerSeedWritten(SeedRead):
+    """One player's seed as stored, and the recompute its change queued."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+    job_id: int | None = Field(
+        None, description="The recompute queued for the list (`GET /v1/jobs/{job_id}`); null when the list has no auto_recompute"
+    )
+
+
+class SeedRemoved(BaseModel):
+    """One player's seed was removed, and the recompute its removal queued."""
+
+    list_id: str = Field(description="The rating list")
+    player_id: str = Field(description="The player whose seed was removed")
+    job_id: int | None = Field(
+        description="The recompute queued for the list (`GET /v1/jobs/{job_id}`); null when the list has no auto_recompute"
+    )
 
 
 class SeedsRead(BaseModel):
@@ -259,3 +292,32 @@ class SeedsRead(BaseModel):
 
     list_id: str = Field(description="The rating list")
     seeds: list[SeedRead] = Field(description="Every seed, by player id")
+
+
+class WhatIfChange(BaseModel):
+    """What the tournament would do to one player on this list, as its `rating_changes` would show it
+    once submitted and the list recomputed the same day."""
+
+    player_id: str = Field(description="The player")
+    system: str = Field(description="The rule system that would rate it")
+    rating_before: float | None = Field(description="His rating before the tournament; null when he has none")
+    rating_after: float | None = Field(description="His rating after it; null when he would still have none")
+    change: float | None = Field(description="rating_after − rating_before, rounded where the system rounds (Elo: integers)")
+    change_unrounded: float | None = Field(description="The change before rounding (equal to `change` under WHR)")
+    games_counted: int = Field(description="His games of the tournament that the system would count")
+    status_after: str | None = Field(description="His status after it, in the system's terms")
+    title_after: str | None = Field(description="Grade or rank after it, for systems that award them")
+    details: dict[str, Any] | None = Field(
+        description="The system's own figures, as the tournament's rating_changes give them (see GET /v1/tournaments/{id})"
+    )
+
+
+class WhatIfRead(BaseModel):
+    """What a tournament would do to a rating list if it were submitted now; nothing is stored."""
+
+    list_id: str = Field(description="The rating list")
+    rated: bool = Field(description="The list would rate the tournament")
+    reason: str | None = Field(description="Why the list would not rate it; null when it would")
+    list_date: dt.date = Field(description="The day the list is computed for: today, as a recompute now would")
+    players: list[WhatIfChange] = Field(description="Each player the tournament would rate, by player id; empty when not rated")
+    notes: list[str] = Field(description="What the rules said about this tournament (e.g. why they could not rate it)")

@@ -70,6 +70,14 @@ def trigger_recompute(session: Session, list_id: str) -> Job:
     raise RuntimeError(f"no queued job of list {list_id!r} after three attempts")
 
 
+def recompute_if_automatic(session: Session, list_id: str) -> int | None:
+    """The list's input changed outside a submission (a seed): its recompute queued, as a submission
+    queues it, when the list recomputes itself (``auto_recompute``); None otherwise."""
+    if not get_rating_list(session, list_id).auto_recompute:
+        return None
+    return trigger_recompute(session, list_id).id
+
+
 def get_job(session: Session, job_id: int) -> Job:
     job = session.get(Job, job_id)
     if job is None:

@@ -157,20 +157,17 @@ IDS_PER_QUERY = 10_000
 
 def replace_seeds(session: Session, list_id: str, seeds: list[dict[str, Any]], *, actor: str) -> list[RatingSeed]:
     rating_list = get_rating_list(session, list_id, lock=True)
-    system = system_of(rating_list)
-    if system.seed_model is None:
+    if system_of(rating_list).seed_model is None:
         raise InvalidInput(
             f"Rating list {list_id!r} uses {rating_list.system}, which starts from no seed ratings.",
             [FieldError("/seeds", f"{rating_list.system} lists take no seed ratings")],
         )
-    errors = []
+    errors: list[FieldError] = []
     validated: list[dict[str, Any]] = []
     for i, seed in enumerate(seeds):
-        try:
-            # What is stored is the system's reading of the seed (its defaults, e.g. the status, filled in).
-            validated.append(system.seed_model.model_validate(seed).model_dump())
-        except ValidationError as error:
-            errors += [FieldError(f"/seeds/{i}/" + "/".join(str(p) for p in e["loc"]), e["msg"]) for e in error.errors()]
+        checked, seed_errors = _system_seed(rating_list, seed, f"/seeds/{i}/")
+        validated.append(checked)
+        errors += seed_errors
     if errors:
         raise InvalidInput(f"{len(errors)} seed field(s) are invalid; the seeds were not changed.", errors)
     ids = [seed["player_id"] for seed in seeds]
@@ -202,6 +199,64 @@ def replace_seeds(session: Session, list_id: str, seeds: list[dict[str, Any]], *
     )
     _record_list_change(session, rating_list, revisions.SEEDS_CHANGED, actor, summary, {"seeds": previous})
     return stored
+
+
+def put_seed(session: Session, list_id: str, player_id: str, seed: dict[str, Any], *, actor: str) -> RatingSeed:
+    """Add or change one player's seed, the others untouched.
+    Checked by the list's system as in ``replace_seeds``; the revision keeps the earlier version."""
+    rating_list = get_rating_list(session, list_id, lock=True)
+    validated, errors = _system_seed(rating_list, {**seed, "player_id": player_id}, "/")
+    if errors:
+        raise InvalidInput(f"{len(errors)} seed field(s) are invalid; the seed was not changed.", errors)
+    if session.get(Player, player_id) is None:
+        raise NotFound(f"Player {player_id!r} does not exist.")
+    earlier = session.get(RatingSeed, (list_id, player_id))
+    previous = None if earlier is None else _seed_version(earlier)
+    values = {"title": None, "counters": None, **validated}
+    if earlier is None:
+        session.add(RatingSeed(list_id=list_id, **values))
+    else:
+        for name, value in values.items():
+            setattr(earlier, name, value)
+    session.flush()
+    stored = session.get(RatingSeed, (list_id, player_id))
+    assert stored is not None  # just written
+    what = "added" if earlier is None else "changed"
+    summary = f"seed of {player_id} {what}: rating {_number(stored.rating)} as of {stored.as_of}"
+    _record_list_change(session, rating_list, revisions.SEEDS_CHANGED, actor, summary, {"seeds": [previous] if previous else []})
+    return stored
+
+
+def delete_seed(session: Session, list_id: str, player_id: str, *, actor: str) -> None:
+    """Remove one player's seed; the revision keeps it."""
+    rating_list = get_rating_list(session, list_id, lock=True)
+    earlier = session.get(RatingSeed, (list_id, player_id))
+    if earlier is None:
+        raise NotFound(f"Rating list {list_id!r} has no seed for player {player_id!r}.")
+    previous = _seed_version(earlier)
+    session.delete(earlier)
+    session.flush()
+    summary = f"seed of {player_id} removed: it was rating {_number(earlier.rating)} as of {earlier.as_of}"
+    _record_list_change(session, rating_list, revisions.SEEDS_CHANGED, actor, summary, {"seeds": [previous]})
+
+
+def _system_seed(rating_list: RatingList, seed: dict[str, Any], pointer: str) -> tuple[dict[str, Any], list[FieldError]]:
+    """The list's system's reading of one seed (its defaults, e.g. the status, filled in), or what it
+    refuses, each with its pointer under ``pointer``."""
+    system = system_of(rating_list)
+    if system.seed_model is None:
+        raise InvalidInput(
+            f"Rating list {rating_list.id!r} uses {rating_list.system}, which starts from no seed ratings.",
+            [FieldError(pointer.rstrip("/") or "", f"{rating_list.system} lists take no seed ratings")],
+        )
+    try:
+        return system.seed_model.model_validate(seed).model_dump(), []
+    except ValidationError as error:
+        return {}, [FieldError(pointer + "/".join(str(p) for p in e["loc"]), e["msg"]) for e in error.errors()]
+
+
+def _number(rating: float) -> str:
+    return f"{rating:g}" if float(rating).is_integer() else f"{rating}"
 
 
 def get_seeds(session: Session, list_id: str) -> list[RatingSeed]:

@@ -112,7 +112,7 @@ def compute_snapshot(
         games = sum(len(t.games) for t in tournaments)
     seeds = (
         [
-            Seed(s.player_id, s.rating, s.status, s.as_of, s.title, s.counters)
+            Seed(s.player_id, stored_rating(s.rating), s.status, s.as_of, s.title, s.counters)
             for s in session.scalars(
                 select(RatingSeed).where(RatingSeed.list_id == rating_list.id).order_by(RatingSeed.player_id)
             )
@@ -380,3 +380,9 @@ def _json_value(value: Any) -> str:
 
 
 _json = stored_columns.json_text
+
+
+def stored_rating(rating: float) -> float:
+    """A seed's rating as its system wrote it: a whole number read back as the integer it was (the Elo
+    systems' seeds are whole; the digest of a snapshot's inputs stays what it was), a fraction as is."""
+    return int(rating) if float(rating).is_integer() else float(rating)

@@ -514,6 +514,17 @@ def _game_rows(submission: TournamentIn) -> list[dict[str, Any]]:
     ]
 
 
+def stored_rows(submission: TournamentIn) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
+    """What storing the submission would write, without writing it: the tournament's fields, the rows
+    of what its players declared, and its game rows (POST /v1/rating-lists/{list_id}/what-if)."""
+    return _tournament_fields(submission), _tournament_player_rows(submission), _game_rows(submission)
+
+
+def validate_submission(session: Session, submission: TournamentIn, *, max_games: int) -> None:
+    """The checks a submission passes before anything is stored (413 beyond ``max_games``, 422 with pointers)."""
+    _validate(session, submission, max_games=max_games)
+
+
 def _validate(session: Session, submission: TournamentIn, *, max_games: int) -> None:
     if len(submission.games) > max_games:
         raise PayloadTooLarge(

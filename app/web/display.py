@@ -67,3 +67,17 @@ def with_query(path: str, **params: object) -> str:
     """``path`` with the given query parameters, leaving out the empty ones."""
     given = {key: value for key, value in params.items() if value not in (None, "")}
     return f"{path}?{urlencode(given)}" if given else path
+
+
+def figure(value: object) -> str:
+    """A figure of a calculation as a referee checks it by hand: a fraction to at most six decimals
+    (1533.62, 0.316646), a whole number as one, a missing one as a dash."""
+    if value is None:
+        return "–"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        if value.is_integer():
+            return f"{value:.0f}"
+        return f"{value:.6f}".rstrip("0").rstrip(".")
+    return str(value)

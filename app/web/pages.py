@@ -503,6 +503,18 @@ def crosstable_entrants(entrants: list[tuple[Player, Any]], list_changes: list[L
     )
 
 
+def figures_page(session: Session, tournament_id: str, list_id: str) -> dict[str, Any]:
+    """One list's changes of the tournament with their details, players in the crosstable's order."""
+    tournament, games, entrants, changes = tournaments.get_tournament(session, tournament_id)
+    rating_list = lists_service.get_rating_list(session, list_id)
+    names = {p.id: display.full_name(p.name, p.surname) or p.id for p, _ in entrants}
+    rows = sorted(
+        (change for changed_list, _, change in changes if changed_list == list_id),
+        key=lambda c: names.get(c.player_id, c.player_id).lower(),
+    )
+    return {"tournament": tournament, "rating_list": rating_list, "names": names, "changes": rows}
+
+
 # --- search and index ------------------------------------------------------------------------------
 
 

@@ -27,6 +27,7 @@ from app.http.caching import CURRENT_CACHE, PINNED_CACHE, matches, not_modified
 from app.http.session import SessionDep
 from app.problems import Problem, problem_response
 from app.services import rating_lists as lists_service
+from app.web import calculators as web_calculators
 from app.web import display, pages
 
 HERE = Path(__file__).resolve().parent
@@ -57,6 +58,7 @@ templates.globals.update(
     with_query=display.with_query,
     page_size=pages.DEFAULT_PAGE_SIZE,
     rows_html=pages.rows_html,
+    figure=display.figure,
 )
 
 # What a public site is expected to send (OWASP secure headers). The policy fits what the templates
@@ -181,6 +183,42 @@ def tournament(tournament_id: str, request: Request, session: SessionDep) -> Res
     except Problem as problem:
         return _error(request, problem)
     return _page(request, "tournament.html", lambda: pages.tournament_page(session, tournament_id))
+
+
+@router.get("/tournaments/{tournament_id}/lists/{list_id}/figures")
+def tournament_figures(tournament_id: str, list_id: str, request: Request, session: SessionDep) -> Response:
+    """Every player's change on one list with the figures the rules computed it from (issue 25 item 5)."""
+    try:
+        pages.check_id("tournament_id", tournament_id)
+        pages.check_id("list_id", list_id)
+    except Problem as problem:
+        return _error(request, problem)
+    return _page(request, "figures.html", lambda: pages.figures_page(session, tournament_id, list_id))
+
+
+@router.get("/calculators")
+def calculators_page(request: Request) -> Response:
+    return _page(request, "calculators.html", lambda: {"forms": web_calculators.FORMS, "form": None, "values": {}})
+
+
+@router.get("/calculators/{slug}")
+def calculator_result(slug: str, request: Request) -> Response:
+    """A form sent: the calculation's answer above the forms, the form keeping what was typed."""
+    form = next((f for f in web_calculators.FORMS if f.slug == slug), None)
+    if form is None:
+        return _error(request, Problem(f"There is no calculator {slug!r}."), status=404, title="Not found")
+    query = {key: value for key, value in request.query_params.items()}
+    values = {form.slug: {field.name: query.get(field.name, "") for field in form.fields}}
+    return _page(
+        request,
+        "calculators.html",
+        lambda: {
+            "forms": web_calculators.FORMS,
+            "form": form,
+            "outcome": web_calculators.calculate(form, query),
+            "values": values,
+        },
+    )
 
 
 @router.get("/static/{name}")

@@ -2,7 +2,7 @@
 tie-break values (e.g. MMS, SOS, SOSOS for Go) as the submission or the file gives them
 
 Revision ID: 0024
-Revises: 0022
+Revises: 0023
 """
 
 from collections.abc import Sequence
@@ -12,7 +12,7 @@ from alembic import op
 from sqlalchemy.dialects import postgresql
 
 revision: str = "0024"
-down_revision: str | None = "0022"
+down_revision: str | None = "0023"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

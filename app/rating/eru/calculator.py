@@ -50,8 +50,10 @@ def tournament(body: schemas.EruTournamentIn) -> schemas.EruTournamentOut:
                 change=result.rating.change,
                 rating_games_counted=result.rating.games_counted,
                 rating_reason=result.rating.reason,
+                rating_games=[rating_game_out(game) for game in result.rating.games],
+                seed=_seed_out(given, result),
             )
-            for result in results
+            for given, result in zip(body.players, results, strict=True)
         ]
     )
 
@@ -127,6 +129,54 @@ def _norms_out(evaluation: eru.NormEvaluation) -> schemas.EruNormsOut:
         decision=evaluation.decision.value,
         norm_reached=evaluation.norm_reached,
         reason=evaluation.reason,
+        games=[norm_game_out(game) for game in evaluation.games],
+    )
+
+
+def norm_game_out(game: eru.GameNormPercentages) -> schemas.EruNormGameOut:
+    return schemas.EruNormGameOut(
+        opponent_rank=None if game.opponent_rank is None else schemas.EruRank(eru.rank_name(game.opponent_rank)),
+        score=float(game.score),
+        counted=game.counted,
+        keep=game.keep,
+        up1=game.up1,
+        up2=game.up2,
+    )
+
+
+def rating_game_out(game: eru.RatingGame) -> schemas.EruRatingGameOut:
+    return schemas.EruRatingGameOut(
+        opponent=game.opponent,
+        score=float(game.score),
+        opponent_rating=game.opponent_rating,
+        difference=game.difference,
+        change=game.change,
+    )
+
+
+def _seed_out(given: schemas.EruPlayerIn, result: eru.PlayerResult) -> schemas.EruSeedOut:
+    """The player as the list's replay leaves him after this tournament (its ``_State.after``): the
+    rank once a tournament evaluates him (INTERPRETATIONS 4.6, 4.8, 4.13), the Estonian rating once he
+    has one (ERU 4.10)."""
+    evaluated = result.rank_before is not None or result.norms.decision is not eru.Decision.NOT_EVALUATED
+    rank = eru.rank_name(result.rank_after) if evaluated else None
+    first_rank = None if evaluated else given.first_rank
+    moved = result.rating.rating_after is not None
+    estonian = result.rating.rating_after if moved else given.estonian_rating
+    bonus = False if moved else given.rating_bonus
+    if estonian is not None:
+        rating, status = estonian, "estonian"
+    elif given.rif_rating is not None:
+        rating, status = given.rif_rating, "rif"
+    else:
+        rating, status = eru.FIRST_RATING, "new"
+    return schemas.EruSeedOut.model_validate(
+        {
+            "rating": rating,
+            "status": status,
+            "title": rank,
+            "counters": {"first_rank": first_rank, "rating_bonus": bonus and status == "new"},
+        }
     )
 
 

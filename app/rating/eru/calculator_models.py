@@ -136,6 +136,24 @@ class EruNorms(BaseModel):
     up2: float | None = Field(description="Points to rise two kyu (80 %); null where the target would be above 1k")
 
 
+class EruNormGameOut(BaseModel):
+    """What one game adds to each norm (ERU 4.3): the percentage for the opponent's rank relative to the
+    player's, 15 points less per rank the opponent is stronger and 15 more per rank he is weaker, at most
+    three ranks (INTERPRETATIONS 4.3). A norm is these percentages summed, divided by 100 and rounded up
+    to the half point (INTERPRETATIONS 4.2)."""
+
+    opponent_rank: EruRank | None = Field(description="The opponent's rank; null: unranked")
+    score: float = Field(description="The player's score in the game: 1, 0.5 or 0")
+    counted: bool = Field(description="false: the opponent is unranked and the game is left out (ERU 4.6, INTERPRETATIONS 4.6)")
+    keep: int | None = Field(description="Percentage of the keep norm (30 against the same rank); null when not counted")
+    up1: int | None = Field(
+        description="Percentage of the +1 norm (+1 kyu 65, +1 dan 75 against the same rank); null at 9d or when not counted"
+    )
+    up2: int | None = Field(
+        description="Percentage of the +2 kyu norm (80 against the same rank); null where the target would be above 1k or when not counted"
+    )
+
+
 class EruNormsOut(BaseModel):
     """The player's norms, score and new rank, and why."""
 
@@ -150,6 +168,21 @@ class EruNormsOut(BaseModel):
     )
     norm_reached: Literal["keep", "up1", "up2"] | None = Field(description="The norm that decided; null when none did")
     reason: str = Field(description="The decision, with the rule paragraphs, as a referee reads it")
+    games: list[EruNormGameOut] = Field(description="Each game's percentages of the norms, in the order of the games")
+
+
+class EruRatingGameOut(BaseModel):
+    """One game for the Estonian rating (ERU 4.9): the change the RIF appendix table gives at the two
+    start ratings (INTERPRETATIONS 4.9)."""
+
+    opponent: str = Field(description="The opponent's id")
+    score: float = Field(description="The player's score in the game: 1, 0.5 or 0")
+    opponent_rating: int | None = Field(description="The opponent's start rating; null for a new player (INTERPRETATIONS 4.10)")
+    difference: int | None = Field(description="|rating − opponent_rating|: the table's row; null when either has no rating")
+    change: int | None = Field(
+        description="The table's change for this game; null when it does not count (the tournament does not move ratings, "
+        "or the player or his opponent is new, ERU 4.10, INTERPRETATIONS 4.10)"
+    )
 
 
 class EruPlayerIn(StrictModel):
@@ -197,6 +230,24 @@ class EruTournamentIn(EruConditionsIn):
     model_config = ConfigDict(json_schema_extra={"examples": [TOURNAMENT_EXAMPLE]})
 
 
+class EruSeedCountersOut(BaseModel):
+    """What an Estonian seed carries beside the rating, status and rank."""
+
+    first_rank: EruRank | None = Field(description="An unranked player's first rank (INTERPRETATIONS 4.8); null when ranked")
+    rating_bonus: bool = Field(description="A new player's first rating takes the referee's bonus (ERU 4.10)")
+
+
+class EruSeedOut(BaseModel):
+    """A player's standing after the tournament as a seed of an Estonian list, as the list's replay
+    would leave him: the rank the evaluation gives (an unranked player not evaluated stays unranked),
+    the Estonian rating after it (else his RIF rating, else none yet)."""
+
+    rating: int = Field(description="His Estonian rating; his RIF rating (status rif); 1500 for a new player (status new)")
+    status: Literal["estonian", "rif", "new"] = Field(description="What the rating is (ERU 4.10)")
+    title: EruRank | None = Field(description="His rank after the tournament; null while unranked")
+    counters: EruSeedCountersOut = Field(description="His first rank while unranked, and the referee's bonus while new")
+
+
 class EruPlayerOut(EruNormsOut):
     """One player's norms and new rank, and his Estonian rating before and after."""
 
@@ -207,6 +258,13 @@ class EruPlayerOut(EruNormsOut):
     change: int | None = Field(description="Sum of the table's per-game changes; null for a newcomer's first rating")
     rating_games_counted: int = Field(description="Games that counted for the Estonian rating")
     rating_reason: str = Field(description="How the Estonian rating was computed, or why it did not move")
+    seed: EruSeedOut = Field(
+        description="His standing after the tournament as a list's seed: with an `as_of` added, the body of "
+        "PUT /v1/rating-lists/{list_id}/seeds/{player_id}"
+    )
+    rating_games: list[EruRatingGameOut] = Field(
+        description="Each game he played, in the order of the request's games (the order of `games`): its change by the table"
+    )
 
 
 class EruTournamentOut(BaseModel):

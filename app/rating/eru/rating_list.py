@@ -298,6 +298,9 @@ def _change(
             "norm_reached": norms.norm_reached,
             "reason": norms.reason,
             "rating_reason": rating.reason,
+            # Each game's norm percentages (ERU 4.3) and table change (ERU 4.9), as the calculator answers them.
+            "games": [calculator.norm_game_out(game).model_dump(mode="json") for game in norms.games],
+            "rating_games": [calculator.rating_game_out(game).model_dump(mode="json") for game in rating.games],
         },
     )
 
@@ -328,8 +331,8 @@ class _State:
         self.rank = None if seed.title is None else eru.parse_rank(seed.title)
         first = counters.get("first_rank")
         self.first_rank = None if first is None else eru.parse_rank(first)
-        self.rating = seed.rating if seed.status == "estonian" else None
-        self.rif_rating = seed.rating if seed.status == "rif" else None
+        self.rating = round(seed.rating) if seed.status == "estonian" else None
+        self.rif_rating = round(seed.rating) if seed.status == "rif" else None
         self.rating_bonus = seed.status == "new" and bool(counters.get("rating_bonus"))
 
     def after(self, result: eru.PlayerResult, last_played: dt.date) -> None:

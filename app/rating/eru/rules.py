@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
 from typing import Any, Literal
@@ -28,12 +28,14 @@ __all__ = [
     "LOWEST_RANK",
     "HIGHEST_RANK",
     "Norm",
+    "GameNormPercentages",
     "NormEvaluation",
     "NormName",
     "Norms",
     "OpponentGame",
     "Player",
     "PlayerResult",
+    "RatingGame",
     "RATING_TABLE",
     "SYSTEM",
     "RIF_OFFICIAL_OPENING_RULES",
@@ -345,6 +347,21 @@ class NormEvaluation:
     decision: Decision
     norm_reached: NormName | None  # the norm that decided, None when none did
     reason: str
+    games: tuple[GameNormPercentages, ...] = ()  # in the order given
+
+
+@dataclass(frozen=True)
+class GameNormPercentages:
+    """What one game adds to each norm (ERU 4.3): the percentage for the opponent's rank relative to
+    the player's; None for a norm the player has none of, and for every norm when the opponent is
+    unranked (the game is left out, ERU 4.6 / INTERPRETATIONS 4.6)."""
+
+    opponent_rank: int | None
+    score: Fraction
+    counted: bool
+    keep: int | None
+    up1: int | None
+    up2: int | None
 
 
 def evaluate_norms(rank: int, games: Sequence[OpponentGame], conditions: Conditions) -> NormEvaluation:
@@ -365,8 +382,10 @@ def evaluate_norms(rank: int, games: Sequence[OpponentGame], conditions: Conditi
     counted = len(ranked)
     current = f"{rank_name(rank)}: {_points(score)} points from {counted} games against ranked opponents"
 
+    percentages = tuple(_game_percentages(rank, norms, game) for game in games)
+
     def result(new_rank: int, decision: Decision, reached: NormName | None, reason: str) -> NormEvaluation:
-        return NormEvaluation(rank, counted, score, norms, new_rank, decision, reached, f"{current}. {reason}")
+        return NormEvaluation(rank, counted, score, norms, new_rank, decision, reached, f"{current}. {reason}", percentages)
 
     if counted < MINIMUM_COUNTED_GAMES:
         return result(
@@ -424,6 +443,20 @@ def evaluate_norms(rank: int, games: Sequence[OpponentGame], conditions: Conditi
         Decision.DEMOTED,
         None,
         f"Demoted to {rank_name(rank - 1)}: {below} (ERU 4.3); a demotion is one rank at most (ERU 4.1).",
+    )
+
+
+def _game_percentages(rank: int, norms: Norms, game: OpponentGame) -> GameNormPercentages:
+    if game.opponent_rank is None:
+        return GameNormPercentages(None, game.score, False, None, None, None)
+    opponent = game.opponent_rank
+    return GameNormPercentages(
+        opponent,
+        game.score,
+        True,
+        game_percentage(Norm.KEEP, rank, opponent),
+        None if norms.up1_norm is None else game_percentage(norms.up1_norm, rank, opponent),
+        None if norms.up2 is None else game_percentage(Norm.UP_TWO_KYU, rank, opponent),
     )
 
 
@@ -541,12 +574,26 @@ class Game:
 
 
 @dataclass(frozen=True)
+class RatingGame:
+    """One game of the player for his Estonian rating (ERU 4.9): the table's change at the start
+    ratings, or None when the game does not count (the tournament does not move ratings, the player
+    or his opponent is new, INTERPRETATIONS 4.10)."""
+
+    opponent: str
+    score: Fraction
+    opponent_rating: int | None  # the opponent's start rating
+    difference: int | None  # |R − R opponent|: the table's row
+    change: int | None
+
+
+@dataclass(frozen=True)
 class EstonianRatingResult:
     rating_before: int | None  # the start rating used for every game (ERU 4.9)
     rating_after: int | None
     change: int | None
     games_counted: int
     reason: str
+    games: tuple[RatingGame, ...] = ()  # his played games, in the order given
 
 
 @dataclass(frozen=True)
@@ -601,22 +648,26 @@ def _seen_by(player_id: str, game: Game) -> tuple[str, Fraction]:
 
 def _as_newcomer(evaluation: NormEvaluation) -> NormEvaluation:
     note = f"Unranked before: evaluated from the first rank {rank_name(evaluation.rank)} given for him (INTERPRETATIONS 4.8). "
-    return NormEvaluation(
-        evaluation.rank,
-        evaluation.games_counted,
-        evaluation.score,
-        evaluation.norms,
-        evaluation.new_rank,
-        evaluation.decision,
-        evaluation.norm_reached,
-        note + evaluation.reason,
-    )
+    return replace(evaluation, reason=note + evaluation.reason)
 
 
 def _estonian_rating(
     player: Player, seen: Sequence[tuple[str, Fraction]], by_id: dict[str, Player], rating_unmet: list[str]
 ) -> EstonianRatingResult:
     start = player.start_rating
+    counts = not rating_unmet and start is not None
+    per_game = tuple(
+        RatingGame(
+            opponent,
+            score,
+            opponent_rating := by_id[opponent].start_rating,
+            None if start is None or opponent_rating is None else abs(start - opponent_rating),
+            game_rating_change(start, opponent_rating, score)
+            if counts and start is not None and opponent_rating is not None
+            else None,
+        )
+        for opponent, score in seen
+    )
     if rating_unmet:
         return EstonianRatingResult(
             player.rating,
@@ -624,6 +675,7 @@ def _estonian_rating(
             0 if player.rating is not None else None,
             0,
             "Not rated: " + "; ".join(rating_unmet) + " (ERU 4.9).",
+            per_game,
         )
     if start is None:
         # ERU 4.10: the first rating is given after the first tournament, normally 1500.
@@ -644,10 +696,11 @@ def _estonian_rating(
             None,
             len(seen),
             f"First Estonian rating {FIRST_RATING}{bonus} (ERU 4.10); his games do not count for his opponents.",
+            per_game,
         )
     # INTERPRETATIONS 4.10: a new player's first-tournament games do not count for his opponents.
-    counted = [(opponent, score) for opponent, score in seen if by_id[opponent].start_rating is not None]
-    change = sum(game_rating_change(start, by_id[opponent].start_rating or 0, score) for opponent, score in counted)
+    counted = [game for game in per_game if game.change is not None]
+    change = sum(game.change for game in counted if game.change is not None)
     source = "" if player.rating is not None else " (his RIF rating adopted as the base, ERU 4.10)"
     left_out = len(seen) - len(counted)
     not_counted = f"; {left_out} game(s) against new players without a rating do not count" if left_out else ""
@@ -657,6 +710,7 @@ def _estonian_rating(
         change,
         len(counted),
         f"{start}{source} {change:+d} from {len(counted)} games by the table, each at the start rating (ERU 4.9){not_counted}.",
+        per_game,
     )
 
 

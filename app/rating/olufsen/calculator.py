@@ -3,6 +3,7 @@ player's state (with pointers), turn them into the rules' plain values (``app.ra
 and shape their results. Nothing is stored."""
 
 from collections import Counter
+from typing import Any
 
 from app.rating import olufsen
 from app.rating.calculators import CalculationRefused, Calculator, Pointer, envelope_errors, refuse_if_any
@@ -14,7 +15,7 @@ from app.rating.system import SCORE_OF_RESULT
 
 def tournament(body: schemas.OlufsenTournamentIn) -> schemas.OlufsenTournamentOut:
     errors = envelope_errors(body.players, body.games, game_errors=_handicap_errors) + _games_per_player_errors(body)
-    refuse_if_any(errors + [error for index, player in enumerate(body.players) for error in _state_errors(index, player)])
+    refuse_if_any(errors + [error for index, player in enumerate(body.players) for error in state_errors(index, player)])
     states = {player.id: _state(player) for player in body.players}
     games = [olufsen.Game(game.black, game.white, SCORE_OF_RESULT[game.result]) for game in body.games if _rated(game)]
     options = olufsen.Options(provisional_highest_grade=body.options.provisional_highest_grade, fesa=body.options.fesa)
@@ -127,7 +128,9 @@ def _games_per_player_errors(body: schemas.OlufsenTournamentIn) -> list[Pointer]
     ]
 
 
-def _state_errors(index: int, player: schemas.OlufsenPlayerIn) -> list[Pointer]:
+def state_errors(index: int, player: schemas.OlufsenPlayerIn) -> list[Pointer]:
+    """What a player's state before a table contradicts in 001 (3), (6), (7) and (12); a list's seed
+    carrying the same state is checked by it too."""
     where = f"/players/{index}"
     errors: list[Pointer] = []
     real_results = [r for r in player.prior_results if not r.dummy]
@@ -137,7 +140,13 @@ def _state_errors(index: int, player: schemas.OlufsenPlayerIn) -> list[Pointer]:
         if player.prior_results:
             errors.append(Pointer(f"{where}/prior_results", "prior results are kept only while a player is unrated (001 (6))"))
     if (games_error := olufsen.games_of_category_error(olufsen.Category(player.category), player.rated_games)) is not None:
-        errors.append(Pointer(f"{where}/rated_games", games_error))
+        errors.append(
+            Pointer(
+                f"{where}/rated_games",
+                f"{games_error}: `category` is his category after his last table, counted without this one "
+                "(the category this table rates him in, its games counted, is the answer's `category`)",
+            )
+        )
     if player.category == "unrated":
         if len(real_results) != player.rated_games:
             errors.append(
@@ -227,6 +236,11 @@ def _player_out(result: olufsen.PlayerResult) -> schemas.OlufsenPlayerOut:
                 {"grade": p.grade, "route": p.route.value, "pending_approval": p.pending_approval} for p in result.promotions
             ],
             "state": _state_out(result.id, result.state),
+            "seed": _seed_out(result.state),
+            "change_before_bonus": result.change_before_bonus,
+            "bonus_threshold": result.bonus_threshold,
+            "change_with_uncapped_bonus": result.change_with_uncapped_bonus,
+            "game_figures": [figures.__dict__ for figures in result.game_figures],
         }
     )
 
@@ -246,6 +260,25 @@ def _state_out(player_id: str, state: olufsen.PlayerState) -> schemas.OlufsenPla
             "streaks": [s.__dict__ for s in state.grades.streaks],
         }
     )
+
+
+def _seed_out(state: olufsen.PlayerState) -> dict[str, Any] | None:
+    """The state as the body of PUT /v1/rating-lists/{list_id}/seeds/{player_id} (with its as_of)."""
+    if state.rating is None:
+        return None
+    return {
+        "rating": state.rating,
+        "status": state.category.value,
+        "title": state.grades.grade,
+        "counters": {
+            "rated_games": state.rated_games,
+            "pending_grade": state.grades.pending_grade,
+            "streaks": [s.__dict__ for s in state.grades.streaks],
+            "prior_results": [
+                {"opponent_rating": r.opponent_rating, "score": _score(r.score), "dummy": r.dummy} for r in state.recorded_results
+            ],
+        },
+    }
 
 
 def _score(score: float) -> float | int:

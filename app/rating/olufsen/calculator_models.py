@@ -162,6 +162,47 @@ class PromotionOut(BaseModel):
     pending_approval: bool = Field(description="5 and 6 dan wait for Nihon Shogi Renmei's approval")
 
 
+class OlufsenGameFiguresOut(BaseModel):
+    """One game of the player in the table, with every factor of 001 (1), (8), (9) and (10). For a
+    player rated by his performance (unrated, 001 (6)) the factors are null."""
+
+    opponent: str = Field(description="The opponent's id")
+    score: float = Field(description="res of (1): 1 win, 0.5 draw, 0 loss")
+    opponent_rating: float = Field(
+        description="or of (1): the opponent's post-event rating (001 (8)), unrounded; at least 400 with the FESA option"
+    )
+    k: int | None = Field(description="k(tr) of (1): the K band of the player's pre-table rating (INTERPRETATIONS 2.2)")
+    expected: float | None = Field(description="The expected score 1/(1 + 10^((or − tr)/400)) of (1)")
+    d: float | None = Field(
+        description="d = k(res − expected) of (1), unrounded; with the FESA option the upset formula k(or − tr)/160 when larger"
+    )
+    opponent_factor: float | None = Field(
+        description="(10): (1 + n/18)/2 when the opponent has n < 18 rated games including this table, else 1"
+    )
+    provisional_factor: float | None = Field(
+        description="(9): 18/n for a provisional player, n his games including this table; else 1"
+    )
+    change: float | None = Field(description="d × (10) × (9): this game's share of the change before the bonus of (11)")
+
+
+class OlufsenSeedCountersOut(BaseModel):
+    """What an Olufsen seed carries beside the rating, status and grade."""
+
+    rated_games: int = Field(description="Rated games so far (001 (3))")
+    pending_grade: Literal["5d", "6d"] | None = Field(description="A grade awaiting Nihon Shogi Renmei's approval (001 (12))")
+    streaks: list[StreakIO] = Field(description="The runs toward a grade (001 (12))")
+    prior_results: list[RecordedResultIO] = Field(description="An unrated player's recorded results (001 (6))")
+
+
+class OlufsenSeedOut(BaseModel):
+    """A player's state after the table as a seed of an Olufsen list."""
+
+    rating: int = Field(description="His rating after the table")
+    status: CategoryName = Field(description="His category after the table (001 (3))")
+    title: GradeName | None = Field(description="His grade after the table")
+    counters: OlufsenSeedCountersOut = Field(description="His counters after the table")
+
+
 class OlufsenPlayerOut(BaseModel):
     """What the table did to one player, and his state for the next table."""
 
@@ -181,11 +222,26 @@ class OlufsenPlayerOut(BaseModel):
     )
     bonus_applied: float = Field(description="Points added by the bonus of (11) after its cap")
     bonus_capped: bool = Field(description="The bonus stopped at the performance rating")
+    change_before_bonus: float | None = Field(
+        description='The sum of the games\' changes: the change "in the normal way" of (11); null for an unrated player'
+    )
+    bonus_threshold: float | None = Field(description="T = 20 + 3n of (11), n his games in the table; null for an unrated player")
+    change_with_uncapped_bonus: float | None = Field(
+        description="(11) 2·change − T when the change exceeds T, before the cap at the performance rating "
+        "(INTERPRETATIONS 2.10); null when no bonus applies"
+    )
+    game_figures: list[OlufsenGameFiguresOut] = Field(
+        description="His games in the order of the request's games, each with its factors"
+    )
     grade_before: GradeName | None = Field(description="Grade held before the table")
     grade_after: GradeName | None = Field(description="Grade held after the table")
     pending_grade_after: GradeName | None = Field(description="5 or 6 dan awaiting approval")
     promotions: list[PromotionOut] = Field(description="Grades earned in this table")
     state: OlufsenPlayerIn = Field(description="The exact object to send as this player's input for his next table")
+    seed: OlufsenSeedOut | None = Field(
+        description="The same state as a list's seed: with an `as_of` added, the body of "
+        "PUT /v1/rating-lists/{list_id}/seeds/{player_id}; null while he has no rating"
+    )
 
 
 class OlufsenTournamentOut(BaseModel):

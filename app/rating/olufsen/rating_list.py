@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from app.rating import olufsen
 from app.rating.olufsen import calculator
+from app.rating.olufsen.calculator_models import OlufsenPlayerIn, RecordedResultIO, StreakIO
 from app.rating.system import (
     Change,
     Entry,
@@ -69,6 +70,15 @@ class OlufsenSeedCounters(BaseModel):
     pending_grade: str | None = Field(
         None, description="A 5 or 6 dan earned and awaiting the approval of Nihon Shogi Renmei (001 (12))"
     )
+    streaks: list[StreakIO] = Field(
+        default_factory=list,
+        description="His consecutive games above a grade's LB and MP so far, toward a promotion (001 (12))",
+    )
+    prior_results: list[RecordedResultIO] = Field(
+        default_factory=list,
+        description="An unrated player's recorded results so far, each at the opponent's post-event rating (001 (6)); "
+        "with the two dummies of a prior grade (001 (7)) marked dummy",
+    )
 
     @field_validator("pending_grade")
     @classmethod
@@ -108,13 +118,30 @@ class OlufsenSeed(BaseModel):
         # Runs for a missing ``counters`` too (validate_default): a provisional seed needs its games.
         games = counters.rated_games if counters else None
         status = info.data.get("status")
-        if status == "unrated":
+        if status == "unrated" and not (counters and counters.prior_results):
             _check_prior_grade(info.data.get("title"), info.data.get("rating"), games)
         if status is not None and (error := olufsen.games_of_category_error(olufsen.Category(status), games)) is not None:
             raise ValueError(f"{error}: give counters.rated_games" if status == "provisional" else error)
         pending, title = (counters.pending_grade if counters else None), info.data.get("title")
         if pending is not None and title is not None and olufsen.grade_index(pending) <= olufsen.grade_index(title):
             raise ValueError(f"the pending grade {pending} is not above the grade held, {title}")
+        if counters is not None and (counters.streaks or counters.prior_results) and status is not None:
+            # The same checks as a state sent to the table calculator: the runs below the rating, the
+            # recorded results of an unrated player matching his rated games (001 (3), (6), (12)).
+            fields: dict[str, Any] = {
+                "id": "seed",
+                "rating": info.data.get("rating"),
+                "rated_games": olufsen.ESTABLISHED_GAMES if games is None else games,
+                "category": status,
+                "prior_results": counters.prior_results,
+                "grade": title,
+                "pending_grade": pending,
+                "streaks": counters.streaks,
+            }
+            state = OlufsenPlayerIn.model_construct(**fields)  # every field validated already
+            errors = calculator.state_errors(0, state)
+            if errors:
+                raise ValueError("; ".join(f"{e.pointer.removeprefix('/players/0/')}: {e.detail}" for e in errors))
         return counters
 
 
@@ -189,18 +216,24 @@ class _OlufsenRules(TournamentRules[_Standing]):
 
     def seeded(self, seed: Seed, state: _Standing | None) -> _Standing:
         last_played = state.last_played if state else None
-        if seed.status == "unrated":
+        counters = seed.counters or {}
+        recorded = tuple(
+            olufsen.RecordedResult(float(r["opponent_rating"]), float(r["score"]), bool(r.get("dummy", False)))
+            for r in counters.get("prior_results") or ()
+        )
+        if seed.status == "unrated" and not recorded:
             # 001 (7): rated as an unrated player from the two dummy results; no rating until he plays.
             return _Standing(olufsen.newcomer(seed.title), last_played)
-        counters = seed.counters or {}
         games = counters.get("rated_games")
+        streaks = tuple(olufsen.Streak(**streak) for streak in counters.get("streaks") or ())
         return _Standing(
             olufsen.PlayerState(
-                rating=seed.rating,
+                rating=round(seed.rating),  # whole: OlufsenSeed
                 # An established player's count matters only as "18 or more" (001 (3), (9), (10)).
                 rated_games=olufsen.ESTABLISHED_GAMES if games is None else int(games),
                 category=olufsen.Category(seed.status),
-                grades=olufsen.GradeState(grade=seed.title, pending_grade=counters.get("pending_grade")),
+                recorded_results=recorded,  # an unrated player's results so far (001 (6))
+                grades=olufsen.GradeState(grade=seed.title, pending_grade=counters.get("pending_grade"), streaks=streaks),
             ),
             last_played,
         )
@@ -284,6 +317,11 @@ def _change(tournament_id: str, result: olufsen.PlayerResult) -> Change:
             "performance_rating": result.performance_rating,
             "bonus_applied": result.bonus_applied,
             "bonus_capped": result.bonus_capped,
+            # Every factor of (1), (9), (10) and (11), as POST /v1/calc/olufsen/tournament answers them.
+            "change_before_bonus": result.change_before_bonus,
+            "bonus_threshold": result.bonus_threshold,
+            "change_with_uncapped_bonus": result.change_with_uncapped_bonus,
+            "games": [figures.__dict__ for figures in result.game_figures],
             "pending_grade_after": result.pending_grade_after,
             "promotions": [
                 {"grade": p.grade, "route": str(p.route), "pending_approval": p.pending_approval} for p in result.promotions

@@ -312,6 +312,22 @@ class Promotion:
 
 
 @dataclass(frozen=True)
+class GameFigures:
+    """One game of a player in a table, as 001 (1), (8), (9) and (10) rate it. For a player rated by
+    his performance (an unrated one, 001 (6)) only the opponent, the score and ``or`` are given."""
+
+    opponent: str
+    score: float  # res of (1)
+    opponent_rating: float  # or: the opponent's post-event rating (001 (8)), unrounded; at least 400 with FESA
+    k: int | None  # k(tr) of (1), by the band of the player's pre-table rating (INTERPRETATIONS 2.2)
+    expected: float | None  # 1/(1 + 10^((or − tr)/400)) of (1)
+    d: float | None  # k(res − expected) of (1); with FESA the upset formula when larger (INTERPRETATIONS 2.17)
+    opponent_factor: float | None  # (10): (1 + n/18)/2 for an opponent with n < 18 games, else 1
+    provisional_factor: float | None  # (9): 18/n for a provisional player, else 1
+    change: float | None  # d × (10) × (9): the game's share of the change before the bonus (11)
+
+
+@dataclass(frozen=True)
 class PlayerResult:
     """What one table did to one player. ``change_unrounded`` is after (9), (10) and (11); ``change``
     is it rounded once (INTERPRETATIONS 2.1). For an unrated player ``rating_after`` is his rounded
@@ -337,6 +353,10 @@ class PlayerResult:
     promotions: tuple[Promotion, ...]
     category_after: Category
     state: PlayerState
+    game_figures: tuple[GameFigures, ...] = ()  # his games, in the order of the table's games
+    change_before_bonus: float | None = None  # Σ of the games' changes: the "normal way" of (11)
+    bonus_threshold: float | None = None  # (11) T = 20 + 3n
+    change_with_uncapped_bonus: float | None = None  # (11) 2·change − T, before the cap at the performance
 
 
 # --------------------------------------------------------------------------------------------------

@@ -30,6 +30,7 @@ from app.rating.olufsen.rules import (
     ZERO_SCORE_RATING,
     Category,
     Game,
+    GameFigures,
     OlufsenError,
     Options,
     PlayerResult,
@@ -41,6 +42,8 @@ from app.rating.olufsen.rules import (
     apply_bonus,
     category_for_table,
     coefficient,
+    expected_score,
+    game_change,
     opponent_factor,
     performance_rating,
     provisional_factor,
@@ -296,6 +299,8 @@ class _Table:
         unrounded = float(post_event[i])
         bonus_applied = 0.0
         bonus_capped = False
+        normal: float | None = None  # the change "in the normal way" of (11), before its bonus
+        threshold = float(BONUS_BASE + BONUS_PER_GAME * games)  # (11) T = 20 + 3n
         if category is Category.UNRATED:
             rating_after = round_half_away_from_zero(unrounded)
             change = None if rating_before is None else rating_after - rating_before
@@ -306,7 +311,6 @@ class _Table:
             with_bonus = self._with_bonus(i, normal, post_event)
             change_unrounded = unrounded - rating_before
             bonus_applied = with_bonus - normal  # exactly 0 when (11) does not apply
-            threshold = BONUS_BASE + BONUS_PER_GAME * games
             doubled = 2 * normal - threshold
             bonus_capped = (
                 normal > threshold and performance is not None and rating_before + normal < performance < rating_before + doubled
@@ -355,7 +359,37 @@ class _Table:
             promotions=grades.promotions,
             category_after=category_after,
             state=new_state,
+            game_figures=self._game_figures(i, post_event),
+            change_before_bonus=normal,
+            bonus_threshold=None if normal is None else threshold,
+            change_with_uncapped_bonus=None if normal is None or normal <= threshold else 2 * normal - threshold,
         )
+
+    def _game_figures(self, i: int, post_event: NDArray[np.float64]) -> tuple[GameFigures, ...]:
+        """Player i's games with every factor of (1), (9) and (10), as ``_changes_before_bonus`` sums them."""
+        rated = self.categories[i] is not Category.UNRATED
+        own = float(self.pre_rating[i])
+        multiplier = provisional_factor(int(self.games_including_table[i])) if self.categories[i] is Category.PROVISIONAL else 1.0
+        figures = []
+        for side in np.flatnonzero(self.side_player == i).tolist():
+            opponent = int(self.side_opponent[side])
+            score = float(self.side_score[side])
+            opponent_rating = float(post_event[opponent])
+            if self.options.fesa:
+                opponent_rating = max(opponent_rating, FESA_OPPONENT_FLOOR)
+            if not rated:
+                figures.append(GameFigures(self.ids[opponent], score, opponent_rating, None, None, None, None, None, None))
+                continue
+            k = coefficient(own)
+            expected = expected_score(own, opponent_rating)
+            d = game_change(own, float(post_event[opponent]), score, fesa=self.options.fesa)
+            factor = opponent_factor(int(self.games_including_table[opponent]))
+            figures.append(
+                GameFigures(
+                    self.ids[opponent], score, opponent_rating, k, expected, d, factor, multiplier, d * factor * multiplier
+                )
+            )
+        return tuple(figures)
 
 
 def _performance_with_dummy_draw(opponents: NDArray[np.float64], scores: NDArray[np.float64]) -> float | None:

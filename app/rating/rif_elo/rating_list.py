@@ -60,7 +60,7 @@ def replay_rif_elo(given: ReplayInput[EloListParams]) -> Replay:
             rif_elo.Tournament(t.id, t.start, t.end, [rif_elo.Game(g.black, g.white, g.black_score) for g in t.games])
             for t in given.tournaments
         ],
-        [rif_elo.Seed(s.player_id, s.rating, s.status, s.as_of) for s in given.seeds],
+        [rif_elo.Seed(s.player_id, round(s.rating), s.status, s.as_of) for s in given.seeds],  # whole: EloSeed
         params.engine(),
     )
     last_game = _last_game_dates(given, params.last_day)

@@ -1,7 +1,8 @@
-"""The Rivne Go club rating of one tournament (text 004): check the envelope (with pointers), then
-hand plain values to the rules (``app.rating.rivne.rules``). Nothing is stored."""
+"""The Rivne Go club rating of one tournament and of one game (text 004): check the envelope (with
+pointers), then hand plain values to the rules (``app.rating.rivne.rules``) and show every figure they
+computed. Nothing is stored."""
 
-from app.rating.calculators import CalculationRefused, Calculator, Pointer, envelope_errors, refuse_if_any
+from app.rating.calculators import CalculationRefused, Calculator, Pointer, envelope_errors, refuse_if_any, under_the_rules
 from app.rating.rivne import calculator_examples as examples
 from app.rating.rivne import calculator_models as schemas
 from app.rating.rivne import rules as rivne
@@ -25,7 +26,11 @@ def rate_tournament(body: schemas.RivneTournamentIn) -> schemas.RivneTournamentO
     return schemas.RivneTournamentOut(
         handicap_games=result.handicap_games,
         anomaly_passes=[
-            schemas.RivneAnomalyPassOut(number=p.number, anomalous=[schemas.RivneAnomalousOut(**a.__dict__) for a in p.anomalous])
+            schemas.RivneAnomalyPassOut(
+                number=p.number,
+                anomalous=[schemas.RivneAnomalousOut(**a.__dict__) for a in p.anomalous],
+                players=[schemas.RivnePassStandingOut(**standing.__dict__) for standing in p.players],
+            )
             for p in result.passes
         ],
         players=[
@@ -41,14 +46,57 @@ def rate_tournament(body: schemas.RivneTournamentIn) -> schemas.RivneTournamentO
                 games_played=r.games_played,
                 extra_points=r.extra_points,
                 rounds=[schemas.RivneRoundOut(**c.__dict__) for c in r.rounds],
+                games=[figures_out(figures) for figures in r.games],
+                seed=schemas.RivneSeedOut(rating=r.rating_after, title=given[r.id].rank),
             )
             for r in result.players
         ],
     )
 
 
+def rate_game(body: schemas.RivneSingleGameIn) -> schemas.RivneSingleGameOut:
+    errors = []
+    if body.handicap >= 1:
+        for side, player in (("black", body.black), ("white", body.white)):
+            if player.rank is None:
+                errors.append(Pointer(f"/{side}/rank", "a handicap game needs both declared ranks (Kf, 004)"))
+    refuse_if_any(errors)
+    black = rivne.Player("black", body.black.rating, body.black.rank)
+    white = rivne.Player("white", body.white.rating, body.white.rank)
+    game = rivne.Game(1, "black", "white", SCORE_OF_RESULT[body.result], body.board_size, body.handicap)
+    black_figures, white_figures, black_after, white_after = under_the_rules(rivne.rate_game, black, white, game)
+    return schemas.RivneSingleGameOut(
+        black=_side(black_figures, body.black.rating, black_after),
+        white=_side(white_figures, body.white.rating, white_after),
+    )
+
+
+def figures_out(figures: rivne.GameFigures) -> schemas.RivneGameFiguresOut:
+    """A player's figures in one game as the answers show them (the rules' names, 004)."""
+    return schemas.RivneGameFiguresOut.model_validate({k: v for k, v in figures.__dict__.items() if k != "id"})
+
+
 # The calculator endpoints, mounted under /v1/calc from the registry (app/api/calculators.py).
 ENDPOINTS = (
+    Calculator(
+        path="/rivne/game",
+        operation_id="calc_rivne_game",
+        doc="""Rate one Go game under the Rivne club rating
+
+        Formula (5) of text 004 for one game alone, with every figure it uses for each player: ΔR of (1)
+        (with RA# of (7) in a handicap game), a of (4), SE of (2)/(3), K1 of Table I, K2 of (6), Kd, Kf,
+        the bonus Kd·Kf·K1·K2 and the change. Both ratings are start and current ratings at once. A game
+        alone is not a tournament, so the anomaly check (8) is not made (ask the tournament calculator
+        for it). Players below 100 follow their own tables (INTERPRETATIONS 5.8–5.10). Ratings stay
+        fractional; `rating_after_display` is rounded for display. Nothing is stored; no key is
+        needed.""",
+        request_model=schemas.RivneSingleGameIn,
+        response_model=schemas.RivneSingleGameOut,
+        function=rate_game,
+        request_examples=examples.RIVNE_GAME_REQUESTS,
+        response_examples=examples.RIVNE_GAME_EXAMPLES,
+        within_budget=False,
+    ),
     Calculator(
         path="/rivne/tournament",
         operation_id="calc_rivne_tournament",
@@ -70,6 +118,15 @@ ENDPOINTS = (
         response_examples=examples.RIVNE_EXAMPLES,
     ),
 )
+
+
+def _side(figures: rivne.GameFigures, rating_before: float, rating_after: float) -> schemas.RivneSingleGameSideOut:
+    return schemas.RivneSingleGameSideOut(
+        **figures_out(figures).model_dump(),
+        rating_before=rating_before,
+        rating_after=rating_after,
+        rating_after_display=round_half_away_from_zero(rating_after),
+    )
 
 
 def _start_rating(player: schemas.RivnePlayerIn) -> float:

@@ -56,7 +56,7 @@ class RivneSeed(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     player_id: str
-    rating: int = Field(ge=0, le=3500)
+    rating: float = Field(ge=0, le=3500, description="Fractional, as 004 keeps ratings (INTERPRETATIONS 5.10)")
     status: Literal["active"] = "active"  # the list's only status
     as_of: dt.date
     title: str | None = Field(None, description="his declared rank (5k, 2d)")
@@ -217,6 +217,21 @@ def _rate(tournament: StoredTournament, standings: dict[str, _Standing], params:
                     "anomaly_passes": len(result.passes),
                     "rounds": [
                         {"round": label_of[c.round], "rating_after": c.rating_after, "change": c.change} for c in r.rounds
+                    ],
+                    # Every figure of (1)–(7) in each of his games, the game by its index in the
+                    # tournament's games and its round by its label; the check (8) of every pass.
+                    "games": [
+                        {**{k: v for k, v in figures.__dict__.items() if k != "id"}, "round": label_of[figures.round]}
+                        for figures in r.games
+                    ],
+                    "passes": [
+                        {
+                            "number": each.number,
+                            **{key: value for key, value in standing.__dict__.items() if key != "id"},
+                        }
+                        for each in result.passes
+                        for standing in each.players
+                        if standing.id == r.id
                     ],
                 },
             ),

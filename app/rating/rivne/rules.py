@@ -26,8 +26,10 @@ __all__ = [
     "AnomalyPass",
     "BOARD_FACTOR",
     "Game",
+    "GameFigures",
     "Player",
     "Pass",
+    "PassStanding",
     "PlayerResult",
     "RoundChange",
     "TournamentResult",
@@ -37,6 +39,8 @@ __all__ = [
     "handicap_factor_Kf",
     "rank_difference",
     "rank_index",
+    "scale_a",
+    "rate_game",
     "rate_rounds",
     "rate_tournament",
     "suggested_first_rating",
@@ -107,6 +111,49 @@ class Game:
 
 
 @dataclass(frozen=True)
+class GameFigures:
+    """One player's figures in one game, named as text 004 names them.
+
+    ``SE``, ``a``, ``delta_R``, ``K1``, ``K2``, ``Kf`` and ``bonus`` are None where the rule for
+    players below 100 replaces formula (5) for this player (INTERPRETATIONS 5.8); ``a`` and
+    ``delta_R`` also when a fair handicap above 9 fixes SE at 0.5 (004 (7))."""
+
+    round: int
+    game: int  # the game's position in the games given to the rules
+    id: str
+    opponent: str
+    colour: str  # "black" receives the handicap stones
+    player_A: bool  # the lower-rated player of (1) by start rating (INTERPRETATIONS 5.2)
+    R: float  # the result: 1, 0.5 or 0
+    start_rating: float  # declared before the tournament: what (1) uses
+    Rc: float  # current rating before the round: what (4), (5), (6) and Table I use
+    correction: float  # (7) N·100 − 50 added to black's start rating in (1); 0 without handicap
+    delta_R: float | None  # (1) ΔR = RB − RA on one scale (below 100 ×10, else +900), RA# for black
+    a: float | None  # (4) a = 205 − RA′/20 of the lower-rated player
+    SE: float | None  # (2) / (3)
+    K1: float | None  # Table I at Rc
+    K2: float | None  # (6) at Rc
+    Kf: float | None  # 004: 1 unless the higher-rated player of a handicap game
+    Kd: float  # (5): 19 → 1, 13 → 1/2, 9 → 1/3
+    bonus: float | None  # Kd·Kf·K1·K2: the part of (5) the bonus K2 gives
+    table_III: float  # extra points of a win below 100 (Table III)
+    change: float  # (5) Kd·Kf·K1·(R − SE + K2), or the points below 100, before the round's crossing of 100
+
+
+@dataclass(frozen=True)
+class PassStanding:
+    """One player in one computation of the tournament, with the check (8) made on him."""
+
+    id: str
+    start_rating: float
+    rating_after: float
+    games_played: int
+    limit: float | None  # ΔRmax of (8); None when (8) is not made on him (handicap games, below 100, no game)
+    extra_points: float
+    anomalous: bool
+
+
+@dataclass(frozen=True)
 class RoundChange:
     round: int
     rating_after: float
@@ -126,6 +173,7 @@ class PlayerResult:
     games_played: int
     extra_points: float
     rounds: tuple[RoundChange, ...]
+    games: tuple[GameFigures, ...] = ()  # his games of the final pass, by round
 
 
 @dataclass(frozen=True)
@@ -144,6 +192,7 @@ class AnomalyPass:
 
     number: int
     anomalous: tuple[AnomalousPlayer, ...]
+    players: tuple[PassStanding, ...] = ()  # every player, in the order of the input players
 
 
 @dataclass(frozen=True)
@@ -165,13 +214,14 @@ def rate_tournament(players: Sequence[Player], games: Sequence[Game]) -> Tournam
     by_id = _checked_players(players)
     rated = _checked_games(games, by_id)
     # 004: "In tournaments without handicap, each result is checked for anomaly."
-    handicap_games = any(game.handicap >= 1 for game in rated)
+    handicap_games = any(game.handicap >= 1 for _, game in rated)
     starts = {player.id: float(player.rating) for player in players}
     passes: list[AnomalyPass] = []
     while True:
         computed = _one_pass(by_id, starts, rated)
-        anomalous = _anomalous_players(computed, starts, check_formula_8=not handicap_games)
-        passes.append(AnomalyPass(len(passes) + 1, anomalous))
+        standings = _checked_standings(computed, starts, check_formula_8=not handicap_games)
+        anomalous = tuple(a for a, _ in standings if a is not None)
+        passes.append(AnomalyPass(len(passes) + 1, anomalous, tuple(standing for _, standing in standings)))
         if not anomalous:
             break
         if len(passes) >= ANOMALY_PASS_LIMIT:
@@ -191,10 +241,20 @@ def rate_tournament(players: Sequence[Player], games: Sequence[Game]) -> Tournam
             games_played=computed.games_played[player.id],
             extra_points=computed.extra_points_total(player.id),
             rounds=tuple(computed.rounds[player.id]),
+            games=tuple(computed.games[player.id]),
         )
         for player in players
     )
     return TournamentResult(results, tuple(passes), handicap_games)
+
+
+def rate_game(black: Player, white: Player, game: Game) -> tuple[GameFigures, GameFigures, float, float]:
+    """One game alone, formula (5) with every intermediate: black's and white's figures and ratings
+    after. No anomaly check: (8) is about a tournament's total gain, not a single game."""
+    if not game.played:
+        raise ValueError("a game not played is never rated")  # INTERPRETATIONS 0
+    computed = rate_rounds([black, white], [game])
+    return computed.games[black.id][0], computed.games[white.id][0], computed.final[black.id], computed.final[white.id]
 
 
 def rate_rounds(players: Sequence[Player], games: Sequence[Game]) -> Pass:
@@ -214,8 +274,13 @@ def win_expectancy(start_lower: float, start_higher: float, current_lower: float
     (4) a = 205 − RA′/20 with RA′ his current rating clamped at 2700 (INTERPRETATIONS 5.3).
     SE(B) = 1 − SE(A) is (3)."""
     delta_R = start_higher - start_lower  # (1)
-    a = 205.0 - min(current_lower, A_RATING_CAP) / 20.0  # (4)
-    return 1.0 / (math.exp(delta_R / a) + 1.0)  # (2)
+    return 1.0 / (math.exp(delta_R / scale_a(current_lower)) + 1.0)  # (2)
+
+
+def scale_a(current_lower: float) -> float:
+    """(4) a = 205 − RA′/20, RA′ the lower-rated player's current rating clamped at 2700
+    (INTERPRETATIONS 5.3)."""
+    return 205.0 - min(current_lower, A_RATING_CAP) / 20.0
 
 
 def development_K1(rating: float) -> float:
@@ -279,67 +344,103 @@ class Pass:
     games_played: dict[str, int]
     extra_points: dict[str, dict[int, float]]  # player -> board size -> Table III points
     rounds: dict[str, list[RoundChange]]
+    games: dict[str, list[GameFigures]]  # player -> his games' figures, by round
 
     def extra_points_total(self, player_id: str) -> float:
         return sum(self.extra_points[player_id].values())
 
 
-def _one_pass(by_id: dict[str, Player], starts: dict[str, float], games: Sequence[Game]) -> Pass:
+def _one_pass(by_id: dict[str, Player], starts: dict[str, float], games: Sequence[tuple[int, Game]]) -> Pass:
     current = dict(starts)
     games_played: dict[str, int] = defaultdict(int)
     extra_points: dict[str, dict[int, float]] = {player_id: defaultdict(float) for player_id in by_id}
     rounds: dict[str, list[RoundChange]] = {player_id: [] for player_id in by_id}
+    figures: dict[str, list[GameFigures]] = {player_id: [] for player_id in by_id}
     for round_number, round_games in _by_round(games):
         # Games of one round are simultaneous: every change comes from the ratings before the round.
         gains: dict[str, float] = defaultdict(float)
-        for game in round_games:
-            for player_id, gain, extra in _game_changes(game, by_id, starts, current):
-                gains[player_id] += gain
-                extra_points[player_id][game.board_size] += extra
-                games_played[player_id] += 1
+        for index, game in round_games:
+            for side in _game_figures(index, game, by_id, starts, current):
+                gains[side.id] += side.change
+                extra_points[side.id][game.board_size] += side.table_III
+                games_played[side.id] += 1
+                figures[side.id].append(side)
         for player_id, gain in gains.items():
             after = _apply(current[player_id], gain)
             rounds[player_id].append(RoundChange(round_number, after, after - current[player_id]))
             current[player_id] = after
-    return Pass(current, {p: games_played[p] for p in by_id}, extra_points, rounds)
+    return Pass(current, {p: games_played[p] for p in by_id}, extra_points, rounds, figures)
 
 
-def _game_changes(
-    game: Game, by_id: dict[str, Player], starts: dict[str, float], current: dict[str, float]
-) -> list[tuple[str, float, float]]:
-    """(player, gain, Table III extra points) for both players of one game."""
+def _game_figures(
+    index: int, game: Game, by_id: dict[str, Player], starts: dict[str, float], current: dict[str, float]
+) -> tuple[GameFigures, GameFigures]:
+    """Black's and white's figures in one game: the change each gets and every intermediate of it."""
     black, white = game.black, game.white
     scores = {black: game.score_black, white: 1.0 - game.score_black}
     low = {p for p in (black, white) if current[p] < LOW_RATING}
-    if len(low) == 2:
-        return [(p, _low_points(scores[p], game.board_size), 0.0) for p in (black, white)]
-    expectancy = _expectancies(game, by_id, starts, current)
-    _, higher = _lower_and_higher(game, starts)
-    changes: list[tuple[str, float, float]] = []
+    lower, higher = _lower_and_higher(game, starts)
+    correction = 100.0 * game.handicap - 50.0 if game.handicap >= 1 else 0.0  # (7)
+    Kd = BOARD_FACTOR[game.board_size]
+    scale: _Scale | None = None if len(low) == 2 else _expectancies(game, by_id, starts, current)
+
+    def figures(player_id: str, SE: float | None, Kf: float | None, table_III: float, change: float) -> GameFigures:
+        rating, below_formula_5 = current[player_id], scale is None or player_id in low
+        K1, K2 = (None, None) if below_formula_5 else (development_K1(rating), bonus_K2(rating))
+        return GameFigures(
+            round=game.round,
+            game=index,
+            id=player_id,
+            opponent=white if player_id == black else black,
+            colour="black" if player_id == black else "white",
+            player_A=player_id == lower,
+            R=scores[player_id],
+            start_rating=starts[player_id],
+            Rc=rating,
+            correction=correction if player_id == black else 0.0,
+            delta_R=None if scale is None or below_formula_5 else scale.delta_R,
+            a=None if scale is None or below_formula_5 else scale.a,
+            SE=SE,
+            K1=K1,
+            K2=K2,
+            Kf=Kf,
+            Kd=Kd,
+            bonus=None if K1 is None or K2 is None or Kf is None else Kd * Kf * K1 * K2,
+            table_III=table_III,
+            change=change,
+        )
+
+    sides = []
     for player_id in (black, white):
         opponent = white if player_id == black else black
-        if player_id in low:
-            # INTERPRETATIONS 5.8: scored as against a player below 100, plus Table III on a win.
-            extra = _table_III(current[opponent], game.board_size) if scores[player_id] == 1.0 else 0.0
-            changes.append((player_id, _low_points(scores[player_id], game.board_size) + extra, extra))
+        if scale is None or player_id in low:
+            # Both below 100 (004), or this player below 100 against one at or above it: scored as
+            # against a player below 100, plus Table III on a win (INTERPRETATIONS 5.8).
+            extra = 0.0 if scale is None or scores[player_id] != 1.0 else _table_III(current[opponent], game.board_size)
+            sides.append(figures(player_id, None, None, extra, _low_points(scores[player_id], game.board_size) + extra))
             continue
         Kf = 1.0
         if game.handicap >= 1 and player_id == higher:
             # 004 / INTERPRETATIONS 5.5: Kf for the higher-rated player of a handicap game only.
             Kf = handicap_factor_Kf(_declared_rank_difference(by_id, black, white))
         rating = current[player_id]
+        SE = scale.SE[player_id]
         # (5) Rn = Rc + Kd·Kf·K1·(R − SE + K2), K2 inside the parentheses (INTERPRETATIONS 5.4)
-        gain = (
-            BOARD_FACTOR[game.board_size]
-            * Kf
-            * development_K1(rating)
-            * (scores[player_id] - expectancy[player_id] + bonus_K2(rating))
-        )
-        changes.append((player_id, gain, 0.0))
-    return changes
+        gain = Kd * Kf * development_K1(rating) * (scores[player_id] - SE + bonus_K2(rating))
+        sides.append(figures(player_id, SE, Kf, 0.0, gain))
+    return sides[0], sides[1]
 
 
-def _expectancies(game: Game, by_id: dict[str, Player], starts: dict[str, float], current: dict[str, float]) -> dict[str, float]:
+@dataclass(frozen=True)
+class _Scale:
+    """SE of both players and the ΔR and a that gave it (None when a fair handicap above 9 fixes it)."""
+
+    SE: dict[str, float]
+    delta_R: float | None
+    a: float | None
+
+
+def _expectancies(game: Game, by_id: dict[str, Player], starts: dict[str, float], current: dict[str, float]) -> _Scale:
     lower, higher = _lower_and_higher(game, starts)
     # 004 below 100: in (1) a start rating below 100 × 10 and one at or above 100 + 900
     # (INTERPRETATIONS 5.8). Between two ratings at or above 100 this leaves ΔR unchanged, so it is
@@ -349,12 +450,14 @@ def _expectancies(game: Game, by_id: dict[str, Player], starts: dict[str, float]
     if game.handicap >= 1:
         if game.handicap > HANDICAP_CORRECTION_LIMIT and _fair(game, by_id):
             # 004 (7): "With a handicap greater than 9, SE(A) = 0.5" when it is fair (INTERPRETATIONS 5.6).
-            return {lower: 0.5, higher: 0.5}
+            return _Scale({lower: 0.5, higher: 0.5}, None, None)
         # (7) RA# = RA + (N·100 − 50) for the player receiving the stones (black), in SE only.
         effective[game.black] += 100.0 * game.handicap - 50.0
     # a keeps the real current rating of the lower-rated player (INTERPRETATIONS 5.8).
-    se_lower = win_expectancy(effective[lower], effective[higher], current[lower])
-    return {lower: se_lower, higher: 1.0 - se_lower}  # (3)
+    delta_R = effective[higher] - effective[lower]  # (1)
+    a = scale_a(current[lower])  # (4)
+    se_lower = 1.0 / (math.exp(delta_R / a) + 1.0)  # (2)
+    return _Scale({lower: se_lower, higher: 1.0 - se_lower}, delta_R, a)  # (3)
 
 
 def _lower_and_higher(game: Game, starts: dict[str, float]) -> tuple[str, str]:
@@ -411,21 +514,29 @@ def _apply(rating: float, gain: float) -> float:
 # --------------------------------------------------------------------------------------------------
 
 
-def _anomalous_players(computed: Pass, starts: dict[str, float], *, check_formula_8: bool) -> tuple[AnomalousPlayer, ...]:
-    anomalous: list[AnomalousPlayer] = []
+def _checked_standings(
+    computed: Pass, starts: dict[str, float], *, check_formula_8: bool
+) -> list[tuple[AnomalousPlayer | None, PassStanding]]:
+    """Every player of one pass with the check made on him, and the anomalous result it found."""
+    checked: list[tuple[AnomalousPlayer | None, PassStanding]] = []
     for player_id, start in starts.items():
         final = computed.final[player_id]
         extra = computed.extra_points_total(player_id)
+        games_played = computed.games_played[player_id]
+        limit: float | None = None
+        anomalous: AnomalousPlayer | None = None
         if start < LOW_RATING:
             # INTERPRETATIONS 5.9: 9 / 6 / 4 extra points (19 / 13 / 9); on mixed boards the shares add up.
             share = sum(points / LOW_ANOMALY_EXTRA[size] for size, points in computed.extra_points[player_id].items())
             if share >= 1.0 - 1e-12:
-                anomalous.append(AnomalousPlayer(player_id, start, final, None, extra, max(LOW_RATING, final)))
-        elif check_formula_8 and computed.games_played[player_id] > 0:
-            limit = anomaly_limit(start, computed.games_played[player_id])  # (8)
+                anomalous = AnomalousPlayer(player_id, start, final, None, extra, max(LOW_RATING, final))
+        elif check_formula_8 and games_played > 0:
+            limit = anomaly_limit(start, games_played)  # (8)
             if final - start > limit:
-                anomalous.append(AnomalousPlayer(player_id, start, final, limit, extra, final))
-    return tuple(anomalous)
+                anomalous = AnomalousPlayer(player_id, start, final, limit, extra, final)
+        standing = PassStanding(player_id, start, final, games_played, limit, extra, anomalous is not None)
+        checked.append((anomalous, standing))
+    return checked
 
 
 # --------------------------------------------------------------------------------------------------
@@ -446,9 +557,10 @@ def _checked_players(players: Sequence[Player]) -> dict[str, Player]:
     return by_id
 
 
-def _checked_games(games: Iterable[Game], by_id: dict[str, Player]) -> list[Game]:
-    rated: list[Game] = []
-    for game in games:
+def _checked_games(games: Iterable[Game], by_id: dict[str, Player]) -> list[tuple[int, Game]]:
+    """The games to rate, each with its position among the games given."""
+    rated: list[tuple[int, Game]] = []
+    for index, game in enumerate(games):
         for player_id in (game.black, game.white):
             if player_id not in by_id:
                 raise ValueError(f"game of round {game.round} names unknown player {player_id!r}")
@@ -461,12 +573,12 @@ def _checked_games(games: Iterable[Game], by_id: dict[str, Player]) -> list[Game
         if game.handicap < 0:
             raise ValueError(f"handicap {game.handicap} is negative")
         if game.played:  # INTERPRETATIONS 0: games not played are never rated
-            rated.append(game)
+            rated.append((index, game))
     return rated
 
 
-def _by_round(games: Sequence[Game]) -> list[tuple[int, list[Game]]]:
-    grouped: dict[int, list[Game]] = defaultdict(list)
-    for game in games:
-        grouped[game.round].append(game)
+def _by_round(games: Sequence[tuple[int, Game]]) -> list[tuple[int, list[tuple[int, Game]]]]:
+    grouped: dict[int, list[tuple[int, Game]]] = defaultdict(list)
+    for index, game in games:
+        grouped[game.round].append((index, game))
     return sorted(grouped.items())

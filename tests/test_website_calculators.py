@@ -1,0 +1,88 @@
+"""The calculators on the website and the figures behind a tournament's changes (issue 25 item 5):
+a form per system sent with GET, no JavaScript; the answer shows the rule's figures."""
+
+import math
+import re
+
+import pytest
+
+from app.web.calculators import FORMS
+from tests.helpers import AUTH, recompute_now
+
+GO = {
+    "id": "G1",
+    "name": "Club evening",
+    "category": "go",
+    "start": "2020-05-01",
+    "end": "2020-05-01",
+    "board_size": 19,
+    "players": [
+        {"id": "g1", "name": "A", "rank": "2k"},
+        {"id": "g2", "name": "B", "rank": "1d"},
+        {"id": "g3", "name": "C", "rank": "5k"},
+    ],
+    "games": [
+        {"round": "1", "black": "g1", "white": "g2", "result": "B", "handicap": 3},
+        {"round": "2", "black": "g3", "white": "g1", "result": "W"},
+    ],
+}
+
+
+def text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+def test_the_calculators_page_has_a_form_per_system_and_no_script(client):
+    response = client.get("/calculators")
+    assert response.status_code == 200 and response.headers["content-type"].startswith("text/html")
+    page = response.text
+    assert "<script" not in page
+    for form in FORMS:
+        assert f'action="/calculators/{form.slug}#result"' in page and 'method="get"' in page
+
+
+@pytest.mark.parametrize("form", FORMS, ids=lambda form: form.slug)
+def test_each_forms_example_calculates(client, form):
+    query = {field.name: field.default for field in form.fields if field.kind != "checkbox" or field.default == "on"}
+    page = client.get(f"/calculators/{form.slug}", params=query).text
+    assert "cannot be made" not in page, text(page)[:2000]
+    assert f'id="result">{form.title}' in page
+
+
+def test_one_go_game_shows_the_rules_figures(client):
+    query = {"black_rating": "1500", "white_rating": "1600", "result": "B", "board_size": "19", "handicap": "0"}
+    words = text(client.get("/calculators/rivne-game", params=query).text)
+    # By hand: a = 205 − 1500/20 = 130, SE(A) = 1/(e^(100/130) + 1), K1(1500) = 47, K2 = 0.032;
+    # the change 47(1 − SE + 0.032), shown to six decimals.
+    se = 1 / (math.exp(100 / 130) + 1)
+    assert f"SE {se:.6f}" in words and "a 130" in words and "K1 47" in words and "K2 0.032" in words
+    assert f"change {47 * (1 - se + 0.032):.6f}".rstrip("0") in words
+    # What was typed stays in the form.
+    assert 'name="black_rating" value="1500"' in client.get("/calculators/rivne-game", params=query).text
+
+
+def test_a_form_the_rules_refuse_says_where(client):
+    query = {"black_rating": "1500", "white_rating": "1600", "result": "B", "board_size": "19", "handicap": "3"}
+    page = client.get("/calculators/rivne-game", params=query).text
+    assert "cannot be made" in page and "/black/rank" in page
+    assert "cannot be made" in client.get("/calculators/whr", params={"games": "a b B"}).text  # a date is missing
+    assert client.get("/calculators/no-such").status_code == 404
+
+
+def test_a_tournaments_figures_are_a_page_of_their_own(client):
+    assert client.post("/v1/tournaments", json=GO, headers=AUTH).status_code == 201
+    recompute_now(client, "rivne")
+    page = client.get("/tournaments/G1").text
+    assert 'href="/tournaments/G1/lists/rivne/figures"' in page
+    figures = client.get("/tournaments/G1/lists/rivne/figures")
+    assert figures.status_code == 200
+    changes = [c for c in client.get("/v1/tournaments/G1").json()["rating_changes"] if c["list_id"] == "rivne"]
+    assert len(changes) == 3
+    words = text(figures.text)
+    for change in changes:
+        for game in change["details"]["games"]:
+            if game["SE"] is not None:
+                assert f"{game['SE']:.6f}".rstrip("0") in words
+    assert 'href="/tournaments/G1/lists/rivne/figures#player-g1"' in client.get("/players/g1").text
+    assert 'id="player-g1"' in figures.text
+    assert '<th scope="col">SE</th>' in figures.text and '<th scope="col">limit</th>' in figures.text
