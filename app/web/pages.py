@@ -186,6 +186,8 @@ ALL_COLUMNS = (
     Column("country", N_("Country")),
     Column("id", N_("ID")),
 )
+# Marked in the header (``data-key``): the browser test checks that they stay on a phone's screen.
+KEY_COLUMNS = frozenset({"rank", "player", "rating", "change"})
 OPTIONAL = {"country": "country", "deviation": "deviation", "title": "title", "change": "change"}  # column -> row field
 STATUS_LABELS = {"active": N_("active"), "inactive": N_("inactive"), "provisional": N_("provisional"), "all": N_("all")}
 CATEGORY_LABELS = {"renju": N_("Renju"), "gomoku": N_("Gomoku"), "go": N_("Go"), "shogi": N_("Shogi")}

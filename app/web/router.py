@@ -33,9 +33,11 @@ from app.web import display, i18n, pages
 HERE = Path(__file__).resolve().parent
 STATIC = {"site.css": "text/css; charset=utf-8"}
 _STATIC_BYTES = {name: (HERE / "static" / name).read_bytes() for name in STATIC}
-# Changes with any template or stylesheet, so a new release never answers 304 to an old page.
+# Changes with any template, stylesheet or catalogue, so a new release never answers 304 to an old page.
 SITE_VERSION = hashlib.sha256(
-    b"".join(_STATIC_BYTES.values()) + b"".join(p.read_bytes() for p in sorted((HERE / "templates").glob("*.html")))
+    b"".join(_STATIC_BYTES.values())
+    + b"".join(p.read_bytes() for p in sorted((HERE / "templates").glob("*.html")))
+    + b"".join(p.read_bytes() for p in sorted(i18n.LOCALE_DIRECTORY.glob("*/LC_MESSAGES/messages.po")))
 ).hexdigest()[:16]
 CSS_URL = f"/static/site.css?v={hashlib.sha256(_STATIC_BYTES['site.css']).hexdigest()[:12]}"
 STATIC_CACHE = "public, max-age=31536000, immutable"
@@ -58,6 +60,7 @@ COMMON_GLOBALS: dict[str, Any] = {
     "outcomes": pages.OUTCOME_LABELS,
     "colours": pages.COLOUR_LABELS,
     "categories": pages.CATEGORY_LABELS,
+    "key_columns": pages.KEY_COLUMNS,
 }
 
 
