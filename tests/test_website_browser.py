@@ -96,13 +96,13 @@ def test_pages_in_chromium_in_every_language_at_both_widths(client, chromium, ax
         ("tournament", "/tournaments/T0003"),
         ("tournaments", "/tournaments"),
         ("search", "/players?q=wang"),
-        (None, "/lists/rif-whr/publications"),
+        ("publications", "/lists/rif-whr/publications"),
         (None, "/lists/rivne?country=FR"),
         (None, "/lists/olufsen"),
-        (None, "/lists/rif-whr/snapshots"),
+        ("snapshots", "/lists/rif-whr/snapshots"),
         (None, "/players/s1"),
         (None, "/tournaments/egc2013main-2013-07-28"),
-        (None, "/players/nobody"),
+        ("error", "/players/nobody"),
     ]
     problems: list[tuple[str, str, int, object]] = []
     with running_server() as server, Browser(chromium) as browser:
