@@ -197,3 +197,32 @@ def test_a_list_offers_its_latest_publication_whose_page_shows_the_change_since_
     # A player's page: his move since the latest publication, with a link to it.
     player = Page(client.get("/players/p1").text)
     assert "Since the latest publication, August 2020:" in player.words and "/lists/rif-whr/publications/2" in player.links
+
+
+@pytest.mark.parametrize(
+    ("cookie", "accept", "expected"),
+    [
+        (None, None, "en"),
+        (None, "", "en"),
+        (None, "fr-FR,fr;q=0.9", "en"),  # none the site has
+        (None, "zh-TW,zh;q=0.9,en;q=0.8", "zh"),  # the nearest the site has: simplified Chinese
+        (None, "en;q=0.5,ja;q=0.8", "ja"),  # by quality, not by order
+        (None, "et,ru", "et"),  # equal qualities: the first named
+        (None, "ru;q=0,et;q=0.1", "et"),  # q=0 is "not this one"
+        (None, "ru;q=abc,ja", "ja"),  # a quality that is no number counts as 0
+        ("ru", "ja", "ru"),  # the switch's choice first
+        ("xx", "ja", "ja"),  # a cookie naming no language the site has is ignored
+    ],
+)
+def test_chosen_language(cookie, accept, expected):
+    from app.web.i18n import chosen_language
+
+    assert chosen_language(cookie, accept).code == expected
+
+
+def test_an_error_page_is_in_the_readers_language_around_the_services_detail(client):
+    answer = client.get("/players/nobody", headers={"Accept-Language": "ja"})
+    assert answer.status_code == 404 and '<html lang="ja">' in answer.text
+    page = Page(answer.text)
+    assert "見つかりません" in page.words and "レーティング表に戻る" in page.words
+    assert '<p lang="en">' in answer.text  # the detail is the service's English sentence, marked as such
