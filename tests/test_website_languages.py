@@ -124,6 +124,8 @@ def test_dates_counts_and_names_follow_the_language(client):
     assert names["ru"] == {"Xin Wang", "Иван Петров (Ivan Petrov)", "Tunnet Taimla", "Yusui Nakamura"}
     assert "王鑫 (Xin Wang)" in page("/players/p1", "zh").words and "Xin Wang" in page("/players/p1", "en").words
     assert "Иван Петров (Ivan Petrov)" in page("/tournaments/T1", "ru").words
+    opponents = page("/players/p3", "ja").table("局（新しい順）")  # his games: the opponents as the reader writes them
+    assert {row[0][0] for row in opponents["rows"]} == {"Ivan Petrov", "王鑫 (Xin Wang)", "中村優水 (Yusui Nakamura)"}
     # Status cells and headers in the language; the CSV stays data, whatever the language.
     russian = cells(page("/lists/rif-whr?status=all", "ru").table())
     assert {row["Статус"] for row in russian} == {"предварительный"}

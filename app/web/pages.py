@@ -421,6 +421,8 @@ def publication_page(session: Session, list_id: str, number: int, query: ListQue
         session, publication, country=query.country, status=query.status, limit=query.per_page, offset=query.offset
     )
     base = f"{display.list_path(list_id)}/publications/{number}"
+    departures = publication.departures if query.page == 1 else []
+    natives = native_names(session, [d["player_id"] for d in departures], language)
     return {
         "rating_list": rating_list,
         "publication": publication,
@@ -431,7 +433,11 @@ def publication_page(session: Session, list_id: str, number: int, query: ListQue
         "pages": max(1, math.ceil(total / query.per_page)),
         "statuses": STATUSES,
         "page_sizes": sorted({*PAGE_SIZES, query.per_page}),
-        "departures": publication.departures if query.page == 1 else [],
+        "departures": departures,
+        "departed_names": {
+            d["player_id"]: i18n.shown_name(d["name"] or d["player_id"], natives.get(d["player_id"]), language)
+            for d in departures
+        },
         "reasons": DEPARTURE_REASONS,
         "page_link": lambda n: display.with_query(base, **query.params(page=n if n != 1 else None)),
     }
@@ -534,7 +540,13 @@ def player_page(session: Session, player_id: str, language: i18n.Language) -> di
                 has_titles=any(c.change.title_after for c in changes),
             )
         )
-    return {"player": player, "name": name, "sections": sections, "games": player_record.games(session, player_id)}
+    games = player_record.games(session, player_id)
+    natives = native_names(session, sorted({game.opponent_id for game in games}), language)
+    opponents = {
+        game.opponent_id: i18n.shown_name(game.opponent_name or game.opponent_id, natives.get(game.opponent_id), language)
+        for game in games
+    }
+    return {"player": player, "name": name, "sections": sections, "games": games, "opponents": opponents}
 
 
 def _since(session: Session, list_id: str, standing: player_record.ListStanding | None) -> Since | None:
