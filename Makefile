@@ -4,7 +4,7 @@ PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test test-fast lint worker migrate openapi import bench bench-http clean
+.PHONY: run test test-fast lint worker migrate openapi import bench bench-http messages clean
 
 $(BIN)/.installed: requirements.lock pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "$(PYTHON) not found; set PYTHON=python3" >&2; exit 1; }
@@ -46,6 +46,13 @@ bench: $(BIN)/.installed
 
 bench-http: $(BIN)/.installed
 	$(BIN)/python bench/bench_http.py --database sqlite
+
+# The website's catalogues (app/web/locale/*/LC_MESSAGES/messages.po, read as they are when the
+# service starts): extract every message (babel.cfg) and add the new ones to each catalogue, then
+# translate what it added; tests/test_website_languages.py fails until every message is translated.
+messages: $(BIN)/.installed
+	$(BIN)/python -m babel.messages.frontend extract -F babel.cfg -k N_ --no-location --sort-output -o var/messages.pot .
+	$(BIN)/python -m babel.messages.frontend update -i var/messages.pot -d app/web/locale -D messages --ignore-obsolete --no-wrap --no-fuzzy-matching
 
 clean:
 	rm -rf $(VENV) var .pytest_cache

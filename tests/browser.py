@@ -25,12 +25,13 @@ AXE_VERSION = "4.14.1"
 
 
 def ensure_chromium() -> str:
-    """Debian's chromium, installed with apt-get when missing (CI runs as root on a fresh machine)."""
+    """Debian's chromium, installed with apt-get when missing (CI runs as root on a fresh machine),
+    with a font for Latin and Cyrillic and one for Chinese and Japanese (the pages' five languages)."""
     found = shutil.which("chromium")
     if found:
         return found
     environment = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    install = ["apt-get", "install", "-y", "--no-install-recommends", "chromium", "fonts-dejavu-core"]
+    install = ["apt-get", "install", "-y", "--no-install-recommends", "chromium", "fonts-dejavu-core", "fonts-wqy-microhei"]
     if subprocess.run(install, env=environment, capture_output=True).returncode != 0:
         subprocess.run(["apt-get", "update"], env=environment, check=True, capture_output=True)
         subprocess.run(install, env=environment, check=True, capture_output=True)

@@ -23,7 +23,7 @@ def _shown(client: TestClient, query: str) -> tuple[list[str], Page]:
     assert response.status_code == 200, response.text
     page = Page(response.text)
     rows = page.table("")["rows"] if "Tournaments" in response.text and "<tbody>" in response.text else []
-    return [row[1][1].rsplit("/", 1)[1] for row in rows], page
+    return [row[0][1].rsplit("/", 1)[1] for row in rows], page
 
 
 def _api(client: TestClient, **params: object) -> list[str]:

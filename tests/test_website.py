@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 
 from app.web.charts import ChartPoint, rating_chart
 from app.web.crosstable import CrossGame, Standing, crosstable
+from app.web.i18n import shown_date
 from tests.helpers import SITE_EARLIER, SITE_LIST_DATE, Page, cells, empty_database, load_site
 
 EGC = "egc2013main-2013-07-28"
@@ -53,6 +54,13 @@ def api_rows(client: TestClient, list_id: str, **params: object) -> list[dict]:
     return page.json()["items"]
 
 
+def day(iso: str | dt.date | None) -> str:
+    """A day as the English pages show it (CLDR's medium format: Dec 31, 2019)."""
+    if iso is None:
+        return ""
+    return shown_date(dt.date.fromisoformat(iso) if isinstance(iso, str) else iso, "en")
+
+
 def shown(value: float | None) -> str:
     """A rating as the pages show it (rounded half away from zero)."""
     if value is None:
@@ -70,9 +78,9 @@ def test_home_shows_each_list_with_its_date_count_and_top_ten(site):
     for rating_list in lists:
         assert rating_list["name"] in words
     assert "Not computed yet." in words  # rif-whr-gomoku was never recomputed
-    assert f"List of {SITE_LIST_DATE}: 526 players" in words
+    assert f"As of {day(SITE_LIST_DATE)}: 526 players" in words
     top = api_rows(site, "rif-whr", status="active", limit=10)
-    whr = page.table("Top ten active players on RIF rating (Whole-History Rating), renju")
+    whr = page.table("Top ten established players: RIF rating (Whole-History Rating), renju")
     assert [row[1][1] for row in whr["rows"]] == [f"/players/{r['player_id']}" for r in top]
     assert [c["Rating"] for c in cells(whr)] == [shown(r["rating"]) for r in top]
     assert "/players" in page.sources and 'role="search"' in site.get("/").text  # the search form
@@ -81,36 +89,36 @@ def test_home_shows_each_list_with_its_date_count_and_top_ten(site):
 def test_a_list_page_shows_the_api_rows_with_the_columns_its_system_has(site):
     page = get_page(site, "/lists/rif-whr?status=all&per_page=500")
     table = page.table()
-    assert table["headers"] == ["#", "Player", "ID", "Rating", "Deviation", "Games", "Last played", "Status"]
+    assert table["headers"] == ["#", "Player", "Rating", "Deviation", "Status", "Games", "Last played", "ID"]
     expected = api_rows(site, "rif-whr", status="all")
     assert len(table["rows"]) == len(expected) == 500
     for row, (text_and_links, api) in zip(cells(table), zip(table["rows"], expected)):
         assert row["#"] == str(api["rank"]) and row["ID"] == api["player_id"]
         assert row["Player"] == (api["name"] or api["player_id"]) and text_and_links[1][1] == f"/players/{api['player_id']}"
         assert (row["Rating"], row["Deviation"]) == (shown(api["rating"]), shown(api["deviation"]))
-        assert (row["Games"], row["Last played"], row["Status"]) == (str(api["games"]), api["last_played"], api["status"])
+        assert (row["Games"], row["Last played"], row["Status"]) == (str(api["games"]), day(api["last_played"]), api["status"])
     assert "Players 1 to 500 of 526" in page.words
     # Elo: integers, no deviation; Rivne: countries and declared ranks.
     assert get_page(site, "/lists/rif-elo?status=all").table()["headers"] == [
         "#",
         "Player",
-        "ID",
         "Rating",
+        "Status",
         "Games",
         "Last played",
-        "Status",
+        "ID",
     ]
     rivne = get_page(site, "/lists/rivne")
     assert rivne.table()["headers"] == [
         "#",
         "Player",
-        "ID",
-        "Country",
         "Rating",
-        "Games",
-        "Last played",
         "Status",
         "Grade or rank",
+        "Games",
+        "Last played",
+        "Country",
+        "ID",
     ]
     first = cells(rivne.table())[0]
     api_first = api_rows(site, "rivne")[0]
@@ -151,7 +159,7 @@ def test_filters_and_pagination_read_what_the_api_reads(site):
 def test_an_empty_selection_says_so_and_offers_the_list_on_its_last_day(site):
     # On today's date every renju player is inactive (five years without a game, RIF 2021 #10).
     page = get_page(site, "/lists/rif-whr?as_of=2030-01-01")
-    assert "No player matches these filters with the status active" in page.words and not page.tables
+    assert "No player with the status “active” matches these filters." in page.words and not page.tables
     assert "/lists/rif-whr?status=all&as_of=2030-01-01" in page.links
 
 
@@ -170,20 +178,23 @@ def test_the_csv_download_is_exactly_the_table_shown(site, query):
     assert download.headers["content-disposition"].startswith(f'attachment; filename="{list_id}-')
     rows = list(csv.reader(io.StringIO(download.text)))
     assert rows[0] == table["headers"]
-    assert rows[1:] == [[text for text, _ in row] for row in table["rows"]] and len(rows) > 1
+    # The same cells, as data: a day as ISO 8601 where the page writes it in the reader's language.
+    last_played = table["headers"].index("Last played")
+    data = [[day(cell) if index == last_played else cell for index, cell in enumerate(row)] for row in rows[1:]]
+    assert data == [[text for text, _ in row] for row in table["rows"]] and len(rows) > 1
 
 
 def test_snapshots_are_listed_by_date_and_each_reads_as_it_was(site):
     page = get_page(site, "/lists/rif-whr/snapshots")
     rows = cells(page.table())
-    assert [row["List date"] for row in rows] == [f"{SITE_LIST_DATE} (current)", str(SITE_EARLIER)]
+    assert [row["List date"] for row in rows] == [f"{day(SITE_LIST_DATE)} (current)", day(SITE_EARLIER)]
     snapshots = site.get("/v1/rating-lists/rif-whr/snapshots").json()["items"]
     earlier = next(s for s in snapshots if s["list_date"] == str(SITE_EARLIER))
     assert f"/lists/rif-whr?snapshot={earlier['id']}" in page.links
     old = site.get(f"/lists/rif-whr?snapshot={earlier['id']}&status=all&per_page=500")
     assert old.headers["cache-control"] == "public, max-age=31536000, immutable"
     old_page = Page(old.text)
-    assert f"Snapshot of {SITE_EARLIER}, as it was published" in old_page.words
+    assert f"Snapshot of {day(SITE_EARLIER)}, as it was computed" in old_page.words
     expected = api_rows(site, "rif-whr", status="all", snapshot_id=earlier["id"])
     assert [(c["ID"], c["Rating"]) for c in cells(old_page.table())] == [(r["player_id"], shown(r["rating"])) for r in expected]
     assert len(expected) < 526  # the players of 2019 were not on it yet
@@ -204,7 +215,7 @@ def test_a_player_page_has_a_chart_and_the_tournaments_of_each_list_and_his_game
     assert 'class="band"' not in elo_chart and re.search(r'<path class="line" d="M[\d.,]+(H[\d.]+V[\d.]+)+"', elo_chart)
     history = site.get(f"/v1/players/{top}/history", params={"list": "rif-whr"}).json()["points"]
     assert whr_chart.count('class="dot"') == len(history)
-    assert f"{len(history)} rating points from {history[0]['date']}" in whr_chart
+    assert f"{len(history)} rating points from {day(history[0]['date'])}" in whr_chart
     # His tournaments on each list: before, after and change as the tournament's own page says.
     for list_id in ("rif-whr", "rif-elo"):
         name = site.get(f"/v1/rating-lists/{list_id}").json()["name"]
@@ -223,9 +234,9 @@ def test_a_player_page_has_a_chart_and_the_tournaments_of_each_list_and_his_game
     games = page.table("games, the latest first")
     assert len(games["rows"]) == int(re.search(r"Games (\d+)", page.words).group(1)) > 50  # type: ignore[union-attr]
     for row in games["rows"]:
-        opponent_link = row[4][1]
+        opponent_link = row[0][1]
         assert opponent_link and opponent_link.startswith("/players/") and opponent_link != f"/players/{top}"
-        assert row[5][0] in ("won", "lost", "drawn")
+        assert row[1][0].split(" (")[0] in ("won", "lost", "drawn")
     # The place links to the list page that holds him.
     assert f"/lists/rif-whr?status=inactive#p-{top}" in page.links or f"/lists/rif-whr#p-{top}" in page.links
 
@@ -234,7 +245,7 @@ def test_a_grade_change_is_marked_on_the_chart(site):
     html = site.get("/players/s1").text
     chart = html[html.index('id="chart-olufsen-title"') : html.index("</svg>", html.index('id="chart-olufsen-title"'))]
     assert chart.count('class="mark"') == 1 and '<text class="mark-label"' in chart and ">3d</text>" in chart
-    assert "Starts at 2d. 2d to 3d on 2024-06-02." in chart
+    assert "Starts at 2d. 2d to 3d on Jun 2, 2024." in chart
     table = Page(html).table("Tournaments rated on Shogi rating (Olufsen)")
     assert table["headers"][-1] == "Grade or rank after" and table["rows"][-1][-1][0] == "3d"
 
@@ -280,7 +291,7 @@ def test_a_tournament_page_has_its_crosstable_and_each_lists_changes(site):
         shown_rows = page.table(f"Each player's change on {name}")["rows"]
         expected = {c["player_id"]: c for c in tournament["rating_changes"] if c["list_id"] == list_id}
         assert {link.rsplit("/", 1)[1] for (_, link), *_ in shown_rows} == set(expected)
-        for (_, link), before_cell, after, *_ in shown_rows:
+        for (_, link), after, _change, before_cell, *_ in shown_rows:
             change = expected[link.rsplit("/", 1)[1]]
             assert (before_cell[0], after[0]) == (shown(change["rating_before"]), shown(change["rating_after"]))
 
@@ -344,7 +355,7 @@ def test_search_finds_players_by_name_and_the_index_lists_tournaments(site):
     assert "61 tournaments" in index.words or "tournaments, the latest first" in index.words
     total = site.get("/v1/tournaments", params={"limit": 1}).json()["total"]
     assert f"{total} tournaments, the latest first" in index.words
-    assert [row[1][1] for row in index.table()["rows"]][0].startswith("/tournaments/")
+    assert [row[0][1] for row in index.table()["rows"]][0].startswith("/tournaments/")
 
 
 def test_every_link_resolves_and_nothing_comes_from_outside(site):

@@ -1,6 +1,7 @@
 """The website before and after a first recompute, when nobody is active on the list's date: the
-home page's top ten falls back to all players and says so, the list page offers the list on its last
-game's day and every status."""
+home page shows the list as it stood on its last game's day, labelled with that day, and only its
+established players (none here, and it says so); the list page offers the list on its last game's
+day and every status."""
 
 import datetime as dt
 
@@ -12,7 +13,7 @@ def test_a_fresh_service_has_pages_that_say_nothing_is_computed_yet(client):
     home = Page(client.get("/").text).words
     assert home.count("Not computed yet.") == len(client.get("/v1/rating-lists").json())
     assert "This list has not been computed yet." in Page(client.get("/lists/rif-whr").text).words
-    assert "No snapshot has been published yet." in Page(client.get("/lists/rif-whr/snapshots").text).words
+    assert "No snapshot has been computed yet." in Page(client.get("/lists/rif-whr/snapshots").text).words
     assert "No tournament is stored yet." in Page(client.get("/tournaments").text).words
 
 
@@ -22,12 +23,14 @@ def test_nobody_active_on_the_list_date(client):
     run_pending_jobs(list_date=dt.date(2030, 1, 1))  # three games each: provisional (INTERPRETATIONS 3.5)
 
     home = Page(client.get("/").text)
-    assert "Top ten of all players (nobody is active on the list's date)" in home.words
-    assert len(home.table("on RIF rating (Whole-History Rating), renju")["rows"]) == 4
-    assert "/lists/rif-whr?status=all" in home.links
+    assert "As of May 3, 2020: 4 players, 0 active on the list's date." in home.words  # not 2030
+    assert "Nobody is active on the list's date: it is shown as it stood on its last game's day." in home.words
+    assert "No established player is on this list yet." in home.words  # provisional players are not its top ten
+    assert not home.tables
+    assert "/lists/rif-whr?as_of=2020-05-03" in home.links
 
     page = Page(client.get("/lists/rif-whr").text)
-    assert "No player matches these filters with the status active" in page.words and not page.tables
+    assert "No player with the status “active” matches these filters." in page.words and not page.tables
     assert "/lists/rif-whr?status=all" in page.links
     assert "/lists/rif-whr?as_of=2020-05-03" in page.links  # the last game's day
     on_that_day = Page(client.get("/lists/rif-whr?as_of=2020-05-03&status=provisional").text)

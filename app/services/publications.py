@@ -331,6 +331,16 @@ def latest_publication(session: Session, list_id: str) -> Publication | None:
     return session.scalar(select(Publication).where(Publication.list_id == list_id).order_by(Publication.number.desc()).limit(1))
 
 
+def published_row(session: Session, publication: Publication, player_id: str) -> Previous | None:
+    """The player's row in the publication (his rating, place and status there), if he has one."""
+    found = session.execute(
+        select(PublicationEntry.rating, PublicationEntry.place, PublicationEntry.status).where(
+            PublicationEntry.publication_id == publication.id, PublicationEntry.player_id == player_id
+        )
+    ).first()
+    return Previous(*found) if found else None
+
+
 def list_publications(session: Session, list_id: str, limit: int, offset: int) -> tuple[list[Publication], int]:
     """The list's publications, the latest first."""
     get_rating_list(session, list_id)

@@ -29,3 +29,11 @@ def countries(session: Session, snapshot_id: int) -> list[str]:
 
 def last_game_date(session: Session, snapshot_id: int) -> dt.date | None:
     return session.scalar(select(func.max(RatingEntry.last_played)).where(RatingEntry.snapshot_id == snapshot_id))
+
+
+def native_names(session: Session, player_ids: list[str]) -> dict[str, str | None]:
+    """The players' native spellings (those who have one), for pages that show names in the reader's script."""
+    found = session.execute(
+        select(Player.id, Player.native_name).where(Player.id.in_(player_ids), Player.native_name.is_not(None))
+    )
+    return {player_id: native for player_id, native in found}

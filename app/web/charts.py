@@ -10,6 +10,7 @@ import datetime as dt
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from gettext import NullTranslations
 
 from markupsafe import Markup, escape
 
@@ -37,8 +38,16 @@ class TitleMark:
     previous: str | None
 
 
-def rating_chart(points: Sequence[ChartPoint], *, chart_id: str, subject: str) -> Markup:
-    """The chart of ``points`` (oldest first). ``subject`` names it ("Zha Shicheng, RIF rating")."""
+def rating_chart(
+    points: Sequence[ChartPoint],
+    *,
+    chart_id: str,
+    subject: str,
+    translations: NullTranslations | None = None,
+    format_day: Callable[[dt.date], str] = dt.date.isoformat,
+) -> Markup:
+    """The chart of ``points`` (oldest first). ``subject`` names it ("Zha Shicheng, RIF rating");
+    its description is in the language of ``translations``, its days as ``format_day`` writes them."""
     if not points:
         return Markup("")
     banded = any(p.deviation is not None for p in points)
@@ -61,7 +70,7 @@ def rating_chart(points: Sequence[ChartPoint], *, chart_id: str, subject: str) -
     parts = [
         f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-labelledby="{title_id} {desc_id}" focusable="false">',
         f'<title id="{title_id}">{escape(subject)}</title>',
-        f'<desc id="{desc_id}">{escape(describe(points, marks, banded))}</desc>',
+        f'<desc id="{desc_id}">{escape(describe(points, marks, banded, translations or NullTranslations(), format_day))}</desc>',
     ]
     parts += _grid(y_ticks, y, dt.date.fromordinal(first_day), dt.date.fromordinal(last_day), x)
     if banded:
@@ -98,21 +107,48 @@ def title_marks(points: Sequence[ChartPoint]) -> list[TitleMark]:
     return marks
 
 
-def describe(points: Sequence[ChartPoint], marks: Sequence[TitleMark], banded: bool) -> str:
+def describe(
+    points: Sequence[ChartPoint],
+    marks: Sequence[TitleMark],
+    banded: bool,
+    translations: NullTranslations,
+    format_day: Callable[[dt.date], str] = dt.date.isoformat,
+) -> str:
     """The chart in words: its span, its highest and lowest points and every title change."""
+    gettext, ngettext = translations.gettext, translations.ngettext
     first, last = points[0], points[-1]
     best = max(points, key=lambda p: p.rating)
     worst = min(points, key=lambda p: p.rating)
     words = [
-        f"{len(points)} rating points from {first.date} ({number(first.rating)}) to {last.date} ({number(last.rating)}); "
-        f"highest {number(best.rating)} on {best.date}, lowest {number(worst.rating)} on {worst.date}."
+        ngettext(
+            "%(num)d rating point from %(first)s (%(first_rating)s) to %(last)s (%(last_rating)s);",
+            "%(num)d rating points from %(first)s (%(first_rating)s) to %(last)s (%(last_rating)s);",
+            len(points),
+        )
+        % {
+            "num": len(points),
+            "first": format_day(first.date),
+            "first_rating": number(first.rating),
+            "last": format_day(last.date),
+            "last_rating": number(last.rating),
+        },
+        gettext("highest %(best)s on %(best_day)s, lowest %(worst)s on %(worst_day)s.")
+        % {
+            "best": number(best.rating),
+            "best_day": format_day(best.date),
+            "worst": number(worst.rating),
+            "worst_day": format_day(worst.date),
+        },
     ]
     if banded:
-        words.append("The shaded band is one deviation either side of the rating.")
+        words.append(gettext("The shaded band is one deviation either side of the rating."))
     if first.title:
-        words.append(f"Starts at {first.title}.")
+        words.append(gettext("Starts at %(title)s.") % {"title": first.title})
     for mark in marks:
-        words.append(f"{mark.previous or 'No title'} to {mark.title} on {mark.date}.")
+        words.append(
+            gettext("%(previous)s to %(title)s on %(day)s.")
+            % {"previous": mark.previous or gettext("No title"), "title": mark.title, "day": format_day(mark.date)}
+        )
     return " ".join(words)
 
 

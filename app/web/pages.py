@@ -19,14 +19,14 @@ from typing import Any, get_args
 from markupsafe import Markup
 from sqlalchemy.orm import Session
 
-from app.models import Player, RatingList, RatingSnapshot
+from app.models import Player, Publication, RatingList, RatingSnapshot
 from app.problems import FieldError, InvalidInput
 from app.schemas.common import EARLIEST_DATE, ID_MAX_LENGTH, ID_PATTERN, ID_RULE, LATEST_DATE
 from app.schemas.rating_lists import RatingRowRead
 from app.schemas.tournaments import Category
-from app.services import player_record, players, snapshot_facts, tournaments
+from app.services import player_record, players, publications, snapshot_facts, tournaments
 from app.services import rating_lists as lists_service
-from app.web import display
+from app.web import display, i18n
 from app.web.charts import ChartPoint, rating_chart
 from app.web.crosstable import CrossGame, Standing, crosstable
 
@@ -166,6 +166,17 @@ def parse_tournament_query(raw: Mapping[str, str]) -> TournamentQuery:
     return TournamentQuery(category, country, year, page or 1)
 
 
+def parse_number(value: str) -> int:
+    """A publication's number in a page's path: a whole number from 1, else a 422 naming it."""
+    errors: list[FieldError] = []
+    number = _positive({"number": value}, "number", None, errors, most=2**31 - 1)
+    if errors or number is None:
+        raise PageInputError.of(
+            [FieldError("path:number", f"a publication's number is a whole number from 1, not {value[:20]!r}")]
+        )
+    return number
+
+
 def parse_search(raw: Mapping[str, str]) -> str:
     """The search text, up to 200 characters; a NUL character (which no stored text holds, and
     PostgreSQL cannot compare) is a 422, as the API's ``q`` answers."""
@@ -195,19 +206,34 @@ class Column:
     numeric: bool = False
 
 
+def N_(message: str) -> str:
+    """Marks a message for the catalogues (Babel extracts ``N_``); the template translates it."""
+    return message
+
+
+# The columns a reader comes for first (place, name, rating, change: issue 26), so that they stay on
+# a phone's screen; the others follow and scroll inside the table's box.
 ALL_COLUMNS = (
     Column("rank", "#", numeric=True),
-    Column("player", "Player"),
-    Column("id", "ID"),
-    Column("country", "Country"),
-    Column("rating", "Rating", numeric=True),
-    Column("deviation", "Deviation", numeric=True),
-    Column("games", "Games", numeric=True),
-    Column("last_played", "Last played"),
-    Column("status", "Status"),
-    Column("title", "Grade or rank"),
+    Column("player", N_("Player")),
+    Column("rating", N_("Rating"), numeric=True),
+    Column("change", N_("Change"), numeric=True),
+    Column("deviation", N_("Deviation"), numeric=True),
+    Column("status", N_("Status")),
+    Column("title", N_("Grade or rank")),
+    Column("games", N_("Games"), numeric=True),
+    Column("last_played", N_("Last played")),
+    Column("country", N_("Country")),
+    Column("id", N_("ID")),
 )
-OPTIONAL = {"country": "country", "deviation": "deviation", "title": "title"}  # column -> row field
+# Marked in the header (``data-key``): the browser test checks that they stay on a phone's screen.
+KEY_COLUMNS = frozenset({"rank", "player", "rating", "change"})
+OPTIONAL = {"country": "country", "deviation": "deviation", "title": "title", "change": "change"}  # column -> row field
+STATUS_LABELS = {"active": N_("active"), "inactive": N_("inactive"), "provisional": N_("provisional"), "all": N_("all")}
+CATEGORY_LABELS = {"renju": N_("Renju"), "gomoku": N_("Gomoku"), "go": N_("Go"), "shogi": N_("Shogi")}
+OUTCOME_LABELS = {"won": N_("won"), "lost": N_("lost"), "drawn": N_("drawn")}
+COLOUR_LABELS = {"black": N_("black"), "white": N_("white")}
+MARKER_LABELS = {"new": N_("new"), "returned": N_("returned")}
 
 
 @dataclass(frozen=True)
@@ -223,34 +249,64 @@ def shown_columns(rows: list[RatingRowRead], keys: tuple[str, ...] | None = None
     return [c for c in chosen if c.key not in OPTIONAL or any(getattr(r, OPTIONAL[c.key]) is not None for r in rows)]
 
 
-def rows_html(columns: list[Column], rows: list[ShownRow], *, anchors: bool = True) -> Markup:
+def rows_html(columns: list[Column], rows: list[ShownRow], language: i18n.Language, *, anchors: bool = True) -> Markup:
     """The table body, built here rather than in the template: a 500-row page is 5,000 cells, and a
     template loop over them costs more than the page's database reads (issue 14: under 30 ms).
-    Numbers and dates are digits and dashes; only the text cells need escaping."""
+    The cells are data (ISO dates, status codes, the CSV's); here they are shown in the reader's
+    language, each distinct date, status or marker written once a page. Numbers are digits and
+    signs; the text cells are escaped."""
+    shown_cell = _ShownCells(language)
     lines = []
     for row in rows:
         cells = []
         for column in columns:
-            value = row.cells[column.key]
-            if column.key == "player":
+            key, value = column.key, row.cells[column.key]
+            if key == "player":
                 cells.append(f'<th scope="row"><a href="{_escape(row.href)}">{_escape(value)}</a></th>')
+            elif key in ("last_played", "status", "change"):
+                cells.append(shown_cell(key, value))
             elif column.numeric:
                 cells.append(f'<td class="num">{value}</td>')
             else:
-                cells.append(f"<td>{value if column.key == 'last_played' else _escape(value)}</td>")
+                cells.append(f"<td>{_escape(value)}</td>")
         anchor = f' id="p-{_escape(row.player_id)}"' if anchors else ""
         lines.append(f"<tr{anchor}>{''.join(cells)}</tr>")
     return Markup("\n".join(lines))
 
 
-def shown_rows(rows: list[RatingRowRead]) -> list[ShownRow]:
+class _ShownCells(dict[tuple[str, str], str]):
+    """A page's cells of days, statuses and changes in the reader's language, each written once."""
+
+    def __init__(self, language: i18n.Language) -> None:
+        super().__init__()
+        self.language = language
+        self.gettext = i18n.translations(language.code).gettext
+
+    def __call__(self, key: str, value: str) -> str:
+        cell = self.get((key, value))
+        if cell is None:
+            cell = self[key, value] = self._written(key, value)
+        return cell
+
+    def _written(self, key: str, value: str) -> str:
+        if key == "last_played":
+            return f"<td>{_escape(i18n.shown_date(dt.date.fromisoformat(value), self.language.locale)) if value else ''}</td>"
+        if key == "status":
+            return f"<td>{_escape(self.gettext(STATUS_LABELS.get(value, value)))}</td>"
+        shown = self.gettext(MARKER_LABELS[value]) if value in MARKER_LABELS else value
+        return f'<td class="num">{_escape(shown)}</td>'
+
+
+def shown_rows(rows: list[RatingRowRead], natives: Mapping[str, str | None], language: i18n.Language) -> list[ShownRow]:
+    """The rows' cells as data; a player's name in the reader's script where he has it (``natives``)."""
     return [
         ShownRow(
             row.player_id,
             display.player_path(row.player_id),
             {
                 "rank": str(row.rank),
-                "player": row.name or row.player_id,
+                "player": i18n.shown_name(row.name or row.player_id, natives.get(row.player_id), language),
+                "change": _change_cell(row),
                 "id": row.player_id,
                 "country": row.country or "",
                 "rating": display.number(row.rating),
@@ -265,6 +321,21 @@ def shown_rows(rows: list[RatingRowRead]) -> list[ShownRow]:
     ]
 
 
+def _change_cell(row: RatingRowRead) -> str:
+    """The change since the publication compared with, as data: a signed whole number (the shown
+    rating minus the shown previous one, so that the row adds up), a marker, or empty."""
+    if row.change is None or isinstance(row.change, str):
+        return row.change or ""
+    return display.shown_change(row.previous_rating, row.rating, row.change)
+
+
+def native_names(session: Session, player_ids: list[str], language: i18n.Language) -> dict[str, str | None]:
+    """The native spellings of the players shown, read only for a language whose readers may have one."""
+    if not language.scripts or not player_ids:
+        return {}
+    return snapshot_facts.native_names(session, player_ids)
+
+
 # --- home ------------------------------------------------------------------------------------------
 
 
@@ -272,45 +343,63 @@ def shown_rows(rows: list[RatingRowRead]) -> list[ShownRow]:
 class ListSummary:
     rating_list: RatingList
     snapshot: RatingSnapshot | None
+    main: bool = False
+    as_of: dt.date | None = None
     counts: dict[str, int] = field(default_factory=dict)
-    top_status: str = "active"
     columns: list[Column] = field(default_factory=list)
     rows: list[ShownRow] = field(default_factory=list)
 
 
-def home(session: Session) -> dict[str, Any]:
-    """Every list with its current snapshot's date, player count and top ten: the active players
-    (INTERPRETATIONS 6.4), or all players when nobody is active on the list's date (an old
-    history's list: INTERPRETATIONS 3.5, 1.17), and the page says so."""
+def home(session: Session, language: i18n.Language) -> dict[str, Any]:
+    """Each discipline's main list first (docs/decisions.md 7.48), then the others; each with its
+    top ten *established* players (status active: INTERPRETATIONS 6.4), their status shown, and the
+    date the list is as of. A list whose history ended long ago (nobody active on its date: an old
+    history, INTERPRETATIONS 3.5, 1.17) is shown as it stood on its last game's day, so labelled:
+    never as today's."""
     summaries = []
     for rating_list in lists_service.list_rating_lists(session):
         snapshot = lists_service.get_snapshot(session, rating_list.id, None)
         summary = ListSummary(rating_list, snapshot)
         if snapshot is not None:
             summary.counts = snapshot_facts.status_counts(session, snapshot.id)
-            summary.top_status = "active" if summary.counts.get("active") else "all"
+            summary.as_of = snapshot.list_date
+            as_of = None
+            if not summary.counts.get("active"):
+                as_of = snapshot_facts.last_game_date(session, snapshot.id)
+                summary.as_of = as_of or snapshot.list_date
             rows, _ = lists_service.ratings(
                 session,
                 snapshot,
                 system=lists_service.system_of(rating_list),
-                as_of=None,
+                as_of=as_of,
                 country=None,
-                status=summary.top_status,
+                status="active",
                 limit=TOP,
                 offset=0,
             )
-            summary.columns = shown_columns(rows, ("rank", "player", "country", "rating", "title"))
-            summary.rows = shown_rows(rows)
+            summary.columns = shown_columns(rows, ("rank", "player", "rating", "status", "title"))
+            summary.rows = shown_rows(rows, native_names(session, [r.player_id for r in rows], language), language)
         summaries.append(summary)
-    # The lists that rate someone first; each group in the lists' id order.
-    summaries.sort(key=lambda summary: not summary.rows)
+    for category in {summary.rating_list.category for summary in summaries}:
+        same = [summary for summary in summaries if summary.rating_list.category == category]
+        max(same, key=_main_list_key).main = True
+    # The main lists first, then the others; the lists that rate someone first; else by id.
+    summaries.sort(key=lambda summary: (not summary.main, not summary.rows))
     return {"summaries": summaries}
+
+
+def _main_list_key(summary: ListSummary) -> tuple[bool, bool, int]:
+    """A discipline's main list: the one kept current (automatic recompute) that rates players, the
+    most players among several."""
+    return summary.rating_list.auto_recompute, bool(summary.rows), summary.snapshot.players if summary.snapshot else 0
 
 
 # --- a rating list -------------------------------------------------------------------------------
 
 
-def rating_list_page(session: Session, list_id: str, query: ListQuery) -> dict[str, Any]:
+def rating_list_page(session: Session, list_id: str, query: ListQuery, language: i18n.Language) -> dict[str, Any]:
+    """A page of the live list (compared with the list's latest publication, as the API's is: the
+    change column) or of a pinned snapshot (read as it was, without comparison)."""
     rating_list = lists_service.get_rating_list(session, list_id)
     snapshot = lists_service.get_snapshot(session, list_id, query.snapshot)
     rows, total = lists_service.ratings(
@@ -323,14 +412,18 @@ def rating_list_page(session: Session, list_id: str, query: ListQuery) -> dict[s
         limit=query.per_page,
         offset=query.offset,
     )
+    latest = publications.latest_publication(session, list_id)
+    if query.snapshot is None and query.as_of is None:
+        rows = publications.compare_rows(session, latest, rows)
     pages = max(1, math.ceil(total / query.per_page))
     context: dict[str, Any] = {
         "rating_list": rating_list,
         "snapshot": snapshot,
         "pinned": query.snapshot is not None and snapshot is not None and snapshot.id != rating_list.current_snapshot_id,
         "query": query,
+        "latest": latest,
         "columns": shown_columns(rows),
-        "rows": shown_rows(rows),
+        "rows": shown_rows(rows, native_names(session, [r.player_id for r in rows], language), language),
         "total": total,
         "pages": pages,
         "countries": snapshot_facts.countries(session, snapshot.id) if snapshot else [],
@@ -344,6 +437,56 @@ def rating_list_page(session: Session, list_id: str, query: ListQuery) -> dict[s
         # INTERPRETATIONS 3.5, 1.17): offer the list as it stood on its last game's day.
         context["last_game"] = snapshot_facts.last_game_date(session, snapshot.id)
     return context
+
+
+def publications_page(session: Session, list_id: str, page: int) -> dict[str, Any]:
+    rating_list = lists_service.get_rating_list(session, list_id)
+    found, total = publications.list_publications(session, list_id, SNAPSHOTS_PAGE_SIZE, (page - 1) * SNAPSHOTS_PAGE_SIZE)
+    return {
+        "rating_list": rating_list,
+        "publications": found,
+        "total": total,
+        "page": page,
+        "pages": max(1, math.ceil(total / SNAPSHOTS_PAGE_SIZE)),
+        "page_link": lambda n: display.with_query(display.list_path(list_id) + "/publications", page=n if n != 1 else None),
+    }
+
+
+def publication_page(session: Session, list_id: str, number: int, query: ListQuery, language: i18n.Language) -> dict[str, Any]:
+    """A publication as it was published, forever: its rows with the change since the previous
+    publication ("new", "returned" instead of a number), and who left since and why."""
+    rating_list = lists_service.get_rating_list(session, list_id)
+    publication = publications.get_publication(session, list_id, number)
+    rows, total = publications.publication_rows(
+        session, publication, country=query.country, status=query.status, limit=query.per_page, offset=query.offset
+    )
+    base = f"{display.list_path(list_id)}/publications/{number}"
+    departures = publication.departures if query.page == 1 else []
+    natives = native_names(session, [d["player_id"] for d in departures], language)
+    return {
+        "rating_list": rating_list,
+        "publication": publication,
+        "query": query,
+        "columns": shown_columns(rows),
+        "rows": shown_rows(rows, native_names(session, [r.player_id for r in rows], language), language),
+        "total": total,
+        "pages": max(1, math.ceil(total / query.per_page)),
+        "statuses": STATUSES,
+        "page_sizes": sorted({*PAGE_SIZES, query.per_page}),
+        "departures": departures,
+        "departed_names": {
+            d["player_id"]: i18n.shown_name(d["name"] or d["player_id"], natives.get(d["player_id"]), language)
+            for d in departures
+        },
+        "reasons": DEPARTURE_REASONS,
+        "page_link": lambda n: display.with_query(base, **query.params(page=n if n != 1 else None)),
+    }
+
+
+DEPARTURE_REASONS = {
+    "became_inactive": N_("became inactive: no rated game in the period the list's rules allow"),
+    "not_on_list": N_("no longer on the list: none of his rated games counts any more"),
+}
 
 
 def csv_rows(context: dict[str, Any]) -> list[list[str]]:
@@ -376,20 +519,34 @@ def snapshots_page(session: Session, list_id: str, page: int) -> dict[str, Any]:
 
 @dataclass
 class PlayerList:
-    """The player under one list: his line, his chart and his tournaments' changes."""
+    """The player under one list: his line, his move since the list's latest publication, his chart
+    and his tournaments' changes."""
 
     rating_list: RatingList
     snapshot: RatingSnapshot
     standing: player_record.ListStanding | None
+    since: Since | None
     chart: str
     points: int
     changes: list[player_record.TournamentChange]
     has_titles: bool
 
 
-def player_page(session: Session, player_id: str) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Since:
+    """His row in the list's latest publication against his live row (docs/decisions.md 7.23)."""
+
+    publication: Publication
+    previous_rating: float | None
+    previous_place: int | None
+    change: str  # signed, as shown, or the marker "new" / "returned"
+
+
+def player_page(session: Session, player_id: str, language: i18n.Language) -> dict[str, Any]:
     player = players.get_player(session, player_id)
-    name = display.full_name(player.name, player.surname) or player.id
+    latin = display.full_name(player.name, player.surname) or player.id
+    name = i18n.shown_name(latin, player.native_name, language)
+    translations = i18n.translations(language.code)
     changes_by_list: dict[str, list[player_record.TournamentChange]] = defaultdict(list)
     for change in player_record.tournament_changes(session, player_id):
         changes_by_list[change.list_id].append(change)
@@ -404,19 +561,47 @@ def player_page(session: Session, player_id: str) -> dict[str, Any]:
         if not points and standing is None and not changes:
             continue
         chart_points = [ChartPoint(p["date"], p["rating"], p["deviation"], p["title"]) for p in points]
-        chart = rating_chart(chart_points, chart_id=f"chart-{rating_list.id}", subject=f"{name}: {rating_list.name}")
+        chart = rating_chart(
+            chart_points,
+            chart_id=f"chart-{rating_list.id}",
+            subject=f"{name}: {rating_list.name}",
+            translations=translations,
+            format_day=lambda day: i18n.shown_date(day, language.locale),
+        )
         sections.append(
             PlayerList(
                 rating_list,
                 snapshot,
                 standing,
+                _since(session, rating_list.id, standing),
                 chart,
                 len(points),
                 changes,
                 has_titles=any(c.change.title_after for c in changes),
             )
         )
-    return {"player": player, "name": name, "sections": sections, "games": player_record.games(session, player_id)}
+    games = player_record.games(session, player_id)
+    natives = native_names(session, sorted({game.opponent_id for game in games}), language)
+    opponents = {
+        game.opponent_id: i18n.shown_name(game.opponent_name or game.opponent_id, natives.get(game.opponent_id), language)
+        for game in games
+    }
+    return {"player": player, "name": name, "sections": sections, "games": games, "opponents": opponents}
+
+
+def _since(session: Session, list_id: str, standing: player_record.ListStanding | None) -> Since | None:
+    latest = publications.latest_publication(session, list_id)
+    if latest is None or standing is None:
+        return None
+    entry = standing.entry
+    fields = publications.comparison(
+        entry.rating, entry.status, publications.published_row(session, latest, entry.player_id), True
+    )
+    if fields["marker"]:
+        change = fields["marker"]
+    else:
+        change = display.shown_change(fields["previous_rating"], entry.rating, fields["change"])
+    return Since(latest, fields["previous_rating"], fields["previous_place"], change)
 
 
 # --- a tournament ----------------------------------------------------------------------------------
@@ -430,28 +615,30 @@ class ListChanges:
 
 
 TOURNAMENT_FACTS = (
-    ("category", "Category"),
-    ("rule", "Rule"),
-    ("country", "Country"),
-    ("city", "City"),
-    ("time_control_minutes", "Time control (minutes)"),
-    ("format", "Format"),
-    ("board_size", "Board size"),
-    ("tournament_class", "Class"),
-    ("handicap_rule", "Handicap rule"),
-    ("komi", "Komi"),
-    ("championship", "Championship"),
+    ("category", N_("Category")),
+    ("rule", N_("Rule")),
+    ("country", N_("Country")),
+    ("city", N_("City")),
+    ("time_control_minutes", N_("Time control (minutes)")),
+    ("format", N_("Format")),
+    ("board_size", N_("Board size")),
+    ("tournament_class", N_("Class")),
+    ("handicap_rule", N_("Handicap rule")),
+    ("komi", N_("Komi")),
+    ("championship", N_("Championship")),
 )
 
 
-def tournament_page(session: Session, tournament_id: str) -> dict[str, Any]:
+def tournament_page(session: Session, tournament_id: str, language: i18n.Language) -> dict[str, Any]:
     tournament, games, entrants, changes = tournaments.get_tournament(session, tournament_id)
-    names = {p.id: display.full_name(p.name, p.surname) or p.id for p, _ in entrants}
+    latin = {p.id: display.full_name(p.name, p.surname) or p.id for p, _ in entrants}
+    names = {p.id: i18n.shown_name(latin[p.id], p.native_name, language) for p, _ in entrants}
+    declared_rank = {p.id: entry.rank for p, entry in entrants if entry is not None and entry.rank}
     stored_standings = tournaments.get_standings(session, tournament_id)
     table = crosstable(
         [p.id for p, _ in entrants],
         [CrossGame(g.round, g.black_id, g.white_id, g.result, g.played) for g in games],
-        order_key=lambda pid: names.get(pid, pid).lower(),
+        order_key=lambda pid: latin.get(pid, pid).lower(),
         standings=[Standing(s.player_id, s.place, tuple(t["value"] for t in s.tie_breaks)) for s in stored_standings],
         tie_break_names=[t["name"] for t in stored_standings[0].tie_breaks] if stored_standings else [],
     )
@@ -470,6 +657,7 @@ def tournament_page(session: Session, tournament_id: str) -> dict[str, Any]:
         "facts": facts,
         "table": table,
         "names": names,
+        "declared_rank": declared_rank,
         "entrants": crosstable_entrants(entrants, list_changes),
         "games_count": len(games),
         "unplayed": sum(1 for g in games if not g.played),
@@ -518,7 +706,7 @@ def figures_page(session: Session, tournament_id: str, list_id: str) -> dict[str
 # --- search and index ------------------------------------------------------------------------------
 
 
-def player_search(session: Session, q: str | None, page: int) -> dict[str, Any]:
+def player_search(session: Session, q: str | None, page: int, language: i18n.Language) -> dict[str, Any]:
     found: list[Player] = []
     total = 0
     if q:
@@ -528,6 +716,7 @@ def player_search(session: Session, q: str | None, page: int) -> dict[str, Any]:
     return {
         "q": q or "",
         "players": found,
+        "names": {p.id: i18n.shown_name(display.full_name(p.name, p.surname) or p.id, p.native_name, language) for p in found},
         "total": total,
         "page": page,
         "pages": max(1, math.ceil(total / SEARCH_PAGE_SIZE)),
@@ -550,7 +739,7 @@ def tournament_index(session: Session, query: TournamentQuery) -> dict[str, Any]
         "total": total,
         "query": query,
         "filtered": any(value is not None for value in (query.category, query.country, query.year)),
-        "categories": CATEGORIES,
+        "category_choices": CATEGORIES,
         "countries": countries,
         "years": years,
         "page": query.page,

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.routing import APIRoute
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from sqlalchemy.orm import Session
@@ -26,40 +26,72 @@ from app.http import response_cache
 from app.http.caching import CURRENT_CACHE, PINNED_CACHE, matches, not_modified
 from app.http.session import SessionDep
 from app.problems import Problem, problem_response
+from app.services import publications
 from app.services import rating_lists as lists_service
 from app.web import calculators as web_calculators
-from app.web import display, pages
+from app.web import display, i18n, pages
 
 HERE = Path(__file__).resolve().parent
 STATIC = {"site.css": "text/css; charset=utf-8"}
 _STATIC_BYTES = {name: (HERE / "static" / name).read_bytes() for name in STATIC}
-# Changes with any template or stylesheet, so a new release never answers 304 to an old page.
+# Changes with any template, stylesheet or catalogue, so a new release never answers 304 to an old page.
 SITE_VERSION = hashlib.sha256(
-    b"".join(_STATIC_BYTES.values()) + b"".join(p.read_bytes() for p in sorted((HERE / "templates").glob("*.html")))
+    b"".join(_STATIC_BYTES.values())
+    + b"".join(p.read_bytes() for p in sorted((HERE / "templates").glob("*.html")))
+    + b"".join(p.read_bytes() for p in sorted(i18n.LOCALE_DIRECTORY.glob("*/LC_MESSAGES/messages.po")))
 ).hexdigest()[:16]
 CSS_URL = f"/static/site.css?v={hashlib.sha256(_STATIC_BYTES['site.css']).hexdigest()[:12]}"
 STATIC_CACHE = "public, max-age=31536000, immutable"
 
-templates = Environment(
-    loader=FileSystemLoader(HERE / "templates"), autoescape=True, trim_blocks=True, lstrip_blocks=True, undefined=StrictUndefined
-)
-templates.globals.update(
-    css_url=CSS_URL,
-    number=display.number,
-    signed=display.signed,
-    shown_change=display.shown_change,
-    score=display.score,
-    tie_break=display.tie_break,
-    day=display.day,
-    full_name=display.full_name,
-    list_path=display.list_path,
-    player_path=display.player_path,
-    tournament_path=display.tournament_path,
-    with_query=display.with_query,
-    page_size=pages.DEFAULT_PAGE_SIZE,
-    rows_html=pages.rows_html,
-    figure=display.figure,
-)
+COMMON_GLOBALS: dict[str, Any] = {
+    "css_url": CSS_URL,
+    "number": display.number,
+    "signed": display.signed,
+    "shown_change": display.shown_change,
+    "score": display.score,
+    "day": display.day,
+    "full_name": display.full_name,
+    "list_path": display.list_path,
+    "player_path": display.player_path,
+    "tournament_path": display.tournament_path,
+    "with_query": display.with_query,
+    "page_size": pages.DEFAULT_PAGE_SIZE,
+    "languages": i18n.LANGUAGES,
+    "status_labels": pages.STATUS_LABELS,
+    "outcomes": pages.OUTCOME_LABELS,
+    "colours": pages.COLOUR_LABELS,
+    "categories": pages.CATEGORY_LABELS,
+    "key_columns": pages.KEY_COLUMNS,
+    "tie_break": display.tie_break,
+    "figure": display.figure,
+}
+
+
+def _environment(language: i18n.Language) -> Environment:
+    """The templates in one language: its catalogue installed for Jinja2's i18n extension (messages
+    trimmed of the templates' line breaks), its date and count formats."""
+    environment = Environment(
+        loader=FileSystemLoader(HERE / "templates"),
+        autoescape=True,
+        # (No trim_blocks: a block tag ending a line keeps the line's break, so sentences that
+        # follow each other on separate lines stay apart.)
+        lstrip_blocks=True,
+        undefined=StrictUndefined,
+        extensions=["jinja2.ext.i18n"],
+    )
+    environment.policies["ext.i18n.trimmed"] = True
+    translations = i18n.translations(language.code)
+    environment.install_gettext_translations(translations, newstyle=True)  # type: ignore[attr-defined]  # added by the i18n extension
+    environment.globals.update(
+        COMMON_GLOBALS,
+        **i18n.formatters(language),
+        language=language,
+        rows_html=lambda columns, rows, anchors=True: pages.rows_html(columns, rows, language, anchors=anchors),
+    )
+    return environment
+
+
+ENVIRONMENTS = {code: _environment(language) for code, language in i18n.LANGUAGES.items()}
 
 # What a public site is expected to send (OWASP secure headers). The policy fits what the templates
 # load: the one stylesheet from this site, inline SVG charts (no style attributes), the favicon as a
@@ -95,37 +127,62 @@ router = APIRouter(include_in_schema=False, tags=["website"], route_class=_Websi
 
 @router.get("/")
 def home(request: Request, session: SessionDep) -> Response:
+    language = reader_language(request)
     current = [(rating_list.id, rating_list.current_snapshot_id) for rating_list in lists_service.list_rating_lists(session)]
-    etag = lists_service.list_etag(None, {"site": SITE_VERSION, "page": "home", "lists": current})
-    return _page(request, "home.html", lambda: pages.home(session), etag=etag)
+    etag = lists_service.list_etag(None, {"site": SITE_VERSION, "page": "home", "lists": current, "language": language.code})
+    return _page(request, language, "home.html", lambda: pages.home(session, language), etag=etag)
+
+
+@router.get("/language/{code}")
+def choose_language(code: str, request: Request) -> Response:
+    """The language switch: remembers the choice in a cookie for a year and goes back to the page
+    it was chosen on (a path of this site only, never another site's address)."""
+    if code not in i18n.LANGUAGES:
+        return _error(request, Problem(f"The site has no language {code[:20]!r}."), status=404, title="Not found")
+    back = request.query_params.get("next") or "/"
+    if not back.startswith("/") or back.startswith("//") or "\\" in back:
+        back = "/"
+    response = RedirectResponse(back, status_code=303, headers={"Cache-Control": "no-store"})
+    response.set_cookie(i18n.COOKIE, code, max_age=i18n.COOKIE_MAX_AGE, path="/", samesite="lax")
+    return response
 
 
 @router.get("/lists/{list_id}")
 def rating_list(list_id: str, request: Request, session: SessionDep) -> Response:
+    language = reader_language(request)
     try:
         pages.check_id("list_id", list_id)
         query = pages.parse_list_query(request.query_params)
-        etag, cache = _list_validators(session, list_id, query, "list")
+        etag, cache = _list_validators(session, list_id, query, "list", language)
         snapshot = lists_service.get_snapshot(session, list_id, query.snapshot)
     except Problem as problem:
         return _error(request, problem)
-    # The current list's page belongs to its snapshot, as its ETag says: rendered once per snapshot
-    # and query. (A pinned snapshot's page says whether it is still current: rendered every time.)
+    # The current list's page belongs to its snapshot, as its ETag says: rendered once per snapshot,
+    # query and language. (A pinned snapshot's page says whether it is still current: rendered every time.)
     keep = ("list page", etag, snapshot.id, snapshot.created_at) if snapshot and query.snapshot is None else None
-    return _page(request, "list.html", lambda: pages.rating_list_page(session, list_id, query), etag=etag, cache=cache, keep=keep)
+    return _page(
+        request,
+        language,
+        "list.html",
+        lambda: pages.rating_list_page(session, list_id, query, language),
+        etag=etag,
+        cache=cache,
+        keep=keep,
+    )
 
 
 @router.get("/lists/{list_id}/ratings.csv")
 def rating_list_csv(list_id: str, request: Request, session: SessionDep) -> Response:
-    """The rows of the list page with the same query, as CSV: the same columns, the same cells."""
+    """The rows of the list page with the same query, as CSV: the same columns and rows, as data
+    (English column names, ISO dates, status codes) whatever the reader's language."""
     try:
         pages.check_id("list_id", list_id)
         query = pages.parse_list_query(request.query_params)
-        etag, cache = _list_validators(session, list_id, query, "csv")
+        etag, cache = _list_validators(session, list_id, query, "csv", i18n.LANGUAGES[i18n.DEFAULT])
         headers = {"ETag": etag, "Cache-Control": cache}
         if matches(request.headers.get("if-none-match"), etag):
             return Response(status_code=304, headers=headers)
-        context = pages.rating_list_page(session, list_id, query)
+        context = pages.rating_list_page(session, list_id, query, i18n.LANGUAGES[i18n.DEFAULT])
     except Problem as problem:
         return _error(request, problem)
     out = io.StringIO()
@@ -138,67 +195,133 @@ def rating_list_csv(list_id: str, request: Request, session: SessionDep) -> Resp
 
 @router.get("/lists/{list_id}/snapshots")
 def snapshots(list_id: str, request: Request, session: SessionDep) -> Response:
+    language = reader_language(request)
     try:
         pages.check_id("list_id", list_id)
         page = pages.parse_page(request.query_params)
         current = lists_service.get_rating_list(session, list_id).current_snapshot_id
     except Problem as problem:
         return _error(request, problem)
-    etag = lists_service.list_etag(current, {"site": SITE_VERSION, "page": "snapshots", "list": list_id, "n": page})
-    return _page(request, "snapshots.html", lambda: pages.snapshots_page(session, list_id, page), etag=etag)
+    etag = lists_service.list_etag(
+        current, {"site": SITE_VERSION, "page": "snapshots", "list": list_id, "n": page, "language": language.code}
+    )
+    return _page(request, language, "snapshots.html", lambda: pages.snapshots_page(session, list_id, page), etag=etag)
+
+
+@router.get("/lists/{list_id}/publications")
+def publications_index(list_id: str, request: Request, session: SessionDep) -> Response:
+    language = reader_language(request)
+    try:
+        pages.check_id("list_id", list_id)
+        page = pages.parse_page(request.query_params)
+    except Problem as problem:
+        return _error(request, problem)
+    return _page(request, language, "publications.html", lambda: pages.publications_page(session, list_id, page))
+
+
+@router.get("/lists/{list_id}/publications/{number}")
+def publication(list_id: str, number: str, request: Request, session: SessionDep) -> Response:
+    """A publication never changes: its page is cached as a pinned snapshot's is."""
+    language = reader_language(request)
+    try:
+        pages.check_id("list_id", list_id)
+        published = pages.parse_number(number)
+        query = pages.parse_list_query(request.query_params)
+        etag = _publication_etag(session, list_id, published, query, "page", language)
+    except Problem as problem:
+        return _error(request, problem)
+    return _page(
+        request,
+        language,
+        "publication.html",
+        lambda: pages.publication_page(session, list_id, published, query, language),
+        etag=etag,
+        cache=PINNED_CACHE,
+    )
+
+
+@router.get("/lists/{list_id}/publications/{number}/ratings.csv")
+def publication_csv(list_id: str, number: str, request: Request, session: SessionDep) -> Response:
+    """The rows of the publication's page with the same query, as CSV data, as the live list's."""
+    english = i18n.LANGUAGES[i18n.DEFAULT]
+    try:
+        pages.check_id("list_id", list_id)
+        published = pages.parse_number(number)
+        query = pages.parse_list_query(request.query_params)
+        etag = _publication_etag(session, list_id, published, query, "csv", english)
+        headers = {"ETag": etag, "Cache-Control": PINNED_CACHE}
+        if matches(request.headers.get("if-none-match"), etag):
+            return Response(status_code=304, headers=headers)
+        context = pages.publication_page(session, list_id, published, query, english)
+    except Problem as problem:
+        return _error(request, problem)
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\r\n").writerows(pages.csv_rows(context))
+    headers["Content-Disposition"] = f'attachment; filename="{list_id}-publication{published}-page{query.page}.csv"'
+    return Response(out.getvalue().encode(), media_type="text/csv; charset=utf-8", headers=headers)
 
 
 @router.get("/players")
 def player_search(request: Request, session: SessionDep) -> Response:
+    language = reader_language(request)
     try:
         page = pages.parse_page(request.query_params)
         q = pages.parse_search(request.query_params)
     except Problem as problem:
         return _error(request, problem)
-    return _page(request, "search.html", lambda: pages.player_search(session, q, page))
+    return _page(request, language, "search.html", lambda: pages.player_search(session, q, page, language))
 
 
 @router.get("/players/{player_id}")
 def player(player_id: str, request: Request, session: SessionDep) -> Response:
+    language = reader_language(request)
     try:
         pages.check_id("player_id", player_id)
     except Problem as problem:
         return _error(request, problem)
-    return _page(request, "player.html", lambda: pages.player_page(session, player_id))
+    return _page(request, language, "player.html", lambda: pages.player_page(session, player_id, language))
 
 
 @router.get("/tournaments")
 def tournament_index(request: Request, session: SessionDep) -> Response:
+    language = reader_language(request)
     try:
         query = pages.parse_tournament_query(request.query_params)
     except Problem as problem:
         return _error(request, problem)
-    return _page(request, "tournaments.html", lambda: pages.tournament_index(session, query))
+    return _page(request, language, "tournaments.html", lambda: pages.tournament_index(session, query))
 
 
 @router.get("/tournaments/{tournament_id}")
 def tournament(tournament_id: str, request: Request, session: SessionDep) -> Response:
+    language = reader_language(request)
     try:
         pages.check_id("tournament_id", tournament_id)
     except Problem as problem:
         return _error(request, problem)
-    return _page(request, "tournament.html", lambda: pages.tournament_page(session, tournament_id))
+    return _page(request, language, "tournament.html", lambda: pages.tournament_page(session, tournament_id, language))
 
 
 @router.get("/tournaments/{tournament_id}/lists/{list_id}/figures")
 def tournament_figures(tournament_id: str, list_id: str, request: Request, session: SessionDep) -> Response:
     """Every player's change on one list with the figures the rules computed it from (issue 25 item 5)."""
+    language = reader_language(request)
     try:
         pages.check_id("tournament_id", tournament_id)
         pages.check_id("list_id", list_id)
     except Problem as problem:
         return _error(request, problem)
-    return _page(request, "figures.html", lambda: pages.figures_page(session, tournament_id, list_id))
+    return _page(request, language, "figures.html", lambda: pages.figures_page(session, tournament_id, list_id))
 
 
 @router.get("/calculators")
 def calculators_page(request: Request) -> Response:
-    return _page(request, "calculators.html", lambda: {"forms": web_calculators.FORMS, "form": None, "values": {}})
+    return _page(
+        request,
+        reader_language(request),
+        "calculators.html",
+        lambda: {"forms": web_calculators.FORMS, "form": None, "values": {}},
+    )
 
 
 @router.get("/calculators/{slug}")
@@ -211,6 +334,7 @@ def calculator_result(slug: str, request: Request) -> Response:
     values = {form.slug: {field.name: query.get(field.name, "") for field in form.fields}}
     return _page(
         request,
+        reader_language(request),
         "calculators.html",
         lambda: {
             "forms": web_calculators.FORMS,
@@ -237,16 +361,37 @@ def static(name: str, request: Request) -> Response:
 # --- helpers -----------------------------------------------------------------------------------
 
 
-def _list_validators(session: Session, list_id: str, query: pages.ListQuery, kind: str) -> tuple[str, str]:
-    """The ETag and Cache-Control of a list page, from the snapshot it reads and its query alone."""
+def reader_language(request: Request) -> i18n.Language:
+    return i18n.chosen_language(request.cookies.get(i18n.COOKIE), request.headers.get("accept-language"))
+
+
+# A page's language follows these request headers: a shared cache keeps one copy per language.
+VARY = "Accept-Language, Cookie"
+
+
+def _list_validators(
+    session: Session, list_id: str, query: pages.ListQuery, kind: str, language: i18n.Language
+) -> tuple[str, str]:
+    """The ETag and Cache-Control of a list page, from the snapshot it reads, its query and language."""
     rating_list = lists_service.get_rating_list(session, list_id)
     wanted = query.snapshot if query.snapshot is not None else rating_list.current_snapshot_id
-    etag = lists_service.list_etag(wanted, {"site": SITE_VERSION, "page": kind, "list": list_id, **query.params()})
+    etag = lists_service.list_etag(
+        wanted, {"site": SITE_VERSION, "page": kind, "list": list_id, "language": language.code, **query.params()}
+    )
     return etag, PINNED_CACHE if query.snapshot is not None else CURRENT_CACHE
+
+
+def _publication_etag(
+    session: Session, list_id: str, number: int, query: pages.ListQuery, kind: str, language: i18n.Language
+) -> str:
+    found = publications.get_publication(session, list_id, number)
+    described = f"{SITE_VERSION} {kind} {language.code} {sorted(query.params().items())}"
+    return publications.publication_etag(found, f"/lists/{list_id}/publications/{number}", described.encode())
 
 
 def _page(
     request: Request,
+    language: i18n.Language,
     template: str,
     build: Callable[[], dict[str, Any]],
     *,
@@ -256,24 +401,37 @@ def _page(
 ) -> Response:
     """Answer 304 to a current copy; else build and render (an ETag from the body when none is given).
     A page with a ``keep`` key is rendered once and then sent from the response cache."""
+    headers = {"Vary": VARY}
     if etag is not None and matches(request.headers.get("if-none-match"), etag):
-        return not_modified(etag, cache)
+        response = not_modified(etag, cache)
+        response.headers.update(headers)
+        return response
+    here = request.url.path + (f"?{request.url.query}" if request.url.query else "")
     try:
         body = response_cache.responses.kept_or_built(
-            keep, lambda: templates.get_template(template).render(**build(), request_path=request.url.path).encode()
+            keep,
+            lambda: (
+                ENVIRONMENTS[language.code]
+                .get_template(template)
+                .render(**build(), request_path=request.url.path, here=here)
+                .encode()
+            ),
         )
     except Problem as problem:
         return _error(request, problem)
     if etag is None:
         etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
         if matches(request.headers.get("if-none-match"), etag):
-            return not_modified(etag, cache)
-    return HTMLResponse(body, headers={"ETag": etag, "Cache-Control": cache})
+            response = not_modified(etag, cache)
+            response.headers.update(headers)
+            return response
+    return HTMLResponse(body, headers={"ETag": etag, "Cache-Control": cache, **headers})
 
 
 def _error(request: Request, problem: Problem, *, status: int | None = None, title: str | None = None) -> Response:
-    """The problem as a page: what is wrong, with the status the API would answer; as the API's
-    problem+json to a client that asks for JSON (``Accept: application/json``)."""
+    """The problem as a page in the reader's language: what is wrong, with the status the API would
+    answer; as the API's problem+json to a client that asks for JSON (``Accept: application/json``).
+    The detail is the service's own sentence (English, as the API's); the page around it is translated."""
     if status is not None or title is not None:
         problem.status, problem.title = status or problem.status, title or problem.title
         problem.type_slug = {404: "not-found"}.get(problem.status, problem.type_slug)
@@ -281,10 +439,13 @@ def _error(request: Request, problem: Problem, *, status: int | None = None, tit
         response = problem_response(problem)
         response.headers.update({"Cache-Control": "no-store", "Vary": "Accept"})
         return response
-    body = templates.get_template("error.html").render(
-        status=problem.status, title=problem.title, detail=problem.detail, request_path=""
+    language = reader_language(request)
+    body = (
+        ENVIRONMENTS[language.code]
+        .get_template("error.html")
+        .render(status=problem.status, title=problem.title, detail=problem.detail, request_path="", here="/")
     )
-    return HTMLResponse(body, status_code=problem.status, headers={"Cache-Control": "no-store", "Vary": "Accept"})
+    return HTMLResponse(body, status_code=problem.status, headers={"Cache-Control": "no-store", "Vary": f"Accept, {VARY}"})
 
 
 def wants_json(accept: str) -> bool:
