@@ -78,8 +78,37 @@ class Player(Base):
     city: Mapped[str | None] = mapped_column(String(200))
     gender: Mapped[str | None] = mapped_column(String(1))
     birth_year: Mapped[int | None] = mapped_column(Integer)
+    # Every spelling of his name, current and earlier, folded (app.names.search_key): search is one
+    # indexed query over it, never Python over every player.
+    search_key: Mapped[str] = mapped_column(String(2000), default="", server_default="", index=True)
+    # The player this record was merged into (POST /v1/players/{id}/merge); null for a player of his own.
+    merged_into: Mapped[str | None] = mapped_column(String(ID_LENGTH))
     created_at: Mapped[datetime] = mapped_column(UtcDateTime(), server_default=func.now())
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime(), server_default=func.now(), onupdate=func.now())
+
+
+class PlayerExternalId(Base):
+    """A player's id in another system (``renjunet:952``, ``egd:13300010``): unique per scheme."""
+
+    __tablename__ = "player_external_ids"
+
+    scheme: Mapped[str] = mapped_column(String(20), primary_key=True)
+    value: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+
+
+class PlayerName(Base):
+    """An earlier spelling of a player's name, kept when he is renamed: used until ``until`` (the day
+    the next spelling took over), and still found by search."""
+
+    __tablename__ = "player_names"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    name: Mapped[str | None] = mapped_column(String(200))
+    surname: Mapped[str | None] = mapped_column(String(200))
+    native_name: Mapped[str | None] = mapped_column(String(200))
+    until: Mapped[date] = mapped_column(Date)
 
 
 class Tournament(Base):

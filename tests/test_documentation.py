@@ -16,6 +16,7 @@ from app.api.examples import (
     PARAMS_EXAMPLES,
     PUBLISH_EXAMPLES,
     REAL_TOURNAMENT,
+    RENAME_PLAYER_EXAMPLES,
     SEEDS_EXAMPLES,
     SUBMIT_TOURNAMENT_EXAMPLES,
     UPDATE_PLAYER_EXAMPLES,
@@ -292,6 +293,7 @@ def real_data_scenario(client) -> dict[str, dict[str, Any]]:  # type: ignore[no-
         )
     call("update_rating_list", "PATCH", "/v1/rating-lists/rif-whr", json=UPDATE_RATING_LIST_EXAMPLES["real"]["value"])
     call("list_audit", "GET", "/v1/audit", params={"list": "rif-whr", "limit": 2})
+    call("rename_player", "POST", "/v1/players/3578/rename", json=RENAME_PLAYER_EXAMPLES["real"]["value"])
     return answers
 
 

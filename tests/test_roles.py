@@ -50,6 +50,7 @@ OPERATIONS: dict[str, Callable[[TestClient, dict[str, str]], httpx.Response]] = 
     "restore": lambda c, h: c.post("/v1/tournaments/T1/restore", headers=h),
     "create player": lambda c, h: c.post("/v1/players", json={"id": "p9", "name": "New", "surname": "Player"}, headers=h),
     "update player": lambda c, h: c.patch("/v1/players/p1", json={"city": "Tallinn"}, headers=h),
+    "rename player": lambda c, h: c.post("/v1/players/p1/rename", json={"surname": "Renamed", "since": "2024-01-01"}, headers=h),
     "list settings": lambda c, h: c.patch("/v1/rating-lists/rif-elo", json={"auto_recompute": True}, headers=h),
     "list params": lambda c, h: c.patch("/v1/rating-lists/rif-elo/params", json={"bootstrap_rating": 1800}, headers=h),
     "list seeds": lambda c, h: c.put("/v1/rating-lists/rif-elo/seeds", json={"seeds": SEEDS}, headers=h),
@@ -58,15 +59,16 @@ OPERATIONS: dict[str, Callable[[TestClient, dict[str, str]], httpx.Response]] = 
 }
 TOURNAMENT_CHANGES = {"correct", "withdraw", "restore"}
 PLAYERS = {"create player", "update player"}
+PLAYER_IDENTITY = {"rename player"}  # an officer's, whatever his limits (issue 24)
 LIST_CHANGES = {"list settings", "list params", "list seeds", "recompute"}
 EVERYTHING = set(OPERATIONS)
 ALLOWED: dict[str, set[str]] = {
     "owner": {"submit", *TOURNAMENT_CHANGES, *PLAYERS},
     "other-organiser": {"submit", *PLAYERS},
-    "officer-of-another-list": {*PLAYERS, "audit"},
-    "officer-of-another-category": {*PLAYERS, "audit"},
+    "officer-of-another-list": {*PLAYERS, *PLAYER_IDENTITY, "audit"},
+    "officer-of-another-category": {*PLAYERS, *PLAYER_IDENTITY, "audit"},
     "officer-of-this-list": EVERYTHING,  # rif-elo, and the renju tournaments of its category
-    "officer-of-this-category": {"submit", *TOURNAMENT_CHANGES, *PLAYERS, "audit"},  # no list
+    "officer-of-this-category": {"submit", *TOURNAMENT_CHANGES, *PLAYERS, *PLAYER_IDENTITY, "audit"},  # no list
     "officer": EVERYTHING,
     "environment": EVERYTHING,
 }

@@ -53,7 +53,7 @@ CORRECT_TOURNAMENT_EXAMPLES: dict[str, Example] = {
 CREATE_PLAYER_EXAMPLES: dict[str, Example] = {
     "real": {
         "summary": "A player of the Chinese file",
-        "value": {"id": "3578", "name": "Wenhui", "surname": "Ma"},
+        "value": {"id": "3578", "name": "Wenhui", "surname": "Ma", "external_ids": ["renjunet:3578"]},
     },
 }
 
@@ -285,13 +285,49 @@ LIST_TOURNAMENTS = _example(
     },  # fmt: skip
 )
 
-CREATE_PLAYER = _example("A player of the Chinese file, created", _WENHUI_MA)
-GET_PLAYER = _example("A player of the Chinese file", _WENHUI_MA)
-UPDATE_PLAYER = _example("The player with his country added", {**_WENHUI_MA, "country": "CHN"})
-SEARCH_PLAYERS = _example(
-    "Players whose name contains 'wang' (q=wang&limit=3)",
+_WENHUI_MA_DETAIL = {**_WENHUI_MA, "external_ids": ["renjunet:3578"], "earlier_names": [], "merged_into": None}
+CREATE_PLAYER = _example("A player of the Chinese file, created", _WENHUI_MA_DETAIL)
+GET_PLAYER = _example("A player of the Chinese file", _WENHUI_MA_DETAIL)
+UPDATE_PLAYER = _example("The player with his country added", {**_WENHUI_MA_DETAIL, "country": "CHN"})
+RENAME_PLAYER_EXAMPLES: dict[str, Example] = {
+    "real": {
+        "summary": "A native spelling added from a day on",
+        "description": "His Chinese name, from 2020 on; the spelling before is kept in `earlier_names`.",
+        "value": {"native_name": "马文慧", "since": "2020-01-01"},
+    },
+}
+RENAME_PLAYER = _example(
+    "The player renamed, his earlier spelling kept",
     {
-        "items": [_player("3625", "Chunxu", "Wang"), _player("4091", "Ciyu", "Wang"), _player("3709", "Di", "Wang")],
+        **_WENHUI_MA_DETAIL,
+        "country": "CHN",
+        "native_name": "马文慧",
+        "earlier_names": [{"name": "Wenhui", "surname": "Ma", "native_name": None, "until": "2019-12-31"}],
+    },
+)
+
+
+def _hit(player: dict[str, Any], rating: float, status: str) -> dict[str, Any]:
+    """A search hit of the Chinese file: a renju player whose name starts with the query, rated on rif-whr."""
+    return {
+        **player,
+        "external_ids": [],
+        "earlier_names": [],
+        "merged_into": None,
+        "match": "prefix",
+        "disciplines": ["renju"],
+        "ratings": [{"list_id": "rif-whr", "category": "renju", "rating": rating, "status": status}],
+    }
+
+
+SEARCH_PLAYERS = _example(
+    "Players whose name starts with 'wang' (q=wang&limit=3), best match first",
+    {
+        "items": [
+            _hit(_player("3625", "Chunxu", "Wang"), 1899.6972349160335, "provisional"),
+            _hit(_player("4091", "Ciyu", "Wang"), 1587.51675891784, "inactive"),
+            _hit(_player("3709", "Di", "Wang"), 1843.7361003868357, "inactive"),
+        ],
         "total": 23,
         "limit": 3,
         "offset": 0,

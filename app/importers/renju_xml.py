@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 from xml.etree.ElementTree import XMLParser
 
+from app.countries import country_code as ioc_country_code
 from app.importers.renju_tsv import RENJU_RULE_IDS
 from app.importers.source import FileRefused, ImportOptions, SubmissionSource, refuse_doctype, xml_element_names
 
@@ -357,7 +358,8 @@ class _Staging:
     def country_code(self, country_id: str) -> str | None:
         if country_id not in self._countries:
             row = self.connection.execute("SELECT abbr FROM countries WHERE id = ?", (country_id,)).fetchone()
-            self._countries[country_id] = (row[0] or None) if row else None
+            # Stored under the IOC code (app/countries.py); a code it does not know leaves the player without one.
+            self._countries[country_id] = ioc_country_code(row[0]) if row and row[0] else None
         return self._countries[country_id]
 
     def city_name(self, city_id: str) -> str | None:

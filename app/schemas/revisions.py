@@ -4,9 +4,20 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 RevisionKind = Literal[
-    "submitted", "corrected", "withdrawn", "restored", "seeds_changed", "params_changed", "settings_changed", "published"
+    "submitted",
+    "corrected",
+    "withdrawn",
+    "restored",
+    "seeds_changed",
+    "params_changed",
+    "settings_changed",
+    "published",
+    "renamed",
+    "merged",
+    "unmerged",
+    "player_updated",
 ]
-RevisionSubject = Literal["tournament", "rating_list"]
+RevisionSubject = Literal["tournament", "rating_list", "player"]
 
 
 class RevisionRead(BaseModel):
@@ -15,8 +26,8 @@ class RevisionRead(BaseModel):
     model_config = ConfigDict(from_attributes=True)
 
     id: int = Field(description="The revision's id, in the order the changes were committed")
-    subject: RevisionSubject = Field(description="What was changed: a tournament or a rating list")
-    subject_id: str = Field(description="The tournament's or the list's id")
+    subject: RevisionSubject = Field(description="What was changed: a tournament, a rating list or a player")
+    subject_id: str = Field(description="The tournament's, the list's or the player's id")
     number: int = Field(description="The subject's recorded changes counted from 1")
     kind: RevisionKind = Field(description="What the change was")
     list_id: str | None = Field(description="The rating list changed (seeds, parameters, settings); null for a tournament")

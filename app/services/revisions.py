@@ -18,7 +18,10 @@ TOURNAMENT, RATING_LIST = "tournament", "rating_list"
 SUBMITTED, CORRECTED, WITHDRAWN, RESTORED = "submitted", "corrected", "withdrawn", "restored"
 SEEDS_CHANGED, PARAMS_CHANGED, SETTINGS_CHANGED = "seeds_changed", "params_changed", "settings_changed"
 PUBLISHED = "published"  # a publication of a list (app.services.publications)
-KINDS = (SUBMITTED, CORRECTED, WITHDRAWN, RESTORED, SEEDS_CHANGED, PARAMS_CHANGED, SETTINGS_CHANGED, PUBLISHED)
+# A player's identity (app.services.players, app.services.player_directory).
+PLAYER, RENAMED, MERGED, UNMERGED, PLAYER_UPDATED = "player", "renamed", "merged", "unmerged", "player_updated"
+KINDS: tuple[str, ...] = (SUBMITTED, CORRECTED, WITHDRAWN, RESTORED, SEEDS_CHANGED, PARAMS_CHANGED, SETTINGS_CHANGED)
+KINDS += (PUBLISHED, RENAMED, MERGED, UNMERGED, PLAYER_UPDATED)
 
 _TOURNAMENT_FIELDS = [name for name in TournamentIn.model_fields if name not in ("id", "players", "games")]
 _GAME_FIELDS = {"id": "game_id", "round": "round", "black": "black_id", "white": "white_id", "result": "result"}

@@ -442,9 +442,10 @@ def player_search(session: Session, q: str | None, page: int) -> dict[str, Any]:
     found: list[Player] = []
     total = 0
     if q:
-        found, total = players.search_players(
-            session, q=q, country=None, limit=SEARCH_PAGE_SIZE, offset=(page - 1) * SEARCH_PAGE_SIZE
+        hits, total = players.search_players(
+            session, q=q, country=None, external=None, limit=SEARCH_PAGE_SIZE, offset=(page - 1) * SEARCH_PAGE_SIZE
         )
+        found = [player for player, _ in hits]
     return {
         "q": q or "",
         "players": found,

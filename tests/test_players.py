@@ -1,0 +1,215 @@
+"""Players: one identity across files, scripts and federations (issue 24), through HTTP: one country
+standard, ids in other systems, the Go files matched by EGF PIN then name, names searched as people
+write them, renamed with their history kept."""
+
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+
+from app import db
+from app.models import Player, PlayerExternalId, Revision, Tournament
+from app.services.importing import import_results_file
+from tests.helpers import AUTH, GO_DATA, tournament_body
+
+JUVISY_H9 = GO_DATA / "juvisy2019.h9"
+JUVISY_XML = GO_DATA / "juvisy2019.xml"
+
+
+def _stored() -> tuple[int, int, int]:
+    with db.session_scope() as session:
+        return (
+            session.scalar(select(func.count()).select_from(Player)) or 0,
+            session.scalar(select(func.count()).select_from(PlayerExternalId)) or 0,
+            session.scalar(select(func.count()).select_from(Revision)) or 0,
+        )
+
+
+def _hits(client: TestClient, **params: str) -> list[dict]:
+    response = client.get("/v1/players", params=params)
+    assert response.status_code == 200, response.text
+    return response.json()["items"]
+
+
+# --- one country standard -------------------------------------------------------------------------
+
+
+def test_iso_codes_are_stored_as_ioc_codes_and_an_unknown_one_is_refused(client: TestClient) -> None:
+    body = tournament_body("T1", country="DE")
+    body["players"][0]["country"] = "EE"
+    body["players"][1]["country"] = "DEU"
+    assert client.post("/v1/tournaments", json=body, headers=AUTH).status_code == 201
+    assert client.get("/v1/tournaments/T1").json()["country"] == "GER"
+    assert client.get(f"/v1/players/{body['players'][0]['id']}").json()["country"] == "EST"
+    assert client.get(f"/v1/players/{body['players'][1]['id']}").json()["country"] == "GER"
+
+    before = _stored()
+    unknown = tournament_body("T2", country="QQ")
+    refused = client.post("/v1/tournaments", json=unknown, headers=AUTH, params={"duplicate": "intended"})
+    assert refused.status_code == 422
+    assert [error["pointer"] for error in refused.json()["errors"]] == ["/country"]
+    refused = client.patch(f"/v1/players/{body['players'][0]['id']}", json={"country": "XX"}, headers=AUTH)
+    assert refused.status_code == 422 and refused.json()["errors"][0]["pointer"] == "/country"
+    assert _stored() == before
+    with db.session_scope() as session:
+        assert session.get(Tournament, "T2") is None
+
+
+def test_the_country_filter_finds_go_and_renju_players_of_one_country_together(client: TestClient) -> None:
+    import_results_file(JUVISY_H9)  # the EGD's two-letter FR
+    renju = tournament_body("R1")
+    renju["players"][0]["country"] = "FRA"
+    assert client.post("/v1/tournaments", json=renju, headers=AUTH).status_code == 201
+    french = _hits(client, country="FR", limit="100")
+    assert {hit["country"] for hit in french} == {"FRA"}
+    assert renju["players"][0]["id"] in {hit["id"] for hit in french}
+    assert {"go", "renju"} <= {discipline for hit in french for discipline in hit["disciplines"]}
+    assert _hits(client, country="FRA", limit="100") == french
+
+
+# --- external ids ---------------------------------------------------------------------------------
+
+
+def test_an_external_id_finds_its_player_and_is_held_by_one_player_only(client: TestClient) -> None:
+    created = client.post("/v1/players", json={"id": "952", "surname": "Soosõrv", "external_ids": ["renjunet:952"]}, headers=AUTH)
+    assert created.status_code == 201 and created.json()["external_ids"] == ["renjunet:952"]
+    assert [hit["id"] for hit in _hits(client, external="renjunet:952")] == ["952"]
+    assert _hits(client, external="renjunet:953") == []
+
+    before = _stored()
+    taken = client.post("/v1/players", json={"id": "x", "external_ids": ["egd:1", "renjunet:952"]}, headers=AUTH)
+    assert taken.status_code == 409 and [e["pointer"] for e in taken.json()["errors"]] == ["/external_ids/1"]
+    taken = client.patch("/v1/players/952", json={"external_ids": ["renjunet:952", "renjunet:9"]}, headers=AUTH)
+    assert taken.status_code == 409 and [e["pointer"] for e in taken.json()["errors"]] == ["/external_ids/1"]
+    assert _stored() == before
+    assert client.get("/v1/players/x").status_code == 404
+
+
+def test_a_submission_may_name_a_player_by_his_external_id(client: TestClient) -> None:
+    assert client.post("/v1/players", json={"id": "952", "external_ids": ["renjunet:952"]}, headers=AUTH).status_code == 201
+    body = tournament_body("T1")
+    file_id = body["players"][0]["id"]
+    body["players"][0]["external_ids"] = ["renjunet:952"]
+    assert client.post("/v1/tournaments", json=body, headers=AUTH).status_code == 201
+    stored = client.get("/v1/tournaments/T1").json()
+    assert "952" in {player["id"] for player in stored["players"]} and file_id not in {p["id"] for p in stored["players"]}
+    assert all(file_id not in (game["black"], game["white"]) for game in stored["games"])
+    assert client.get(f"/v1/players/{file_id}").status_code == 404
+
+    # A stored player given another's external id is refused, with its pointer.
+    other = tournament_body("T2")
+    other["players"][1]["external_ids"] = ["renjunet:952"]
+    refused = client.post("/v1/tournaments", json=other, headers=AUTH, params={"duplicate": "intended"})
+    assert refused.status_code == 409 and refused.json()["errors"][0]["pointer"] == "/players/1/external_ids/0"
+
+
+def test_juvisy_as_h9_then_as_opengotha_gives_one_player_per_person_with_his_pin(client: TestClient) -> None:
+    first = import_results_file(JUVISY_H9)
+    assert (first.players_stored, first.games_stored) == (19, 36)
+    assert _stored()[1] == 0  # h9 has no PINs
+    second = import_results_file(JUVISY_XML)
+    assert (second.players_stored, second.games_stored) == (0, 0)
+    assert not second.rejected
+    players = {hit["id"]: hit for hit in _hits(client, limit="100")}
+    assert len(players) == 19
+    # The XML gives one PIN (the others' egfPin is empty): he has it, the others have none.
+    assert {player_id: hit["external_ids"] for player_id, hit in players.items() if hit["external_ids"]} == {
+        "nicita-giovanni": ["egd:17033126"]
+    }
+    assert [hit["id"] for hit in _hits(client, external="egd:17033126")] == ["nicita-giovanni"]
+
+    identity = _stored()[:2]
+    for path in (JUVISY_H9, JUVISY_XML):
+        again = import_results_file(path)
+        assert (again.players_stored, again.games_stored, sum(again.rejected.values())) == (
+            0,
+            0,
+            first.rejected.total() * (path == JUVISY_H9),
+        )
+    assert _stored()[:2] == identity
+    assert {hit["id"]: hit["external_ids"] for hit in _hits(client, limit="100")} == {
+        player_id: hit["external_ids"] for player_id, hit in players.items()
+    }
+
+
+def test_a_go_player_is_matched_by_pin_before_his_name(client: TestClient) -> None:
+    """A renamed player (his PIN stored) is found by the PIN whatever the file spells; a namesake
+    with another PIN is a record of his own; a name two stored players have is reported."""
+    import_results_file(JUVISY_XML)
+    renamed = client.patch("/v1/players/nicita-giovanni", json={"surname": "Nicita-Rossi"}, headers=AUTH)
+    assert renamed.status_code == 200
+    again = import_results_file(JUVISY_XML)
+    assert (again.players_stored, again.tournaments_unchanged) == (0, 1)
+
+    # Another Giovanni Nicita, with another PIN, at another tournament.
+    xml = (
+        JUVISY_XML.read_text(encoding="utf-8")
+        .replace("17033126", "99999999")
+        .replace("Tournoi de Juvisy", "Other")
+        .replace("2019-10-2", "2020-10-2")
+    )
+    path = GO_DATA.parent / "other.xml"
+    try:
+        path.write_text(xml, encoding="utf-8")
+        report = import_results_file(path)
+        assert report.players_stored == 1, (report.rejected, report.examples)
+        assert [hit["id"] for hit in _hits(client, external="egd:99999999")] == ["nicita-giovanni-99999999"]
+        # Now two stored players are Giovanni Nicita by name (one by an earlier spelling is not: he was
+        # renamed by PATCH, which keeps no history): a file without PINs names him ambiguously.
+        client.patch("/v1/players/nicita-giovanni", json={"surname": "Nicita"}, headers=AUTH)
+        h9 = import_results_file(JUVISY_H9)
+        assert h9.rejected["player whose name several stored players have"] == 1
+        assert "nicita-giovanni, nicita-giovanni-99999999" in h9.examples["player whose name several stored players have"][0]
+        assert h9.rejected["tournament with a player the importer cannot tell from another"] == 1
+    finally:
+        path.unlink(missing_ok=True)
+
+
+# --- names and search -----------------------------------------------------------------------------
+
+
+def _directory_players(client: TestClient) -> None:
+    for player in (
+        {"id": "37", "name": "Ants", "surname": "Soosõrv", "country": "EST"},
+        {"id": "1000", "name": "Qingqing", "surname": "Wang", "native_name": "汪清清", "country": "CHN"},
+        {"id": "1001", "name": "Kwang Hun", "surname": "Kim", "country": "KOR"},
+        {"id": "1002", "name": "Wangzi", "surname": "Li", "country": "CHN"},
+        {"id": "1003", "name": "Yi", "surname": "Wang", "country": "CHN"},
+        {"id": "1004", "name": "100%", "surname": "Under_score", "country": "CHN"},
+    ):
+        assert client.post("/v1/players", json=player, headers=AUTH).status_code == 201
+
+
+def test_search_ignores_case_and_diacritics_and_finds_native_spellings(client: TestClient) -> None:
+    _directory_players(client)
+    assert [hit["id"] for hit in _hits(client, q="Soosorv")] == ["37"]
+    assert [hit["id"] for hit in _hits(client, q="SOOSÕRV ants")] == ["37"]
+    assert [(hit["id"], hit["match"]) for hit in _hits(client, q="汪清清")] == [("1000", "exact")]
+    assert [hit["id"] for hit in _hits(client, q="soos")] == ["37"]
+
+
+def test_search_orders_by_match_quality_and_treats_wildcards_literally(client: TestClient) -> None:
+    _directory_players(client)
+    found = [(hit["id"], hit["match"]) for hit in _hits(client, q="wang")]
+    # The surname Wang ("wang qingqing", "wang yi" begin with it as a word), then Wangzi, then Kwang.
+    assert found == [("1000", "prefix"), ("1003", "prefix"), ("1002", "prefix"), ("1001", "substring")]
+    assert [(hit["id"], hit["match"]) for hit in _hits(client, q="hun")] == [("1001", "word-prefix")]
+    assert [hit["match"] for hit in _hits(client, q="yi wang")] == ["exact"]
+    assert [hit["id"] for hit in _hits(client, q="%")] == ["1004"]
+    assert [hit["id"] for hit in _hits(client, q="de_")] == []  # "der_" only if _ were a wildcard
+    assert [hit["id"] for hit in _hits(client, q="under_")] == ["1004"]
+    hit = _hits(client, q="Qingqing Wang")[0]
+    assert (hit["country"], hit["disciplines"], hit["ratings"]) == ("CHN", [], [])
+
+
+def test_a_rename_keeps_the_earlier_spelling_and_is_recorded(client: TestClient) -> None:
+    _directory_players(client)
+    renamed = client.post("/v1/players/37/rename", json={"surname": "Soosyrv", "since": "2020-03-01"}, headers=AUTH)
+    assert renamed.status_code == 200, renamed.text
+    assert renamed.json()["surname"] == "Soosyrv"
+    assert renamed.json()["earlier_names"] == [{"name": "Ants", "surname": "Soosõrv", "native_name": None, "until": "2020-02-29"}]
+    assert [hit["id"] for hit in _hits(client, q="soosorv")] == ["37"]  # the earlier spelling still finds him
+    assert [hit["id"] for hit in _hits(client, q="soosyrv")] == ["37"]
+    [revision] = client.get("/v1/audit", params={"kind": "renamed"}, headers=AUTH).json()["items"]
+    assert (revision["subject"], revision["subject_id"]) == ("player", "37")
+    assert "Soosõrv" in revision["summary"] and "Soosyrv" in revision["summary"]
+    empty = client.post("/v1/players/37/rename", json={"since": "2021-01-01"}, headers=AUTH)
+    assert empty.status_code == 422
