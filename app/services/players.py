@@ -63,12 +63,21 @@ def player_detail(session: Session, player: Player) -> dict[str, Any]:
     }
 
 
+def player_version(session: Session, player: Player) -> dict[str, Any]:
+    """The player whole as JSON values: the ``previous`` a revision of him keeps."""
+    detail = player_detail(session, player)
+    return {
+        **detail,
+        "earlier_names": [{**earlier, "until": earlier["until"].isoformat()} for earlier in detail["earlier_names"]],
+    }
+
+
 def rename_player(session: Session, player_id: str, rename: PlayerRename, *, actor: str) -> Player:
     """A new spelling from ``since`` on; the one it replaces is kept until the day before, and
     still found by search (issue 24 item 3)."""
     player = get_player(session, player_id)
     refuse_merged(player, "/")
-    before = player_detail(session, player)
+    before = player_version(session, player)
     given = rename.model_dump(exclude_unset=True, exclude={"since"})
     if not given:
         raise InvalidInput("Nothing to rename.", [FieldError("/", "give name, surname or native_name")])
@@ -87,7 +96,7 @@ def rename_player(session: Session, player_id: str, rename: PlayerRename, *, act
         kind=revisions.RENAMED,
         actor=actor,
         summary=f"renamed from {_spelling(before)} to {_spelling(player_detail(session, player))} on {rename.since}",
-        previous=_jsonable(before),
+        previous=before,
     )
     return player
 
@@ -324,10 +333,3 @@ def _like_escaped(text: str) -> str:
 def _spelling(detail: dict[str, Any]) -> str:
     name = full_name(detail.get("name"), detail.get("surname")) or "(no name)"
     return f"{name} ({detail['native_name']})" if detail.get("native_name") else name
-
-
-def _jsonable(detail: dict[str, Any]) -> dict[str, Any]:
-    return {
-        **detail,
-        "earlier_names": [{**earlier, "until": earlier["until"].isoformat()} for earlier in detail["earlier_names"]],
-    }
