@@ -5,10 +5,14 @@ finds Soosõrv), native spellings are found as written (``汪清清``), and a na
 import unicodedata
 from collections.abc import Iterable
 
-__all__ = ["SEPARATOR", "folded", "search_key"]
+__all__ = ["MAX_TERM", "SEPARATOR", "WHOLE_NAME", "WORD", "WORD_END", "folded", "search_key", "search_terms", "sort_key"]
 
 # Between the spellings of one key: no folded name holds it, so a match never runs across two.
 SEPARATOR = "|"
+# What a search term is of its name (players' search terms): the whole name (either order, or the
+# native name), one of its words, or the end of a word (so that "wang" finds Kwang).
+WHOLE_NAME, WORD, WORD_END = 0, 1, 2
+MAX_TERM = 200
 # Letters that are no base letter with a mark, so that decomposition leaves them as they are.
 _LETTERS = str.maketrans(
     {"ø": "o", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "æ": "ae", "œ": "oe", "ß": "ss", "ı": "i", "ħ": "h", "ŧ": "t"}
@@ -35,3 +39,30 @@ def search_key(spellings: Iterable[tuple[str | None, str | None, str | None]]) -
             if part and part not in parts:
                 parts.append(part)
     return SEPARATOR + SEPARATOR.join(parts) + SEPARATOR if parts else ""
+
+
+def search_terms(spellings: Iterable[tuple[str | None, str | None, str | None]]) -> dict[str, int]:
+    """Every term a search finds the player by, with its kind (the best when a term is of several):
+    each spelling's whole names (both orders, the native name), their words, and every end of a
+    word. A query finds the terms it is the start of: one range of an index."""
+    terms: dict[str, int] = {}
+
+    def add(term: str, kind: int) -> None:
+        term = term[:MAX_TERM]
+        if term and terms.get(term, WORD_END + 1) > kind:
+            terms[term] = kind
+
+    for name, surname, native_name in spellings:
+        first, last, native = folded(name or ""), folded(surname or ""), folded(native_name or "")
+        for whole in (f"{first} {last}".strip(), f"{last} {first}".strip(), native):
+            add(whole, WHOLE_NAME)
+            for word in whole.split():
+                add(word, WORD)
+                for start in range(1, len(word)):
+                    add(word[start:], WORD_END)
+    return terms
+
+
+def sort_key(name: str | None, surname: str | None, player_id: str) -> str:
+    """The order of players whose names match equally well: surname, first name, id, each folded."""
+    return f"{folded(surname or '')[:200]}{SEPARATOR}{folded(name or '')[:200]}{SEPARATOR}{player_id}"

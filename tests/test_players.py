@@ -193,7 +193,7 @@ def test_search_orders_by_match_quality_and_treats_wildcards_literally(client: T
     assert found == [("1000", "prefix"), ("1003", "prefix"), ("1002", "prefix"), ("1001", "substring")]
     assert [(hit["id"], hit["match"]) for hit in _hits(client, q="hun")] == [("1001", "word-prefix")]
     assert [hit["match"] for hit in _hits(client, q="yi wang")] == ["exact"]
-    assert [hit["id"] for hit in _hits(client, q="%")] == ["1004"]
+    assert [hit["id"] for hit in _hits(client, q="00%")] == ["1004"]
     assert [hit["id"] for hit in _hits(client, q="de_")] == []  # "der_" only if _ were a wildcard
     assert [hit["id"] for hit in _hits(client, q="under_")] == ["1004"]
     hit = _hits(client, q="Qingqing Wang")[0]

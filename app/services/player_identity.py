@@ -10,8 +10,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.models import Player, PlayerExternalId
-from app.names import SEPARATOR, folded
+from app.models import Player, PlayerExternalId, PlayerSearchTerm
+from app.names import MAX_TERM, WHOLE_NAME, folded
 from app.problems import Conflict, FieldError
 from app.schemas.tournaments import TournamentIn, TournamentPlayerIn
 from app.services.players import add_external_ids, external_holders
@@ -118,8 +118,10 @@ def _same_name(session: Session, name: str | None, surname: str | None, *, witho
     whole = folded(f"{name or ''} {surname or ''}")
     if not whole:
         return []
-    pattern = "%" + SEPARATOR + whole.replace("/", "//").replace("%", "/%").replace("_", "/_") + SEPARATOR + "%"
-    query = select(Player.id).where(Player.search_key.like(pattern, escape="/"), Player.merged_into.is_(None))
+    named = select(PlayerSearchTerm.player_id).where(
+        PlayerSearchTerm.term == whole[:MAX_TERM], PlayerSearchTerm.kind == WHOLE_NAME
+    )
+    query = select(Player.id).where(Player.id.in_(named), Player.merged_into.is_(None))
     if without_other_pin:
         with_pin = select(PlayerExternalId.player_id).where(PlayerExternalId.scheme == EGD)
         query = query.where(Player.id.not_in(with_pin))

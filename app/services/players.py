@@ -8,20 +8,24 @@ from collections.abc import Iterable, Sequence
 from itertools import groupby
 from typing import Any
 
-from sqlalchemy import bindparam, case, delete, func, literal, or_, select, union, update
+from sqlalchemy import and_, bindparam, case, delete, func, insert, select, union, update
 from sqlalchemy.orm import Session
 
 from app.db import dialect_insert
-from app.models import Game, Player, PlayerExternalId, PlayerName, RatingEntry, RatingList, Tournament
-from app.names import SEPARATOR, folded, search_key
+from app.models import Game, Player, PlayerExternalId, PlayerName, PlayerSearchTerm, RatingEntry, RatingList, Tournament
+from app.names import MAX_TERM, WHOLE_NAME, WORD, WORD_END, folded, search_key, search_terms, sort_key
 from app.problems import Conflict, FieldError, InvalidInput, NotFound
 from app.schemas.players import PlayerCreate, PlayerPatch, PlayerRename
 from app.services import revisions
 
 UPSERT_BATCH = 500
 PLAYER_FIELDS = ("name", "surname", "native_name", "country", "city", "gender", "birth_year")
-# How a name matched a search, best first (docs/decisions.md 7.30): the order of the results.
-MATCHES = ("id", "external-id", "exact", "prefix", "word-prefix", "substring")
+# How a name matched a search, by quality, best first (docs/decisions.md 7.30): the order of the results.
+MATCHES = ("id", "exact", "prefix", "prefix", "word-prefix", "word-prefix", "substring")
+# The shortest query matched inside words too (ends of words); shorter ones match starts only.
+MIN_INSIDE_WORD = 3
+# After every character: a term starting with q is at least q and less than q followed by this.
+LAST_CHARACTER = "\U0010ffff"
 
 
 def create_player(session: Session, player: PlayerCreate) -> Player:
@@ -105,50 +109,61 @@ def search_players(
     session: Session, *, q: str | None, country: str | None, external: str | None, limit: int, offset: int
 ) -> tuple[list[tuple[Player, str]], int]:
     """Players whose names match ``q`` (any spelling, folded), best match first; of a country; holding an
-    external id. Merged records are left out: their player is found instead."""
+    external id. Merged records are left out: their player is found instead. The names are matched
+    over the players' search terms, one range of their index (docs/decisions.md 7.30)."""
     conditions: list[Any] = [Player.merged_into.is_(None)]
-    match: Any = literal("any")
-    whole_word: Any = literal(0)
-    if q and q.strip():
-        text = q.strip()
-        key = _like_escaped(folded(text))
-        exact, prefix = Player.search_key.like(f"%{SEPARATOR}{key}{SEPARATOR}%", escape="/"), None
-        if key:
-            prefix = Player.search_key.like(f"%{SEPARATOR}{key}%", escape="/")
-            word = or_(Player.search_key.like(f"% {key}%", escape="/"), Player.search_key.like(f"%-{key}%", escape="/"))
-            anywhere = Player.search_key.like(f"%{key}%", escape="/")
-            # Within one kind of match, a name with q as a whole word first ("wang": Wang Yi before Li Wangzi).
-            whole_word = case(
-                (or_(*(Player.search_key.like(f"%{before}{key}{after}%", escape="/") for before in "| " for after in "| ")), 0),
-                else_=1,
-            )
-            conditions.append(or_(anywhere, Player.id == text))
-            match = case(
-                (Player.id == text, "id"),
-                (exact, "exact"),
-                (prefix, "prefix"),
-                (word, "word-prefix"),
-                else_="substring",
-            )
-        else:
-            conditions.append(Player.id == text)
-            match = literal("id")
     if country:
         conditions.append(Player.country == country)
     if external:
         scheme, _, value = external.partition(":")
         holder = select(PlayerExternalId.player_id).where(PlayerExternalId.scheme == scheme, PlayerExternalId.value == value)
         conditions.append(Player.id.in_(holder))
-    total = session.scalar(select(func.count()).select_from(Player).where(*conditions)) or 0
-    order = case(*((match == name, rank) for rank, name in enumerate(MATCHES)), else_=len(MATCHES))
-    rows = session.execute(
-        select(Player, match.label("match"))
-        .where(*conditions)
-        .order_by(order, whole_word, Player.surname, Player.name, Player.id)
-        .limit(limit)
-        .offset(offset)
+    if not (q and q.strip()):
+        total = session.scalar(select(func.count()).select_from(Player).where(*conditions)) or 0
+        players = session.scalars(
+            select(Player).where(*conditions).order_by(Player.surname, Player.name, Player.id).limit(limit).offset(offset)
+        )
+        return [(player, "external-id" if external else "any") for player in players], total
+    text = q.strip()
+    by_id = session.scalar(select(Player).where(Player.id == text, *conditions))
+    best = _best_matches(folded(text)[:MAX_TERM], exclude=text)
+    if len(conditions) > 1:  # a country or an external id besides the name: those players only
+        best = best.where(PlayerSearchTerm.player_id.in_(select(Player.id).where(*conditions)))
+    found = best.subquery()
+    total = (session.scalar(select(func.count()).select_from(found)) or 0) + (by_id is not None)
+    first = [(by_id, MATCHES[0])] if by_id is not None and offset == 0 else []
+    skip = max(0, offset - (by_id is not None))
+    page = session.execute(
+        select(found.c.player_id, found.c.quality)
+        .order_by(found.c.quality, found.c.sort_key)
+        .limit(limit - len(first))
+        .offset(skip)
     ).all()
-    return [(player, "external-id" if external and name == "any" else name) for player, name in rows], total
+    hits = {player.id: player for player in session.scalars(select(Player).where(Player.id.in_([row[0] for row in page])))}
+    return first + [(hits[player_id], MATCHES[quality]) for player_id, quality in page], total
+
+
+def _best_matches(term: str, *, exclude: str) -> Any:
+    """(player_id, quality, sort_key) of every player whose terms start with ``term``, his best match:
+    the whole name; a name starting with the query as a word, or as part of one; a word that is the
+    query; a word starting with it; the end of a word (docs/decisions.md 7.30). One range of the
+    terms' index, grouped by player. ``exclude``: the player found by his id, listed before."""
+    column, kind = PlayerSearchTerm.term, PlayerSearchTerm.kind
+    quality = case(
+        (and_(kind == WHOLE_NAME, column == term), 1),
+        (and_(kind == WHOLE_NAME, column >= term + " ", column < term + " " + LAST_CHARACTER), 2),
+        (kind == WHOLE_NAME, 3),
+        (and_(kind == WORD, column == term), 4),
+        (kind == WORD, 5),
+        else_=6,
+    )
+    found = (
+        select(PlayerSearchTerm.player_id, func.min(quality).label("quality"), PlayerSearchTerm.sort_key)
+        .where(column >= term, column < term + LAST_CHARACTER, PlayerSearchTerm.player_id != exclude)
+        .group_by(PlayerSearchTerm.player_id, PlayerSearchTerm.sort_key)
+    )
+    # One or two letters inside words match a good part of any directory: only starts count then.
+    return found.where(kind != WORD_END) if len(term) < MIN_INSIDE_WORD else found
 
 
 def hit_details(session: Session, player_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
@@ -304,13 +319,23 @@ def refresh_search_keys(session: Session, player_ids: Sequence[str]) -> None:
             )
         ):
             earlier[player_id].append((name, surname, native_name))
-        changed = []
-        for player_id, name, surname, native_name, stored_key in session.execute(
-            select(Player.id, Player.name, Player.surname, Player.native_name, Player.search_key).where(Player.id.in_(chunk))
+        changed: list[dict[str, str]] = []
+        terms: list[dict[str, Any]] = []
+        for player_id, name, surname, native_name, stored_key, merged_into in session.execute(
+            select(Player.id, Player.name, Player.surname, Player.native_name, Player.search_key, Player.merged_into).where(
+                Player.id.in_(chunk)
+            )
         ):
-            key = search_key([(name, surname, native_name), *earlier[player_id]])
+            # A merged record is found as the player it went to: it keeps no key and no terms.
+            spellings = [] if merged_into is not None else [(name, surname, native_name), *earlier[player_id]]
+            key = search_key(spellings)
             if key != stored_key:
                 changed.append({"player_id": player_id, "key": key})
+                order = sort_key(name, surname, player_id)
+                terms.extend(
+                    {"term": term, "player_id": player_id, "kind": kind, "sort_key": order}
+                    for term, kind in search_terms(spellings).items()
+                )
         if changed:
             session.connection().execute(
                 update(Player.__table__)
@@ -318,16 +343,14 @@ def refresh_search_keys(session: Session, player_ids: Sequence[str]) -> None:
                 .values(search_key=bindparam("key")),
                 changed,
             )
+            session.execute(delete(PlayerSearchTerm).where(PlayerSearchTerm.player_id.in_([row["player_id"] for row in changed])))
+            for first in range(0, len(terms), UPSERT_BATCH):
+                session.execute(insert(PlayerSearchTerm), terms[first : first + UPSERT_BATCH])
 
 
 def full_name(name: str | None, surname: str | None) -> str | None:
     """First name and surname as a list shows them; None when the record has neither."""
     return " ".join(part for part in (name, surname) if part) or None
-
-
-def _like_escaped(text: str) -> str:
-    """The text as a LIKE pattern matching it literally: % and _ are no wildcards."""
-    return text.replace("/", "//").replace("%", "/%").replace("_", "/_")
 
 
 def _spelling(detail: dict[str, Any]) -> str:

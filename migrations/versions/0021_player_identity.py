@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 from app.countries import country_code
-from app.names import search_key
+from app.names import search_key, search_terms, sort_key
 
 revision: str = "0021"
 down_revision: str | None = "0020"
@@ -42,6 +42,17 @@ def upgrade() -> None:
     )
     op.create_index(op.f("ix_player_external_ids_player_id"), "player_external_ids", ["player_id"])
     op.create_table(
+        "player_search_terms",
+        sa.Column("term", sa.String(length=200).with_variant(sa.String(length=200, collation="C"), "postgresql"), nullable=False),
+        sa.Column("player_id", sa.String(length=64), nullable=False),
+        sa.Column("kind", sa.Integer(), nullable=False),
+        sa.Column("sort_key", sa.String(length=500), nullable=False),
+        sa.ForeignKeyConstraint(["player_id"], ["players.id"], name=op.f("fk_player_search_terms_player_id_players")),
+        sa.PrimaryKeyConstraint("term", "player_id", "kind", name=op.f("pk_player_search_terms")),
+        sqlite_with_rowid=False,
+    )
+    op.create_index(op.f("ix_player_search_terms_player_id"), "player_search_terms", ["player_id"])
+    op.create_table(
         "player_names",
         sa.Column("id", sa.Integer(), autoincrement=True, nullable=False),
         sa.Column("player_id", sa.String(length=64), nullable=False),
@@ -62,6 +73,8 @@ def downgrade() -> None:
     # The IOC codes stay: they are codes the schema before accepted too.
     op.drop_index(op.f("ix_player_names_player_id"), table_name="player_names")
     op.drop_table("player_names")
+    op.drop_index(op.f("ix_player_search_terms_player_id"), table_name="player_search_terms")
+    op.drop_table("player_search_terms")
     op.drop_index(op.f("ix_player_external_ids_player_id"), table_name="player_external_ids")
     op.drop_table("player_external_ids")
     op.drop_index(op.f("ix_players_search_key"), table_name="players")
@@ -96,3 +109,17 @@ def _fill_search_keys() -> None:
     for start in range(0, len(keys), BATCH):
         if keys[start : start + BATCH]:
             connection.execute(statement, keys[start : start + BATCH])
+    terms = sa.table(
+        "player_search_terms",
+        sa.column("term", sa.String),
+        sa.column("player_id", sa.String),
+        sa.column("kind", sa.Integer),
+        sa.column("sort_key", sa.String),
+    )
+    found = [
+        {"term": term, "player_id": row.id, "kind": kind, "sort_key": sort_key(row.name, row.surname, row.id)}
+        for row in rows
+        for term, kind in search_terms([(row.name, row.surname, row.native_name)]).items()
+    ]
+    for start in range(0, len(found), BATCH):
+        connection.execute(terms.insert(), found[start : start + BATCH])
