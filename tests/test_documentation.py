@@ -13,6 +13,7 @@ import pytest
 from app.api.examples import (
     CORRECT_TOURNAMENT_EXAMPLES,
     CREATE_PLAYER_EXAMPLES,
+    MERGE_PLAYER_EXAMPLES,
     PARAMS_EXAMPLES,
     PUBLISH_EXAMPLES,
     REAL_TOURNAMENT,
@@ -294,6 +295,10 @@ def real_data_scenario(client) -> dict[str, dict[str, Any]]:  # type: ignore[no-
     call("update_rating_list", "PATCH", "/v1/rating-lists/rif-whr", json=UPDATE_RATING_LIST_EXAMPLES["real"]["value"])
     call("list_audit", "GET", "/v1/audit", params={"list": "rif-whr", "limit": 2})
     call("rename_player", "POST", "/v1/players/3578/rename", json=RENAME_PLAYER_EXAMPLES["real"]["value"])
+    # A second record of the same person, entered by hand, merged into the first and unmerged.
+    assert client.post("/v1/players", json={"id": "ma-wenhui", "name": "Wenhui", "surname": "Ma"}, headers=AUTH).is_success
+    call("merge_player", "POST", "/v1/players/ma-wenhui/merge", json=MERGE_PLAYER_EXAMPLES["real"]["value"])
+    call("unmerge_player", "POST", "/v1/players/ma-wenhui/unmerge")
     return answers
 
 

@@ -8,6 +8,7 @@ from sqlalchemy import func, select
 from app import db
 from app.models import Player, PlayerExternalId, Revision, Tournament
 from app.services.importing import import_results_file
+from app.services.jobs import run_pending_jobs
 from tests.helpers import AUTH, GO_DATA, tournament_body
 
 JUVISY_H9 = GO_DATA / "juvisy2019.h9"
@@ -213,3 +214,104 @@ def test_a_rename_keeps_the_earlier_spelling_and_is_recorded(client: TestClient)
     assert "Soosõrv" in revision["summary"] and "Soosyrv" in revision["summary"]
     empty = client.post("/v1/players/37/rename", json={"since": "2021-01-01"}, headers=AUTH)
     assert empty.status_code == 422
+
+
+# --- merge and unmerge ----------------------------------------------------------------------------
+
+
+def _every_list(client: TestClient) -> dict[str, list[tuple]]:
+    """Every list's current rows: player, rating (to 1e-6), games, status."""
+    lists = {}
+    for rating_list in client.get("/v1/rating-lists").json():
+        response = client.get(f"/v1/rating-lists/{rating_list['id']}/ratings", params={"status": "all", "limit": 500})
+        if response.status_code == 200:
+            rows = response.json()["items"]
+            lists[rating_list["id"]] = [(r["player_id"], round(r["rating"], 6), r["games"], r["status"]) for r in rows]
+    return lists
+
+
+def _two_records_of_one_person(client: TestClient) -> None:
+    assert client.post("/v1/tournaments", json=tournament_body("T1"), headers=AUTH).status_code == 201
+    second = tournament_body("T2", start="2021-05-01", end="2021-05-03")
+    second["players"][0] = {"id": "p1b", "name": "Ants", "surname": "Soosorv", "external_ids": ["renjunet:37"]}
+    for game in second["games"]:
+        for side in ("black", "white"):
+            game[side] = "p1b" if game[side] == "p1" else game[side]
+        game.pop("date", None)
+    assert client.post("/v1/tournaments", json=second, headers=AUTH).status_code == 201
+    run_pending_jobs()
+
+
+def test_merge_then_unmerge_leaves_every_list_as_before(client: TestClient) -> None:
+    _two_records_of_one_person(client)
+    before = _every_list(client)
+    assert "p1b" in {row[0] for row in before["rif-whr"]}
+
+    merged = client.post("/v1/players/p1b/merge", json={"into": "p1"}, headers=AUTH)
+    assert merged.status_code == 200, merged.text
+    assert merged.json()["player"]["merged_into"] == "p1" and merged.json()["into"]["external_ids"] == ["renjunet:37"]
+    assert "rif-whr" in merged.json()["lists_recomputing"]
+    assert client.get("/v1/players/p1b").json()["merged_into"] == "p1"
+    assert [hit["id"] for hit in _hits(client, q="Ants Soosorv")] == ["p1"]
+    assert [hit["id"] for hit in _hits(client, external="renjunet:37")] == ["p1"]
+    games = client.get("/v1/tournaments/T2").json()["games"]
+    assert "p1b" not in {side for game in games for side in (game["black"], game["white"])}
+    run_pending_jobs()
+    after_merge = _every_list(client)
+    assert "p1b" not in {row[0] for row in after_merge["rif-whr"]}
+    p1 = next(row for row in after_merge["rif-whr"] if row[0] == "p1")
+    assert p1[2] == sum(1 for row in before["rif-whr"] if row[0] in ("p1", "p1b") for _ in range(row[2]))
+    kinds = [
+        (r["subject_id"], r["kind"]) for r in client.get("/v1/audit", params={"kind": "merged"}, headers=AUTH).json()["items"]
+    ]
+    assert sorted(kinds) == [("p1", "merged"), ("p1b", "merged")]
+
+    unmerged = client.post("/v1/players/p1b/unmerge", headers=AUTH)
+    assert unmerged.status_code == 200, unmerged.text
+    assert unmerged.json()["player"]["merged_into"] is None and unmerged.json()["player"]["external_ids"] == ["renjunet:37"]
+    run_pending_jobs()
+    assert _every_list(client) == before
+    assert {hit["id"] for hit in _hits(client, q="Ants")} == {"p1", "p1b"}
+
+
+def test_bad_merges_are_refused_with_a_pointer_and_change_nothing(client: TestClient) -> None:
+    _two_records_of_one_person(client)
+    assert client.post("/v1/players", json={"id": "lone"}, headers=AUTH).status_code == 201
+    assert client.post("/v1/players", json={"id": "gone"}, headers=AUTH).status_code == 201
+    assert client.post("/v1/players/gone/merge", json={"into": "lone"}, headers=AUTH).status_code == 200
+    before = _stored()
+    for player_id, body, status in (
+        ("p1", {"into": "p1"}, 422),  # himself
+        ("p1", {"into": "nobody"}, 422),  # unknown
+        ("p1b", {"into": "gone"}, 409),  # into a merged record
+        ("gone", {"into": "p1"}, 409),  # merged already
+        ("p1", {"into": "p2"}, 409),  # they played each other
+    ):
+        refused = client.post(f"/v1/players/{player_id}/merge", json=body, headers=AUTH)
+        assert refused.status_code == status, (player_id, body, refused.text)
+        assert refused.json()["errors"][0]["pointer"] == "/into"
+    assert client.post("/v1/players/p1/unmerge", headers=AUTH).status_code == 409
+    assert client.post("/v1/players/nobody/merge", json={"into": "p1"}, headers=AUTH).status_code == 404
+    assert _stored() == before
+
+
+def test_a_submission_naming_a_merged_record_reaches_his_player(client: TestClient) -> None:
+    _two_records_of_one_person(client)
+    assert client.post("/v1/players/p1b/merge", json={"into": "p1"}, headers=AUTH).status_code == 200
+    third = tournament_body("T3", start="2022-05-01", end="2022-05-03")
+    third["players"] = [player for player in third["players"] if player["id"] != "p1"]
+    for game in third["games"]:
+        for side in ("black", "white"):
+            game[side] = "p1b" if game[side] == "p1" else game[side]
+        game.pop("date", None)
+    assert client.post("/v1/tournaments", json=third, headers=AUTH).status_code == 201
+    games = client.get("/v1/tournaments/T3").json()["games"]
+    assert {side for game in games for side in (game["black"], game["white"])} == {"p1", "p2", "p3", "p4"}
+
+
+def test_the_website_page_of_a_merged_record_redirects_to_his_player(client: TestClient) -> None:
+    _two_records_of_one_person(client)
+    assert client.post("/v1/players/p1b/merge", json={"into": "p1"}, headers=AUTH).status_code == 200
+    page = client.get("/players/p1b", follow_redirects=False)
+    assert page.status_code == 307 and page.headers["location"] == "/players/p1"
+    assert client.get("/players/p1").status_code == 200

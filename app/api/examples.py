@@ -289,6 +289,21 @@ _WENHUI_MA_DETAIL = {**_WENHUI_MA, "external_ids": ["renjunet:3578"], "earlier_n
 CREATE_PLAYER = _example("A player of the Chinese file, created", _WENHUI_MA_DETAIL)
 GET_PLAYER = _example("A player of the Chinese file", _WENHUI_MA_DETAIL)
 UPDATE_PLAYER = _example("The player with his country added", {**_WENHUI_MA_DETAIL, "country": "CHN"})
+_WENHUI_MA_RENAMED = {
+    **_WENHUI_MA_DETAIL,
+    "country": "CHN",
+    "native_name": "马文慧",
+    "earlier_names": [{"name": "Wenhui", "surname": "Ma", "native_name": None, "until": "2019-12-31"}],
+}
+_SECOND_RECORD = {**_player("ma-wenhui", "Wenhui", "Ma"), "external_ids": [], "earlier_names": [], "merged_into": None}
+MERGE_PLAYER = _example(
+    "A second record of him, with no game yet, merged into the first",
+    {"player": {**_SECOND_RECORD, "merged_into": "3578"}, "into": _WENHUI_MA_RENAMED, "lists_recomputing": []},
+)
+UNMERGE_PLAYER = _example(
+    "The merge undone: both records as they were",
+    {"player": _SECOND_RECORD, "into": _WENHUI_MA_RENAMED, "lists_recomputing": []},
+)
 RENAME_PLAYER_EXAMPLES: dict[str, Example] = {
     "real": {
         "summary": "A native spelling added from a day on",
@@ -296,15 +311,13 @@ RENAME_PLAYER_EXAMPLES: dict[str, Example] = {
         "value": {"native_name": "马文慧", "since": "2020-01-01"},
     },
 }
-RENAME_PLAYER = _example(
-    "The player renamed, his earlier spelling kept",
-    {
-        **_WENHUI_MA_DETAIL,
-        "country": "CHN",
-        "native_name": "马文慧",
-        "earlier_names": [{"name": "Wenhui", "surname": "Ma", "native_name": None, "until": "2019-12-31"}],
+MERGE_PLAYER_EXAMPLES: dict[str, Example] = {
+    "real": {
+        "summary": "A second record of one person merged into the first",
+        "value": {"into": "3578"},
     },
-)
+}
+RENAME_PLAYER = _example("The player renamed, his earlier spelling kept", _WENHUI_MA_RENAMED)
 
 
 def _hit(player: dict[str, Any], rating: float, status: str) -> dict[str, Any]:

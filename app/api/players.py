@@ -1,13 +1,23 @@
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Depends, Query, Response, status
+from fastapi import APIRouter, BackgroundTasks, Body, Depends, Query, Response, status
 
 from app.api import examples
 from app.api.deps import Limit, Officer, Offset, Organiser, PlayerIdPath
 from app.api.examples import responses
 from app.http.session import SessionDep
 from app.schemas.common import CountryCode, Page, Text
-from app.schemas.players import EXTERNAL_ID_PATTERN, PlayerCreate, PlayerDetail, PlayerHit, PlayerPatch, PlayerRename
+from app.schemas.players import (
+    EXTERNAL_ID_PATTERN,
+    PlayerCreate,
+    PlayerDetail,
+    PlayerHit,
+    PlayerMerge,
+    PlayerMerged,
+    PlayerPatch,
+    PlayerRename,
+)
+from app.services import player_merge, worker
 from app.services import players as service
 from app.settings import Settings, get_settings
 from app.transactions import run_in_transaction
@@ -76,6 +86,73 @@ def rename_player(
     Needs an officer's key."""
     player = service.rename_player(session, player_id, body, actor=caller.name)
     return PlayerDetail.model_validate(service.player_detail(session, player))
+
+
+@router.post("/{player_id}/merge", operation_id="merge_player", responses=responses(examples.MERGE_PLAYER))
+def merge_player(
+    player_id: PlayerIdPath,
+    body: Annotated[PlayerMerge, Body(openapi_examples=examples.MERGE_PLAYER_EXAMPLES)],
+    session: SessionDep,
+    caller: Officer,
+    background: BackgroundTasks,
+    settings: Settings = Depends(get_settings),
+) -> PlayerMerged:
+    """Merge a player into another
+
+    Two records of one person become one: every game, declaration at a tournament, seed and external
+    id of this record moves to `into`, which keeps his id. This record stays, answering
+    `merged_into`; submissions naming it reach `into`; search finds `into` only. Every list that rates
+    a moved game or holds a moved seed queues a recompute (`lists_recomputing`). The audit records
+    the merge on both players, with what moved, so that `POST /v1/players/{player_id}/unmerge`
+    restores both exactly.
+
+    Refused, with nothing changed: into himself or an unknown player (422), a record merged already or
+    into a merged player, two who played each other, were declared at one tournament, are seeded on
+    one list or hold ids of one scheme (409, each with its pointer).
+
+    Needs an officer's key."""
+
+    def merge() -> PlayerMerged:
+        merged, lists = player_merge.merge_player(session, player_id, body.into, actor=caller.name)
+        return _merged(session, merged.id, body.into, lists)
+
+    answer = run_in_transaction(session, merge, attempts=settings.transaction_attempts)
+    background.add_task(worker.wake)
+    return answer
+
+
+@router.post("/{player_id}/unmerge", operation_id="unmerge_player", responses=responses(examples.UNMERGE_PLAYER))
+def unmerge_player(
+    player_id: PlayerIdPath,
+    session: SessionDep,
+    caller: Officer,
+    background: BackgroundTasks,
+    settings: Settings = Depends(get_settings),
+) -> PlayerMerged:
+    """Undo a merge
+
+    What moved with the merge of this record (recorded in its `merged` revision) moves back: the
+    games, declarations, seeds and external ids are his again, and both players are as they were
+    before the merge. The lists concerned queue a recompute. A record that is not merged is a 409.
+
+    Needs an officer's key."""
+
+    def unmerge() -> PlayerMerged:
+        into = service.get_player(session, player_id).merged_into
+        unmerged, lists = player_merge.unmerge_player(session, player_id, actor=caller.name)
+        return _merged(session, unmerged.id, into or "", lists)
+
+    answer = run_in_transaction(session, unmerge, attempts=settings.transaction_attempts)
+    background.add_task(worker.wake)
+    return answer
+
+
+def _merged(session: SessionDep, player_id: str, into: str, lists: list[str]) -> PlayerMerged:
+    return PlayerMerged(
+        player=PlayerDetail.model_validate(service.player_detail(session, service.get_player(session, player_id))),
+        into=PlayerDetail.model_validate(service.player_detail(session, service.get_player(session, into))),
+        lists_recomputing=lists,
+    )
 
 
 @router.get("/{player_id}", operation_id="get_player", responses=responses(examples.GET_PLAYER))

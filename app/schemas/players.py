@@ -102,3 +102,19 @@ class PlayerRename(StrictModel):
     surname: Text | None = Field(None, max_length=200, description="Surname, Latin script", examples=["Soosõrv"])
     native_name: Text | None = Field(None, max_length=200, description="Full name in the player's own script")
     since: Date = Field(description="The first day of the new spelling", examples=["2020-01-01"])
+
+
+class PlayerMerge(StrictModel):
+    """Which player a record is merged into."""
+
+    into: Identifier = Field(description="The player the record is merged into: he keeps his id", examples=["3578"])
+
+
+class PlayerMerged(BaseModel):
+    """A merge or an unmerge done: both records as they are now, and the lists recomputing."""
+
+    player: PlayerDetail = Field(description="The record merged (its `merged_into` set) or unmerged (null again)")
+    into: PlayerDetail = Field(description="The player it was merged into")
+    lists_recomputing: list[str] = Field(
+        description="The rating lists that rate a game or hold a seed that moved: each has a recompute queued"
+    )

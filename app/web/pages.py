@@ -347,6 +347,12 @@ class PlayerList:
     has_titles: bool
 
 
+def merged_into(session: Session, player_id: str) -> str | None:
+    """The player a merged record went to (its page redirects there), or None."""
+    player = session.get(Player, player_id)
+    return player.merged_into if player is not None else None
+
+
 def player_page(session: Session, player_id: str) -> dict[str, Any]:
     player = players.get_player(session, player_id)
     name = display.full_name(player.name, player.surname) or player.id

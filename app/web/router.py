@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.routing import APIRoute
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from sqlalchemy.orm import Session
@@ -161,6 +161,10 @@ def player(player_id: str, request: Request, session: SessionDep) -> Response:
         pages.check_id("player_id", player_id)
     except Problem as problem:
         return _error(request, problem)
+    merged_into = pages.merged_into(session, player_id)
+    if merged_into is not None:
+        # A merged record's page is his player's; temporary, as an unmerge may undo it (issue 24 item 2).
+        return RedirectResponse(f"/players/{merged_into}", status_code=307)
     return _page(request, "player.html", lambda: pages.player_page(session, player_id))
 
 
