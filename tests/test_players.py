@@ -315,3 +315,46 @@ def test_the_website_page_of_a_merged_record_redirects_to_his_player(client: Tes
     page = client.get("/players/p1b", follow_redirects=False)
     assert page.status_code == 307 and page.headers["location"] == "/players/p1"
     assert client.get("/players/p1").status_code == 200
+
+
+# --- list filters ---------------------------------------------------------------------------------
+
+
+def test_lists_and_publications_filter_by_gender_and_a_game_in_the_last_12_months(client: TestClient) -> None:
+    _two_records_of_one_person(client)  # T1 in May 2020 (p1-p4), T2 in May 2021 (p1b, p2-p4)
+    assert client.patch("/v1/players/p2", json={"gender": "F"}, headers=AUTH).status_code == 200
+    assert client.patch("/v1/players/p1", json={"gender": "M"}, headers=AUTH).status_code == 200
+    url = "/v1/rating-lists/rif-whr/ratings"
+
+    def ids(**params: str) -> list[str]:
+        response = client.get(url, params={"status": "all", **params})
+        assert response.status_code == 200, response.text
+        return sorted(row["player_id"] for row in response.json()["items"])
+
+    assert ids() == ["p1", "p1b", "p2", "p3", "p4"]
+    assert ids(gender="f") == ["p2"] and ids(gender="m") == ["p1"]
+    # As of 2021-06-01, p1 last played in May 2020: more than 12 months before.
+    assert ids(as_of="2021-06-01", played_within_12_months="true") == ["p1b", "p2", "p3", "p4"]
+    assert ids(as_of="2021-06-01", played_within_12_months="true", gender="f") == ["p2"]
+    assert ids(as_of="2021-04-30", played_within_12_months="true") == ["p1", "p2", "p3", "p4"]
+    assert ids(played_within_12_months="true") == []  # the list's date is the recompute's: years later
+    assert client.get(url, params={"gender": "x"}).status_code == 422
+
+    published = client.post(
+        "/v1/rating-lists/rif-whr/publications", json={"date": "2021-06-01", "title": "June 2021"}, headers=AUTH
+    )
+    assert published.status_code == 201, published.text
+    rows = f"/v1/rating-lists/rif-whr/publications/{published.json()['number']}/ratings"
+    everyone = client.get(rows, params={"status": "all"}).json()["items"]
+    assert {row["player_id"] for row in everyone} == {"p1", "p1b", "p2", "p3", "p4"}
+    recent = client.get(rows, params={"status": "all", "played_within_12_months": "true"}).json()["items"]
+    assert {row["player_id"] for row in recent} == {"p1b", "p2", "p3", "p4"}
+    assert [row["player_id"] for row in client.get(rows, params={"status": "all", "gender": "f"}).json()["items"]] == ["p2"]
+
+    csv = client.get(
+        "/lists/rif-whr/ratings.csv",
+        params={"status": "all", "as_of": "2021-06-01", "played_within_12_months": "true", "gender": "f"},
+    )
+    assert csv.status_code == 200 and "Meritee" in csv.text and "Taimla" not in csv.text
+    page = client.get("/lists/rif-whr", params={"status": "all", "gender": "f"})
+    assert page.status_code == 200 and "Meritee" in page.text and "Taimla" not in page.text

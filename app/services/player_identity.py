@@ -7,10 +7,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
-from app.models import Player, PlayerExternalId, PlayerSearchTerm
+from app.models import Game, Player, PlayerExternalId, PlayerSearchTerm, Tournament
 from app.names import MAX_TERM, WHOLE_NAME, folded
 from app.problems import Conflict, FieldError
 from app.schemas.tournaments import TournamentIn, TournamentPlayerIn
@@ -121,7 +121,21 @@ def _same_name(session: Session, name: str | None, surname: str | None, *, witho
     named = select(PlayerSearchTerm.player_id).where(
         PlayerSearchTerm.term == whole[:MAX_TERM], PlayerSearchTerm.kind == WHOLE_NAME
     )
-    query = select(Player.id).where(Player.id.in_(named), Player.merged_into.is_(None))
+    # Only Go players: one who played Go, or holds an EGF PIN. A renju or shogi player of the same
+    # name is another record (an officer merges them if they are one person).
+    played_go = or_(
+        *(
+            select(Game.pk)
+            .join(Tournament, Tournament.id == Game.tournament_id)
+            .where(side == Player.id, Tournament.category == "go")
+            .exists()
+            for side in (Game.black_id, Game.white_id)
+        ),
+        select(PlayerExternalId.player_id)
+        .where(PlayerExternalId.player_id == Player.id, PlayerExternalId.scheme == EGD)
+        .exists(),
+    )
+    query = select(Player.id).where(Player.id.in_(named), Player.merged_into.is_(None), played_go)
     if without_other_pin:
         with_pin = select(PlayerExternalId.player_id).where(PlayerExternalId.scheme == EGD)
         query = query.where(Player.id.not_in(with_pin))
