@@ -37,12 +37,14 @@ Identifier = Annotated[str, StringConstraints(min_length=1, max_length=ID_MAX_LE
 
 def _ioc_country(value: str) -> str:
     """The IOC code every country is stored under (app/countries.py): ISO codes are mapped to it."""
-    code = country_code(value)
+    # Codes only (the contract's enum): names are mapped in files, not in requests.
+    code = country_code(value) if value in ACCEPTED_CODES_SET else None
     if code is None:
         raise ValueError(f"unknown country code {value!r}: give the IOC code (EST, GER) or the ISO one (EE, DE)")
     return code
 
 
+ACCEPTED_CODES_SET = frozenset(ACCEPTED_CODES)
 # A country: an IOC code or an ISO 3166-1 two- or three-letter code, stored as the IOC code (FR -> FRA, DEU -> GER).
 CountryCode = Annotated[
     str,

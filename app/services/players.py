@@ -163,7 +163,10 @@ def _best_matches(term: str, *, exclude: str) -> Any:
         .group_by(PlayerSearchTerm.player_id, PlayerSearchTerm.sort_key)
     )
     # One or two letters inside words match a good part of any directory: only starts count then.
-    return found.where(kind != WORD_END) if len(term) < MIN_INSIDE_WORD else found
+    # (Letters and digits of the Latin alphabet: two Chinese characters are a given name, and
+    # punctuation is rare enough to be searched anywhere.)
+    starts_only = len(term) < MIN_INSIDE_WORD and term.isascii() and term.replace(" ", "").isalnum()
+    return found.where(kind != WORD_END) if starts_only else found
 
 
 def hit_details(session: Session, player_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
