@@ -75,13 +75,17 @@ def test_an_external_id_finds_its_player_and_is_held_by_one_player_only(client: 
     assert [hit["id"] for hit in _hits(client, external="renjunet:952")] == ["952"]
     assert _hits(client, external="renjunet:953") == []
 
+    assert client.post("/v1/players", json={"id": "y", "external_ids": ["egd:5"]}, headers=AUTH).status_code == 201
     before = _stored()
     taken = client.post("/v1/players", json={"id": "x", "external_ids": ["egd:1", "renjunet:952"]}, headers=AUTH)
     assert taken.status_code == 409 and [e["pointer"] for e in taken.json()["errors"]] == ["/external_ids/1"]
-    taken = client.patch("/v1/players/952", json={"external_ids": ["renjunet:952", "renjunet:9"]}, headers=AUTH)
+    taken = client.patch("/v1/players/952", json={"external_ids": ["renjunet:952", "egd:5"]}, headers=AUTH)
     assert taken.status_code == 409 and [e["pointer"] for e in taken.json()["errors"]] == ["/external_ids/1"]
     assert _stored() == before
     assert client.get("/v1/players/x").status_code == 404
+    # Two ids of one scheme (two records of him on renju.net) are his, an id given twice once.
+    both = client.patch("/v1/players/952", json={"external_ids": ["renjunet:952", "renjunet:9", "renjunet:9"]}, headers=AUTH)
+    assert both.status_code == 200 and both.json()["external_ids"] == ["renjunet:9", "renjunet:952"]
 
 
 def test_a_submission_may_name_a_player_by_his_external_id(client: TestClient) -> None:

@@ -46,6 +46,7 @@ CROSS_FIELD_RULES = {
     "POST /v1/rating-lists/{list_id}/publications": "the snapshot must be one of the list's stored snapshots",
     "POST /v1/tournaments": "a renju or gomoku rule is a known opening rule; a game's players are given or stored",
     "PUT /v1/tournaments/{tournament_id}": "the body's id is the path's",
+    "POST /v1/players/{player_id}/merge": "`into` is a stored player, not the path's",
 }
 
 

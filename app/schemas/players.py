@@ -96,7 +96,10 @@ class PlayerHit(PlayerDetail):
 
 
 class PlayerRename(StrictModel):
-    """A new spelling of a player's name; the one it replaces is kept with the day before `since`."""
+    """A new spelling of a player's name, with `since` and at least one of `name`, `surname` and
+    `native_name` (null clears one); the spelling it replaces is kept with the day before `since`."""
+
+    model_config = ConfigDict(json_schema_extra={"minProperties": 2})
 
     name: Text | None = Field(None, max_length=200, description="First name, Latin script", examples=["Ants"])
     surname: Text | None = Field(None, max_length=200, description="Surname, Latin script", examples=["Soosõrv"])

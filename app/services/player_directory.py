@@ -24,7 +24,8 @@ MERGED_PLAYER = "player merged into another"
 SERVICE_REASONS = {
     EXTERNAL_ID_TAKEN: "the external id is another stored player's: one of the two records is wrong (or they are one"
     " person, to merge: POST /v1/players/{id}/merge)",
-    OTHER_ID_OF_SCHEME: "the stored player holds another id of that scheme; a player holds one id a scheme",
+    OTHER_ID_OF_SCHEME: "the stored player holds another id of that scheme than the file gives him: one of the two"
+    " is wrong (or he has two records there: give the file both)",
     MERGED_PLAYER: "the id is a record merged into another player: give that player's id",
 }
 
@@ -83,12 +84,13 @@ def import_directory(session: Session, directory: DirectoryFile, *, actor: str) 
         player = stored.get(row.player_id)
         if player is not None and player.merged_into is not None:
             _reject(report, MERGED_PLAYER, f"{where} is merged into {player.merged_into}")
+        confirmed = {external.split(":", 1)[0] for external in row.external_ids if held.get(external) == row.player_id}
         for external in row.external_ids:
             holder = held.get(external)
             scheme = external.split(":", 1)[0]
             if holder is not None and holder != row.player_id:
                 _reject(report, EXTERNAL_ID_TAKEN, f"{where}: {external} is player {holder}'s")
-            elif holder is None and scheme in schemes.get(row.player_id, {}):
+            elif holder is None and scheme in schemes.get(row.player_id, {}) and scheme not in confirmed:
                 _reject(report, OTHER_ID_OF_SCHEME, f"{where}: holds {scheme}:{schemes[row.player_id][scheme]}, not {external}")
     if report.rejected:
         return report

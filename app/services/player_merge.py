@@ -23,6 +23,7 @@ from app.services.tournaments import lists_rating
 def merge_player(session: Session, player_id: str, into: str, *, actor: str) -> tuple[Player, list[str]]:
     """Merge ``player_id`` into ``into``; the merged record and the lists queued for a recompute."""
     if into == player_id:
+        get_player(session, player_id)  # an unknown player is a 404 first
         raise InvalidInput("A player cannot be merged into himself.", [FieldError("/into", "the player's own id")])
     source, target = _locked_pair(session, player_id, into)
     if source.merged_into is not None:

@@ -242,23 +242,18 @@ def external_holders(session: Session, external_ids: Iterable[str]) -> dict[str,
 
 
 def set_external_ids(session: Session, player_id: str, external_ids: Sequence[str], pointer: str) -> None:
-    """The player's external ids become ``external_ids``; one held by another player is a 409 naming it."""
+    """The player's external ids become ``external_ids``; one held by another player is a 409 naming it.
+    A player may hold several ids of one scheme (two records of him in another system)."""
     held = external_holders(session, external_ids)
     errors = [
         FieldError(f"{pointer}/{index}", f"{external} is held by player {held[external]!r}")
         for index, external in enumerate(external_ids)
         if held.get(external, player_id) != player_id
     ]
-    schemes = [external.split(":", 1)[0] for external in external_ids]
-    errors += [
-        FieldError(f"{pointer}/{index}", f"a player holds one id of a scheme; {scheme} is given twice")
-        for index, scheme in enumerate(schemes)
-        if scheme in schemes[:index]
-    ]
     if errors:
         raise Conflict(f"{len(errors)} external id(s) cannot be {player_id!r}'s; nothing was stored.", errors)
     session.execute(delete(PlayerExternalId).where(PlayerExternalId.player_id == player_id))
-    for external in external_ids:
+    for external in dict.fromkeys(external_ids):  # an id given twice is held once
         scheme, _, value = external.partition(":")
         session.add(PlayerExternalId(scheme=scheme, value=value, player_id=player_id))
     session.flush()
