@@ -2,14 +2,18 @@
 standard, ids in other systems, the Go files matched by EGF PIN then name, names searched as people
 write them, renamed with their history kept."""
 
+from pathlib import Path
+
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from app import db
+from app.importers import egd_h9, renju_xml
+from app.importers.source import ImportOptions
 from app.models import Player, PlayerExternalId, Revision, Tournament
 from app.services.importing import import_results_file
 from app.services.jobs import run_pending_jobs
-from tests.helpers import AUTH, GO_DATA, tournament_body
+from tests.helpers import AUTH, GO_DATA, export_xml, tournament_body
 
 JUVISY_H9 = GO_DATA / "juvisy2019.h9"
 JUVISY_XML = GO_DATA / "juvisy2019.xml"
@@ -362,3 +366,43 @@ def test_lists_and_publications_filter_by_gender_and_a_game_in_the_last_12_month
     assert csv.status_code == 200 and "Meritee" in csv.text and "Taimla" not in csv.text
     page = client.get("/lists/rif-whr", params={"status": "all", "gender": "f"})
     assert page.status_code == 200 and "Meritee" in page.text and "Taimla" not in page.text
+
+
+def test_files_map_country_codes_and_count_the_unknown_ones(tmp_path: Path) -> None:
+    export = export_xml(
+        tmp_path / "export.xml",
+        countries=[{"id": "1", "name": "Estonia", "abbr": "EST"}, {"id": "2", "name": "Atlantis", "abbr": "ATL"}],
+        rules=[{"id": "1", "name": "RIF", "category": "1"}],
+        players=[
+            {"id": "1", "name": "A", "surname": "B", "country": "1", "city": "", "gender": "1"},
+            {"id": "2", "name": "C", "surname": "D", "country": "2", "city": "", "gender": "1"},
+        ],
+        tournaments=[
+            {
+                "id": "9",
+                "name": "Cup",
+                "country": "2",
+                "city": "",
+                "start": "2020-01-01",
+                "end": "2020-01-02",
+                "year": "2020",
+                "month": "1",
+                "rule": "1",
+                "rated": "1",
+            }  # fmt: skip
+        ],
+        games=[
+            {"id": "1", "tournament": "9", "round": "1", "unrated": "0", "rule": "1", "black": "1", "white": "2", "bresult": "1"}
+        ],
+    )
+    source = renju_xml.read(export, ImportOptions())
+    [submission] = list(source.submissions)
+    assert submission["country"] is None
+    assert {player["id"]: player["country"] for player in submission["players"]} == {"1": "EST", "2": None}
+    assert source.rejected["unknown country code"] == 1 and source.examples["unknown country code"] == ["country 2: 'ATL'"]
+
+    [h9], rejected = egd_h9.read(
+        JUVISY_H9.read_bytes().replace(b"Minieri Davide                  3D FR", b"Minieri Davide                  3D QQ")
+    )
+    assert [row.reason for row in rejected].count("unknown country code") == 1
+    assert {player["country"] for player in h9["players"]} == {"FRA", None}  # the others are French
