@@ -201,6 +201,11 @@ def test_search_orders_by_match_quality_and_treats_wildcards_literally(client: T
     # The surname Wang ("wang qingqing", "wang yi" begin with it as a word), then Wangzi, then Kwang.
     assert found == [("1000", "prefix"), ("1003", "prefix"), ("1002", "prefix"), ("1001", "substring")]
     assert [(hit["id"], hit["match"]) for hit in _hits(client, q="hun")] == [("1001", "word-prefix")]
+    # Pages: the total counts every match, past the last page too; an id is a match of its own, first.
+    for offset, ids in ((0, ["1000"]), (3, ["1001"]), (9, [])):
+        page = client.get("/v1/players", params={"q": "wang", "limit": 1, "offset": offset}).json()
+        assert ([hit["id"] for hit in page["items"]], page["total"]) == (ids, 4)
+    assert [(hit["id"], hit["match"]) for hit in _hits(client, q="1004")] == [("1004", "id")]
     assert [hit["match"] for hit in _hits(client, q="yi wang")] == ["exact"]
     assert [hit["id"] for hit in _hits(client, q="00%")] == ["1004"]
     assert [hit["id"] for hit in _hits(client, q="de_")] == []  # "der_" only if _ were a wildcard

@@ -130,17 +130,19 @@ def search_players(
     if len(conditions) > 1:  # a country or an external id besides the name: those players only
         best = best.where(PlayerSearchTerm.player_id.in_(select(Player.id).where(*conditions)))
     found = best.subquery()
-    total = (session.scalar(select(func.count()).select_from(found)) or 0) + (by_id is not None)
     first = [(by_id, MATCHES[0])] if by_id is not None and offset == 0 else []
     skip = max(0, offset - (by_id is not None))
+    # The page and the number of all matches in one reading of the range (a window count).
     page = session.execute(
-        select(found.c.player_id, found.c.quality)
+        select(found.c.player_id, found.c.quality, func.count().over())
         .order_by(found.c.quality, found.c.sort_key)
         .limit(limit - len(first))
         .offset(skip)
     ).all()
+    # An empty page (nothing found, or past the last page) says no count: counted apart.
+    by_name = page[0][2] if page else session.scalar(select(func.count()).select_from(found)) or 0
     hits = {player.id: player for player in session.scalars(select(Player).where(Player.id.in_([row[0] for row in page])))}
-    return first + [(hits[player_id], MATCHES[quality]) for player_id, quality in page], total
+    return first + [(hits[player_id], MATCHES[quality]) for player_id, quality, _ in page], by_name + (by_id is not None)
 
 
 def _best_matches(term: str, *, exclude: str) -> Any:
