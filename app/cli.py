@@ -31,8 +31,9 @@ def main(argv: list[str] | None = None) -> int:
 
     importer = commands.add_parser(
         "import",
-        help="import a results file: renju.net results (tab-separated) or the renju.net database export (XML),"
-        " recognised from the content",
+        help="import a results file (renju.net results, tab-separated; the renju.net database export, XML; EGD h9;"
+        " OpenGotha XML) or a player directory (the renju WHR site's ljinfo.tsv; the directory CSV), recognised"
+        " from the content",
     )
     importer.add_argument("path", type=Path)
     importer.add_argument("--no-progress", action="store_true")
@@ -169,6 +170,8 @@ def _import(
     from app.importers.source import ImportOptions
     from app.services.importing import import_results_file
 
+    if _is_directory(path):
+        return _import_directory(path)
     with _file_errors(path) as failed:
         options = ImportOptions(_id_list(rated_anyway), _id_list(not_rated_anyway))
         file_format = detect_format(path)
@@ -202,6 +205,47 @@ def _import(
 
             print(f"  recomputes run:     {run_pending_jobs()} (the rest, if any, were run by the service's worker)")
     return 0
+
+
+def _is_directory(path: Path) -> bool:
+    from app.importers import directory
+    from app.importers.formats import HEAD_BYTES
+
+    try:
+        with open(path, "rb") as stream:
+            return directory.looks_like(stream.read(HEAD_BYTES))
+    except OSError:
+        return False  # said by the results import's own file errors
+
+
+def _import_directory(path: Path) -> int:
+    """A player directory: every player created or updated, all or nothing, and a report."""
+    from app.services.player_directory import DirectoryRefused, DirectoryReport, import_directory_file
+
+    report: DirectoryReport | None = None
+    with _file_errors(path) as failed:
+        migrate()
+        try:
+            report = import_directory_file(path)
+        except DirectoryRefused as refused:
+            report = refused.report
+            failed.append(f"{path}: {refused}")
+    if report is None:
+        return 1
+    print(f"Import of {path} ({report.format_name})")
+    print(f"  players in the file: {report.rows}")
+    if not failed:
+        print(f"  players created:     {report.created}")
+        print(f"  players updated:     {report.updated}")
+        print(f"  players unchanged:   {report.unchanged}")
+        print(f"  external ids added:  {report.external_ids_added}")
+    print(f"  lines refused:       {sum(report.rejected.values())}{' (nothing was stored)' if failed else ''}")
+    for reason, count in sorted(report.rejected.items(), key=lambda item: -item[1]):
+        print(f"    {count:>7}  {reason}")
+        if reason in report.explanations:
+            print(f"             means: {report.explanations[reason]}")
+        print(f"             e.g. {'; '.join(report.examples.get(reason, []))}")
+    return 1 if failed else 0
 
 
 def _keys(args: argparse.Namespace) -> int:

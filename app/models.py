@@ -78,8 +78,55 @@ class Player(Base):
     city: Mapped[str | None] = mapped_column(String(200))
     gender: Mapped[str | None] = mapped_column(String(1))
     birth_year: Mapped[int | None] = mapped_column(Integer)
+    # Every spelling of his name, current and earlier, folded (app.names.search_key): search is one
+    # indexed query over it, never Python over every player.
+    search_key: Mapped[str] = mapped_column(String(2000), default="", server_default="", index=True)
+    # The player this record was merged into (POST /v1/players/{id}/merge); null for a player of his own.
+    merged_into: Mapped[str | None] = mapped_column(String(ID_LENGTH))
     created_at: Mapped[datetime] = mapped_column(UtcDateTime(), server_default=func.now())
     updated_at: Mapped[datetime] = mapped_column(UtcDateTime(), server_default=func.now(), onupdate=func.now())
+
+
+class PlayerExternalId(Base):
+    """A player's id in another system (``renjunet:952``, ``egd:13300010``): unique per scheme."""
+
+    __tablename__ = "player_external_ids"
+
+    scheme: Mapped[str] = mapped_column(String(20), primary_key=True)
+    value: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+
+
+class PlayerSearchTerm(Base):
+    """A term search finds a player by (app.names.search_terms): a whole name, a word of it or the
+    end of a word, folded, with its kind. A query is the start of the terms it finds, so search is one
+    range of this table's index, compared byte by byte (collation C on PostgreSQL). A record merged
+    into another player has none."""
+
+    __tablename__ = "player_search_terms"
+    # SQLite keeps the rows in the primary key's order, so a range of terms is read without the table.
+    __table_args__ = {"sqlite_with_rowid": False}
+
+    term: Mapped[str] = mapped_column(String(200).with_variant(String(200, collation="C"), "postgresql"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
+    kind: Mapped[int] = mapped_column(Integer, primary_key=True)
+    # The player's folded surname, first name and id (app.names.sort_key): the order of equal matches,
+    # here so that a page of hits is sorted from this table alone.
+    sort_key: Mapped[str] = mapped_column(String(500))
+
+
+class PlayerName(Base):
+    """An earlier spelling of a player's name, kept when he is renamed: used until ``until`` (the day
+    the next spelling took over), and still found by search."""
+
+    __tablename__ = "player_names"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    name: Mapped[str | None] = mapped_column(String(200))
+    surname: Mapped[str | None] = mapped_column(String(200))
+    native_name: Mapped[str | None] = mapped_column(String(200))
+    until: Mapped[date] = mapped_column(Date)
 
 
 class Tournament(Base):

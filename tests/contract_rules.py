@@ -233,6 +233,13 @@ def _seed_in_the_system(model: Any, seed: dict[str, Any]) -> dict[str, Any]:
     return seed
 
 
+def one_stored_player_into_another(case: Case) -> None:
+    """A merge takes a stored player into another stored player (not himself, not a merged one: the
+    first merge of a run is made, a repeat is the 409 of a merged record)."""
+    case.path_parameters = {**case.path_parameters, "player_id": STORED_PLAYERS[0]}
+    case.body["into"] = STORED_PLAYERS[1]
+
+
 def ranks_in_a_handicap_game(case: Case) -> None:
     """Rivne (Kf): a handicap game reads both players' declared ranks."""
     if case.body.get("handicap"):
@@ -333,6 +340,7 @@ RULES: dict[str, Callable[[Case], None]] = {
     "POST /v1/rating-lists/{list_id}/what-if": a_known_opening_rule,
     "PUT /v1/rating-lists/{list_id}/seeds/{player_id}": one_seed_in_a_list_that_takes_seeds,
     "POST /v1/calc/rivne/game": ranks_in_a_handicap_game,
+    "POST /v1/players/{player_id}/merge": one_stored_player_into_another,
     "PUT /v1/tournaments/{tournament_id}": the_body_names_the_paths_tournament,
 }
 

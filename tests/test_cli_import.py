@@ -72,6 +72,9 @@ def test_import_reports_invalid_rows(tmp_path: Path, client: TestClient):
         "city": None,
         "gender": None,
         "birth_year": None,
+        "external_ids": [],
+        "earlier_names": [],
+        "merged_into": None,
     }
 
 

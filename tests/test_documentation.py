@@ -13,11 +13,13 @@ import pytest
 from app.api.examples import (
     CORRECT_TOURNAMENT_EXAMPLES,
     CREATE_PLAYER_EXAMPLES,
+    MERGE_PLAYER_EXAMPLES,
     PARAMS_EXAMPLES,
     PUBLISH_EXAMPLES,
     PUT_SEED_EXAMPLES,
     REAL_GO_TOURNAMENT,
     REAL_TOURNAMENT,
+    RENAME_PLAYER_EXAMPLES,
     REVIEW_EXAMPLES,
     SEEDS_EXAMPLES,
     SUBMIT_TOURNAMENT_EXAMPLES,
@@ -325,6 +327,11 @@ def real_data_scenario(client) -> dict[str, dict[str, Any]]:  # type: ignore[no-
     go_submission = SUBMIT_TOURNAMENT_EXAMPLES["juvisy-2019"]["value"]
     call("submit_tournament", "POST", "/v1/tournaments", "juvisy-2019", json=go_submission, status=201)
     call("get_tournament", "GET", f"/v1/tournaments/{go_submission['id']}", "juvisy-2019")
+    call("rename_player", "POST", "/v1/players/3578/rename", json=RENAME_PLAYER_EXAMPLES["real"]["value"])
+    # A second record of the same person, entered by hand, merged into the first and unmerged.
+    assert client.post("/v1/players", json={"id": "ma-wenhui", "name": "Wenhui", "surname": "Ma"}, headers=AUTH).is_success
+    call("merge_player", "POST", "/v1/players/ma-wenhui/merge", json=MERGE_PLAYER_EXAMPLES["real"]["value"])
+    call("unmerge_player", "POST", "/v1/players/ma-wenhui/unmerge")
     return answers
 
 

@@ -50,6 +50,9 @@ OPERATIONS: dict[str, Callable[[TestClient, dict[str, str]], httpx.Response]] = 
     "restore": lambda c, h: c.post("/v1/tournaments/T1/restore", headers=h),
     "create player": lambda c, h: c.post("/v1/players", json={"id": "p9", "name": "New", "surname": "Player"}, headers=h),
     "update player": lambda c, h: c.patch("/v1/players/p1", json={"city": "Tallinn"}, headers=h),
+    "merge player": lambda c, h: c.post("/v1/players/p5/merge", json={"into": "p1"}, headers=h),
+    "unmerge player": lambda c, h: c.post("/v1/players/p6/unmerge", headers=h),
+    "rename player": lambda c, h: c.post("/v1/players/p1/rename", json={"surname": "Renamed", "since": "2024-01-01"}, headers=h),
     "list settings": lambda c, h: c.patch("/v1/rating-lists/rif-elo", json={"auto_recompute": True}, headers=h),
     "list params": lambda c, h: c.patch("/v1/rating-lists/rif-elo/params", json={"bootstrap_rating": 1800}, headers=h),
     "list seeds": lambda c, h: c.put("/v1/rating-lists/rif-elo/seeds", json={"seeds": SEEDS}, headers=h),
@@ -63,15 +66,16 @@ OPERATIONS: dict[str, Callable[[TestClient, dict[str, str]], httpx.Response]] = 
 }
 TOURNAMENT_CHANGES = {"correct", "withdraw", "restore"}
 PLAYERS = {"create player", "update player"}
+PLAYER_IDENTITY = {"rename player", "merge player", "unmerge player"}  # an officer's, whatever his limits (issue 24)
 LIST_CHANGES = {"list settings", "list params", "list seeds", "one seed", "remove seed", "recompute", "review"}
 EVERYTHING = set(OPERATIONS)
 ALLOWED: dict[str, set[str]] = {
     "owner": {"submit", *TOURNAMENT_CHANGES, *PLAYERS},
     "other-organiser": {"submit", *PLAYERS},
-    "officer-of-another-list": {*PLAYERS, "audit"},
-    "officer-of-another-category": {*PLAYERS, "audit"},
+    "officer-of-another-list": {*PLAYERS, *PLAYER_IDENTITY, "audit"},
+    "officer-of-another-category": {*PLAYERS, *PLAYER_IDENTITY, "audit"},
     "officer-of-this-list": EVERYTHING,  # rif-elo, and the renju tournaments of its category
-    "officer-of-this-category": {"submit", *TOURNAMENT_CHANGES, *PLAYERS, "audit"},  # no list
+    "officer-of-this-category": {"submit", *TOURNAMENT_CHANGES, *PLAYERS, *PLAYER_IDENTITY, "audit"},  # no list
     "officer": EVERYTHING,
     "environment": EVERYTHING,
 }
@@ -96,6 +100,10 @@ def keys(client: TestClient) -> dict[str, dict[str, str]]:
     """The stored keys' headers by name, and T1 submitted by the organiser "owner"."""
     headers = _store_keys()
     assert client.post("/v1/tournaments", json=tournament_body("T1"), headers=headers["owner"]).status_code == 201
+    # Records to merge (p5) and to unmerge (p6, merged into p2).
+    for player_id in ("p5", "p6"):
+        assert client.post("/v1/players", json={"id": player_id}, headers=AUTH).status_code == 201
+    assert client.post("/v1/players/p6/merge", json={"into": "p2"}, headers=AUTH).status_code == 200
     return headers
 
 

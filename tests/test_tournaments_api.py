@@ -123,7 +123,7 @@ def test_players_create_patch_search(client):
     def found(**params):  # type: ignore[no-untyped-def]
         return [p["id"] for p in client.get("/v1/players", params=params).json()["items"]]
 
-    assert found(q="zha") == ["43", "42"]  # Zhaofeng Wang and Shicheng Zha
+    assert found(q="zha") == ["42", "43"]  # Zha as a whole word (Shicheng Zha) before Zhaofeng Wang
     assert found(q="shicheng zha") == ["42"]
     assert found(q="wang zhao") == ["43"]  # surname first, as lists print it
     assert found(q="世成") == ["42"]

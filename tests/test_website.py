@@ -130,12 +130,12 @@ def test_a_list_page_shows_the_api_rows_with_the_columns_its_system_has(site):
 
 
 def test_filters_and_pagination_read_what_the_api_reads(site):
-    # Country: only FR players, as many as the API counts.
+    # Country: only French players, as many as the API counts; the EGD's two-letter FR is stored as FRA.
     page = get_page(site, "/lists/rivne?country=FR&per_page=500")
     expected = api_rows(site, "rivne", country="FR")
     assert [c["ID"] for c in cells(page.table())] == [r["player_id"] for r in expected] and expected
-    assert {c["Country"] for c in cells(page.table())} == {"FR"}
-    assert '<option value="FR" selected>' in site.get("/lists/rivne?country=FR").text
+    assert {c["Country"] for c in cells(page.table())} == {"FRA"}
+    assert '<option value="FRA" selected>' in site.get("/lists/rivne?country=FR").text
     # Status: the default is active, as in the API; inactive players only on request.
     default = cells(get_page(site, "/lists/rif-whr?per_page=500").table())
     assert {c["Status"] for c in default} == {"active"}
@@ -165,7 +165,7 @@ def test_an_empty_selection_says_so_and_offers_the_list_on_its_last_day(site):
 
 @pytest.mark.parametrize(
     "query",
-    ["status=all&per_page=50&page=2", "country=FR", "status=all&as_of=2012-06-01&per_page=200", "status=inactive"],
+    ["status=all&per_page=50&page=2", "country=FRA", "status=all&as_of=2012-06-01&per_page=200", "status=inactive"],
 )
 def test_the_csv_download_is_exactly_the_table_shown(site, query):
     list_id = "rivne" if "country" in query else "rif-whr"

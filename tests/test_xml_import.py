@@ -420,6 +420,9 @@ def test_players_only_named_by_games_are_created_with_their_id_alone(tmp_path: P
         "city": None,
         "gender": None,
         "birth_year": None,
+        "external_ids": [],
+        "earlier_names": [],
+        "merged_into": None,
     }
 
 

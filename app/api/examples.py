@@ -103,7 +103,7 @@ REAL_GO_TOURNAMENT: dict[str, Any] = {
     "start": "2019-10-26", "end": "2019-10-28", "country": None, "city": "Juvisy", "time_control_minutes": 82,
     "board_size": 19, "tournament_class": "A", "handicap_rule": "h1", "komi": 7.5,
     "players": [
-        {"id": id_, "name": name, "surname": surname, "country": "FR", "rank": rank, "club": club}
+        {"id": id_, "name": name, "surname": surname, "country": "FRA", "rank": rank, "club": club}
         for id_, name, surname, rank, club in _JUVISY_PLAYERS
     ],
     "games": [
@@ -167,7 +167,7 @@ CORRECT_TOURNAMENT_EXAMPLES: dict[str, Example] = {
 CREATE_PLAYER_EXAMPLES: dict[str, Example] = {
     "real": {
         "summary": "A player of the Chinese file",
-        "value": {"id": "3578", "name": "Wenhui", "surname": "Ma"},
+        "value": {"id": "3578", "name": "Wenhui", "surname": "Ma", "external_ids": ["renjunet:3578"]},
     },
 }
 
@@ -367,7 +367,7 @@ _JUVISY_READ = {
     "games_count": 36, "withdrawn_at": None, "withdrawn_reason": None,
     "players": sorted(
         (
-            {**_tournament_player(_player(player["id"], player["name"], player["surname"], "FR")),
+            {**_tournament_player(_player(player["id"], player["name"], player["surname"], "FRA")),
              "rank": player["rank"], "club": player["club"]}
             for player in REAL_GO_TOURNAMENT["players"]
         ),
@@ -520,13 +520,62 @@ LIST_TOURNAMENTS = _example(
     },  # fmt: skip
 )
 
-CREATE_PLAYER = _example("A player of the Chinese file, created", _WENHUI_MA)
-GET_PLAYER = _example("A player of the Chinese file", _WENHUI_MA)
-UPDATE_PLAYER = _example("The player with his country added", {**_WENHUI_MA, "country": "CHN"})
+_WENHUI_MA_DETAIL = {**_WENHUI_MA, "external_ids": ["renjunet:3578"], "earlier_names": [], "merged_into": None}
+CREATE_PLAYER = _example("A player of the Chinese file, created", _WENHUI_MA_DETAIL)
+GET_PLAYER = _example("A player of the Chinese file", _WENHUI_MA_DETAIL)
+UPDATE_PLAYER = _example("The player with his country added", {**_WENHUI_MA_DETAIL, "country": "CHN"})
+_WENHUI_MA_RENAMED = {
+    **_WENHUI_MA_DETAIL,
+    "country": "CHN",
+    "native_name": "马文慧",
+    "earlier_names": [{"name": "Wenhui", "surname": "Ma", "native_name": None, "until": "2019-12-31"}],
+}
+_SECOND_RECORD = {**_player("ma-wenhui", "Wenhui", "Ma"), "external_ids": [], "earlier_names": [], "merged_into": None}
+MERGE_PLAYER = _example(
+    "A second record of him, with no game yet, merged into the first",
+    {"player": {**_SECOND_RECORD, "merged_into": "3578"}, "into": _WENHUI_MA_RENAMED, "lists_recomputing": []},
+)
+UNMERGE_PLAYER = _example(
+    "The merge undone: both records as they were",
+    {"player": _SECOND_RECORD, "into": _WENHUI_MA_RENAMED, "lists_recomputing": []},
+)
+RENAME_PLAYER_EXAMPLES: dict[str, Example] = {
+    "real": {
+        "summary": "A native spelling added from a day on",
+        "description": "His Chinese name, from 2020 on; the spelling before is kept in `earlier_names`.",
+        "value": {"native_name": "马文慧", "since": "2020-01-01"},
+    },
+}
+MERGE_PLAYER_EXAMPLES: dict[str, Example] = {
+    "real": {
+        "summary": "A second record of one person merged into the first",
+        "value": {"into": "3578"},
+    },
+}
+RENAME_PLAYER = _example("The player renamed, his earlier spelling kept", _WENHUI_MA_RENAMED)
+
+
+def _hit(player: dict[str, Any], rating: float, status: str) -> dict[str, Any]:
+    """A search hit of the Chinese file: a renju player whose name starts with the query, rated on rif-whr."""
+    return {
+        **player,
+        "external_ids": [],
+        "earlier_names": [],
+        "merged_into": None,
+        "match": "prefix",
+        "disciplines": ["renju"],
+        "ratings": [{"list_id": "rif-whr", "category": "renju", "rating": rating, "status": status}],
+    }
+
+
 SEARCH_PLAYERS = _example(
-    "Players whose name contains 'wang' (q=wang&limit=3)",
+    "Players whose name starts with 'wang' (q=wang&limit=3), best match first",
     {
-        "items": [_player("3625", "Chunxu", "Wang"), _player("4091", "Ciyu", "Wang"), _player("3709", "Di", "Wang")],
+        "items": [
+            _hit(_player("3625", "Chunxu", "Wang"), 1899.6972349160335, "provisional"),
+            _hit(_player("4091", "Ciyu", "Wang"), 1587.51675891784, "inactive"),
+            _hit(_player("3709", "Di", "Wang"), 1843.7361003868357, "inactive"),
+        ],
         "total": 23,
         "limit": 3,
         "offset": 0,

@@ -1,16 +1,25 @@
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Depends, Query, Response, status
+from fastapi import APIRouter, BackgroundTasks, Body, Depends, Query, Response, status
 
 from app.api import examples
-from app.api.deps import Limit, Offset, Organiser, PlayerIdPath
+from app.api.deps import Limit, Officer, Offset, Organiser, PlayerIdPath
 from app.api.examples import responses
 from app.http.session import SessionDep
 from app.schemas.common import CountryCode, Identifier, Page, Text
-from app.schemas.players import PlayerCreate, PlayerPatch, PlayerRead
+from app.schemas.players import (
+    EXTERNAL_ID_PATTERN,
+    PlayerCreate,
+    PlayerDetail,
+    PlayerHit,
+    PlayerMerge,
+    PlayerMerged,
+    PlayerPatch,
+    PlayerRename,
+)
 from app.schemas.rating_changes import READING_PATTERN, PlayerChanges
+from app.services import player_merge, rating_changes, worker
 from app.services import players as service
-from app.services import rating_changes
 from app.settings import Settings, get_settings
 from app.transactions import run_in_transaction
 
@@ -26,7 +35,7 @@ def create_player(
     _: Organiser,
     response: Response,
     settings: Settings = Depends(get_settings),
-) -> PlayerRead:
+) -> PlayerDetail:
     """Create a player
 
     The id is the submitter's choice (for example renju.net's player id) and names the player in
@@ -40,7 +49,7 @@ def create_player(
     # service's own 409 with its pointer.
     player = run_in_transaction(session, lambda: service.create_player(session, body), attempts=settings.transaction_attempts)
     response.headers["Location"] = f"/v1/players/{player.id}"
-    return PlayerRead.model_validate(player)
+    return PlayerDetail.model_validate(service.player_detail(session, player))
 
 
 @router.patch("/{player_id}", operation_id="update_player", responses=responses(examples.UPDATE_PLAYER))
@@ -49,24 +58,112 @@ def update_player(
     body: Annotated[PlayerPatch, Body(openapi_examples=examples.UPDATE_PLAYER_EXAMPLES)],
     session: SessionDep,
     _: Organiser,
-) -> PlayerRead:
+) -> PlayerDetail:
     """Change a player
 
     Only the fields present in the body change; `null` clears one, and the others keep their value.
-    The id cannot change.
+    The id cannot change. `external_ids`, when given, replace his ids in other systems; one another
+    player holds is a 409 naming him. To change the spelling of a name and keep the old one, rename
+    him (`POST /v1/players/{player_id}/rename`).
 
     Needs any valid key, an organiser's or an officer's: organisers create and update the players of
     their submissions too."""
-    return PlayerRead.model_validate(service.update_player(session, player_id, body))
+    return PlayerDetail.model_validate(service.player_detail(session, service.update_player(session, player_id, body)))
+
+
+@router.post("/{player_id}/rename", operation_id="rename_player", responses=responses(examples.RENAME_PLAYER))
+def rename_player(
+    player_id: PlayerIdPath,
+    body: Annotated[PlayerRename, Body(openapi_examples=examples.RENAME_PLAYER_EXAMPLES)],
+    session: SessionDep,
+    caller: Officer,
+) -> PlayerDetail:
+    """Rename a player, keeping the old spelling
+
+    The fields given (Latin first name and surname, native name) become his spelling from `since`
+    on; the spelling they replace is kept in `earlier_names` until the day before, and search still
+    finds him by it. Recorded in the audit trail (`renamed`) with the player as he was.
+
+    Needs an officer's key."""
+    player = service.rename_player(session, player_id, body, actor=caller.name)
+    return PlayerDetail.model_validate(service.player_detail(session, player))
+
+
+@router.post("/{player_id}/merge", operation_id="merge_player", responses=responses(examples.MERGE_PLAYER))
+def merge_player(
+    player_id: PlayerIdPath,
+    body: Annotated[PlayerMerge, Body(openapi_examples=examples.MERGE_PLAYER_EXAMPLES)],
+    session: SessionDep,
+    caller: Officer,
+    background: BackgroundTasks,
+    settings: Settings = Depends(get_settings),
+) -> PlayerMerged:
+    """Merge a player into another
+
+    Two records of one person become one: every game, declaration at a tournament, seed and external
+    id of this record moves to `into`, which keeps his id. This record stays, answering
+    `merged_into`; submissions naming it reach `into`; search finds `into` only. Every list that rates
+    a moved game or holds a moved seed queues a recompute (`lists_recomputing`). The audit records
+    the merge on both players, with what moved, so that `POST /v1/players/{player_id}/unmerge`
+    restores both exactly.
+
+    Refused, with nothing changed: into himself or an unknown player (422), a record merged already or
+    into a merged player, two who played each other, were declared at one tournament, are seeded on
+    one list or hold ids of one scheme (409, each with its pointer).
+
+    Needs an officer's key."""
+
+    def merge() -> PlayerMerged:
+        merged, lists = player_merge.merge_player(session, player_id, body.into, actor=caller.name)
+        return _merged(session, merged.id, body.into, lists)
+
+    answer = run_in_transaction(session, merge, attempts=settings.transaction_attempts)
+    background.add_task(worker.wake)
+    return answer
+
+
+@router.post("/{player_id}/unmerge", operation_id="unmerge_player", responses=responses(examples.UNMERGE_PLAYER))
+def unmerge_player(
+    player_id: PlayerIdPath,
+    session: SessionDep,
+    caller: Officer,
+    background: BackgroundTasks,
+    settings: Settings = Depends(get_settings),
+) -> PlayerMerged:
+    """Undo a merge
+
+    What moved with the merge of this record (recorded in its `merged` revision) moves back: the
+    games, declarations, seeds and external ids are his again, and both players are as they were
+    before the merge. The lists concerned queue a recompute. A record that is not merged is a 409.
+
+    Needs an officer's key."""
+
+    def unmerge() -> PlayerMerged:
+        into = service.get_player(session, player_id).merged_into
+        unmerged, lists = player_merge.unmerge_player(session, player_id, actor=caller.name)
+        return _merged(session, unmerged.id, into or "", lists)
+
+    answer = run_in_transaction(session, unmerge, attempts=settings.transaction_attempts)
+    background.add_task(worker.wake)
+    return answer
+
+
+def _merged(session: SessionDep, player_id: str, into: str, lists: list[str]) -> PlayerMerged:
+    return PlayerMerged(
+        player=PlayerDetail.model_validate(service.player_detail(session, service.get_player(session, player_id))),
+        into=PlayerDetail.model_validate(service.player_detail(session, service.get_player(session, into))),
+        lists_recomputing=lists,
+    )
 
 
 @router.get("/{player_id}", operation_id="get_player", responses=responses(examples.GET_PLAYER))
-def get_player(player_id: PlayerIdPath, session: SessionDep) -> PlayerRead:
+def get_player(player_id: PlayerIdPath, session: SessionDep) -> PlayerDetail:
     """Read a player
 
-    The stored player by id; his ratings are on the lists and his history at
-    `/v1/players/{player_id}/history`."""
-    return PlayerRead.model_validate(service.get_player(session, player_id))
+    The stored player by id, with his ids in other systems and earlier spellings; his ratings are on
+    the lists and his history at `/v1/players/{player_id}/history`. A record merged into another
+    player answers with `merged_into` naming him."""
+    return PlayerDetail.model_validate(service.player_detail(session, service.get_player(session, player_id)))
 
 
 @router.get("", operation_id="search_players", responses=responses(examples.SEARCH_PLAYERS))
@@ -75,18 +172,39 @@ def search_players(
     q: Text | None = Query(
         None,
         max_length=200,
-        description="Part of the name: first name and surname in either order, or the native name, in any case; or the whole id",
+        description="Part of a name: first name and surname in either order, or the native name, current or earlier;"
+        " case and diacritics do not matter (Soosorv finds Soosõrv), % and _ are plain characters; or the whole id",
     ),
-    country: CountryCode | None = Query(None, description="Only players of this country code, e.g. CHN"),
+    country: CountryCode | None = Query(None, description="Only players of this country (IOC code, or the ISO code of it)"),
+    external: str | None = Query(
+        None,
+        max_length=84,
+        pattern=EXTERNAL_ID_PATTERN,
+        description="Only the player holding this id in another system, `scheme:value` (egd:13300010, renjunet:952)",
+    ),
     limit: Limit = 50,
     offset: Offset = 0,
-) -> Page[PlayerRead]:
+) -> Page[PlayerHit]:
     """Search players
 
-    Players whose name contains `q` (or whose id is `q`), of the given country, or both; without
-    either, every player. Ordered by surname, first name, then id."""
-    players, total = service.search_players(session, q=q, country=country, limit=limit, offset=offset)
-    return Page(items=[PlayerRead.model_validate(p) for p in players], total=total, limit=limit, offset=offset)
+    Players whose name contains `q` (or whose id is `q`), of the given country, holding the given
+    external id, or all of these; without any, every player. Best match first: the id, the whole
+    name, the name's start, a word's start, anywhere (each hit's `match`); then by surname, first
+    name and id. Each hit carries his disciplines and his rating on every list that rates him now.
+    Records merged into another player are not listed."""
+    found, total = service.search_players(session, q=q, country=country, external=external, limit=limit, offset=offset)
+    details = service.hit_details(session, [player.id for player, _ in found])
+    items = [
+        PlayerHit.model_validate(
+            {
+                **{field: getattr(player, field) for field in ("id", *service.PLAYER_FIELDS, "merged_into")},
+                **details[player.id],
+                "match": match,
+            }
+        )
+        for player, match in found
+    ]
+    return Page(items=items, total=total, limit=limit, offset=offset)
 
 
 @router.get("/{player_id}/changes", operation_id="get_player_changes", responses=responses(examples.GET_PLAYER_CHANGES))

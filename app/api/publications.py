@@ -13,8 +13,9 @@ from app.http.session import SessionDep
 from app.models import Publication
 from app.schemas.common import MAX_DATABASE_ID, CountryCode, Page
 from app.schemas.publications import Departure, PublicationIn, PublicationRatingsPage, PublicationRead
-from app.schemas.rating_lists import StatusFilter
+from app.schemas.rating_lists import GENDER_FILTER_DESCRIPTION, GenderFilter, StatusFilter
 from app.services import publications as service
+from app.services.publication_filters import filtered_publication_rows
 
 router = APIRouter(tags=["publications"])
 
@@ -112,6 +113,10 @@ def get_publication_ratings(
     status: StatusFilter = Query(
         "active", description="active (default), inactive, provisional or all: the players' status on the publication's day"
     ),
+    gender: GenderFilter | None = Query(None, description=GENDER_FILTER_DESCRIPTION),
+    played_within_12_months: bool = Query(
+        False, description="true: only players with a rated game in the 12 months up to the publication's day"
+    ),
     limit: Limit = 100,
     offset: Offset = 0,
     if_none_match: IfNoneMatch = None,
@@ -127,10 +132,19 @@ def get_publication_ratings(
     headers = {"ETag": etag, "Cache-Control": PINNED_CACHE}
     if matches(if_none_match, etag):
         return Response(status_code=304, headers=headers)
-    key = ("publication", publication.id, publication.created_at, country, status, limit, offset)
+    key = ("publication", publication.id, publication.created_at, country, status, gender, played_within_12_months, limit, offset)
 
     def page() -> bytes:
-        rows, total = service.publication_rows(session, publication, country=country, status=status, limit=limit, offset=offset)
+        rows, total = filtered_publication_rows(
+            session,
+            publication,
+            country=country,
+            status=status,
+            gender=gender.upper() if gender else None,
+            played_within_12_months=played_within_12_months,
+            limit=limit,
+            offset=offset,
+        )
         return (
             PublicationRatingsPage(
                 list_id=list_id,

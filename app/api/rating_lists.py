@@ -26,6 +26,8 @@ from app.rating.calculators import MAX_CALC_GAMES
 from app.schemas.common import MAX_DATABASE_ID, CountryCode, Date, Identifier, Page
 from app.schemas.jobs import JobAccepted
 from app.schemas.rating_lists import (
+    GENDER_FILTER_DESCRIPTION,
+    GenderFilter,
     PlayerHistory,
     PlayerSeedIn,
     PlayerSeedWritten,
@@ -166,6 +168,10 @@ async def get_ratings(
         "and a rated game within the last five years of the list's date (or as_of), provisional until his rating "
         "is established, inactive otherwise",
     ),
+    gender: GenderFilter | None = Query(None, description=GENDER_FILTER_DESCRIPTION),
+    played_within_12_months: bool = Query(
+        False, description="true: only players with a rated game in the 12 months up to the list's date (or as_of)"
+    ),
     snapshot_id: int | None = Query(
         None, ge=1, le=MAX_DATABASE_ID, description="Read an earlier snapshot instead of the current one"
     ),
@@ -186,7 +192,15 @@ async def get_ratings(
     The answer carries an `ETag` and `Cache-Control`: sent back in `If-None-Match`, an unchanged page
     is a 304 without a body, answered without reading any rating. A page belongs to its snapshot: a
     player's changed name or country may show only from the list's next snapshot on."""
-    query = {"as_of": as_of, "country": country, "status": status, "limit": limit, "offset": offset}
+    query = {
+        "as_of": as_of,
+        "country": country,
+        "status": status,
+        "gender": gender.upper() if gender else None,
+        "played_within_12_months": played_within_12_months,
+        "limit": limit,
+        "offset": offset,
+    }
     cache_control = PINNED_CACHE if snapshot_id is not None else CURRENT_CACHE
     current = await current_snapshot(list_id)
     if current is not None:

@@ -26,6 +26,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from app.countries import country_code
 from app.importers.renju_tsv import RejectedRow
 from app.importers.source import decimal_number, whole_number
 
@@ -210,6 +211,7 @@ def _place(column: str | None) -> int | None:
 
 
 _OPPOSITE = {"+": "-", "-": "+", "=": "="}
+UNKNOWN_COUNTRY = "unknown country code"
 # What each rejected-row reason means, for the import report.
 REASONS = {
     "player line without name, rank, country and club": "a line of the table that is not a player: nothing stored from it",
@@ -228,6 +230,7 @@ REASONS = {
     "player without a game in the tournament": "the player played no game, so he is not created",
     "standings the service cannot hold": "a place, tie-break name or value beyond what a standing holds: the file's "
     "standings are not stored, its games and players are",
+    UNKNOWN_COUNTRY: "the player's country is no IOC or ISO code (app/countries.py): he is stored without a country",
 }
 STANDINGS_NOT_STORED = "standings the service cannot hold"
 
@@ -291,12 +294,15 @@ def _to_submissions(parsed: ParsedH9) -> tuple[list[dict[str, Any]], list[Reject
         if player.number not in playing:
             rejected.append(RejectedRow(player.line_number, "player without a game in the tournament"))
             continue
+        country = country_code(player.country)  # the EGD's ISO two-letter codes, stored as IOC codes
+        if country is None:
+            rejected.append(RejectedRow(player.line_number, UNKNOWN_COUNTRY, repr(player.country)))
         players.append(
             {
                 "id": ids[player.number],
                 "name": player.name or None,
                 "surname": player.surname,
-                "country": player.country if re.fullmatch(r"[A-Z]{2,3}", player.country) else None,
+                "country": country,
                 "rank": player.rank if re.fullmatch(r"([1-9]|[12][0-9]|30)[kd]", player.rank) else None,
                 "club": player.club[:100],
             }
@@ -309,7 +315,7 @@ def _to_submissions(parsed: ParsedH9) -> tuple[list[dict[str, Any]], list[Reject
         "category": "go",
         "start": start.isoformat(),
         "end": end.isoformat(),
-        "country": country.strip().upper() or None,
+        "country": country_code(country),
         "city": city.strip() or None,
         "time_control_minutes": whole_number(header.get("TM"), "header TM[]", low=0, high=MAX_READABLE),
         "board_size": 19,  # the EGD rates 19×19 games; h9 has no board-size field

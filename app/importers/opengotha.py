@@ -16,7 +16,8 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from app.importers.egd_h9 import MAX_HANDICAP, player_id, round_order, tournament_id
+from app.countries import country_code
+from app.importers.egd_h9 import MAX_HANDICAP, UNKNOWN_COUNTRY, player_id, round_order, tournament_id
 from app.importers.renju_tsv import RejectedRow
 from app.importers.source import NoDoctypeTreeBuilder, decimal_number, whole_number
 
@@ -49,6 +50,7 @@ REASONS = {
     f"handicap above {MAX_HANDICAP}": "more stones than the go category admits: the game is not stored",
     "round without a game: bye": "the player had a bye that round: there is no game to store",
     "player without a game in the tournament": "the player played no game, so he is not created",
+    UNKNOWN_COUNTRY: "the player's country is no IOC or ISO code (app/countries.py): he is stored without a country",
 }
 
 
@@ -94,6 +96,8 @@ def read(data: bytes) -> tuple[list[dict[str, Any]], list[RejectedRow]]:
             continue
         key = (surname + first_name).upper().replace(" ", "")
         players[key] = _player(element, surname, first_name, position)
+        if element.get("country") and players[key]["country"] is None:
+            rejected.append(RejectedRow(position, UNKNOWN_COUNTRY, repr(element.get("country"))))
 
     games: list[dict[str, Any]] = []
     for position, element in enumerate(games_elements, start=1):
@@ -153,12 +157,11 @@ def read(data: bytes) -> tuple[list[dict[str, Any]], list[RejectedRow]]:
 
 def _player(element: ET.Element, surname: str, first_name: str, position: int) -> dict[str, Any]:
     rank = element.get("rank", "")
-    country = element.get("country", "").upper()
     return {
         "id": player_id(surname, first_name),
         "name": first_name or None,
         "surname": surname,
-        "country": country if re.fullmatch(r"[A-Z]{2,3}", country) else None,
+        "country": country_code(element.get("country", "").upper()),  # ISO two-letter codes, stored as IOC codes
         "rank": rank.lower() if _RANK.match(rank) else None,
         "rating": decimal_number(element.get("rating"), f"player {position}: rating", low=-MAX_READABLE, high=MAX_READABLE),
         "rating_origin": (element.get("ratingOrigin") or "").strip()[:40] or None,

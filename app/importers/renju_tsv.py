@@ -14,6 +14,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from app.countries import country_code
 from app.importers.source import ImportOptions, SubmissionSource
 
 __all__ = [
@@ -37,7 +38,10 @@ RECORD_TYPES = ("country", "player", "tournament", "game")
 UNKNOWN_RECORD = "unknown record type"
 UNKNOWN_TOURNAMENT = "game of a tournament the file does not define"
 UNKNOWN_RESULT = "unknown result code"
+UNKNOWN_COUNTRY = "unknown country code"
 REASONS = {
+    UNKNOWN_COUNTRY: "a country record whose code is no IOC or ISO code (app/countries.py): its players and"
+    " tournaments are stored without a country",
     UNKNOWN_RECORD: "the line's first column is not country, player, tournament or game; the line is skipped",
     UNKNOWN_TOURNAMENT: "the game names a tournament with no tournament record in the file, so it has no"
     " date; it is not stored (a game is never dated by guess)",
@@ -132,6 +136,8 @@ def parse(lines: Iterable[str]) -> ParsedFile:
         try:
             if kind == "country":
                 parsed.countries[values[0]] = (values[1], values[2])
+                if country_code(values[2]) is None and country_code(values[1]) is None:
+                    parsed.rejected.append(RejectedRow(line_number, UNKNOWN_COUNTRY, repr(values[2])))
             elif kind == "player":
                 parsed.players[values[0]] = ParsedPlayer(
                     id=values[0],
@@ -194,7 +200,8 @@ def to_submissions(parsed: ParsedFile) -> tuple[list[dict[str, Any]], list[Rejec
             continue
         games_by_tournament[game.tournament_id].append(game)
 
-    countries = {cid: abbreviation for cid, (_, abbreviation) in parsed.countries.items()}
+    # Stored under the IOC code (app/countries.py); a code it does not know is reported while parsing.
+    countries = {cid: country_code(abbreviation) or country_code(name) for cid, (name, abbreviation) in parsed.countries.items()}
     submissions = []
     for tournament in parsed.tournaments.values():
         games = games_by_tournament[tournament.id]
@@ -225,7 +232,7 @@ def to_submissions(parsed: ParsedFile) -> tuple[list[dict[str, Any]], list[Rejec
     return submissions, rejected
 
 
-def _player_submission(player: ParsedPlayer | None, player_id: str, countries: dict[str, str]) -> dict[str, Any]:
+def _player_submission(player: ParsedPlayer | None, player_id: str, countries: dict[str, str | None]) -> dict[str, Any]:
     if player is None:
         return {"id": player_id}
     return {

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 from xml.etree.ElementTree import XMLParser
 
+from app.countries import country_code as ioc_country_code
 from app.importers.renju_tsv import RENJU_RULE_IDS
 from app.importers.source import FileRefused, ImportOptions, SubmissionSource, refuse_doctype, xml_element_names
 
@@ -67,6 +68,7 @@ GAME_WITHOUT_RESULT = "game without a result"
 GAME_UNKNOWN_RESULT = "unknown result code"
 GAME_SAME_PLAYER = "game of a player against himself"
 TOURNAMENT_TOO_LARGE = "tournament with more games than a submission may have"
+UNKNOWN_COUNTRY = "unknown country code"
 # The largest run of the file without an element starting or ending: one element's attributes (or
 # text) beyond it would be held whole in memory, so the file is refused instead.
 MAX_CONSTRUCT_BYTES = 64 * 1024 * 1024
@@ -81,6 +83,8 @@ REQUIRED = {
 }
 
 REASONS = {
+    UNKNOWN_COUNTRY: "a country whose code is no IOC or ISO code (app/countries.py): its players and tournaments are"
+    " stored without a country",
     **{
         MALFORMED.format(kind=kind): f"a {kind} element lacks one of the attributes "
         + ", ".join(attributes)
@@ -223,6 +227,8 @@ def _submissions(staging: "_Staging", source: SubmissionSource, options: ImportO
                 "players": _players(staging, games),
                 "games": games,
             }
+        for unknown in staging.unknown_countries:
+            source.reject(UNKNOWN_COUNTRY, unknown)
     finally:
         staging.close()
 
@@ -320,6 +326,7 @@ class _Staging:
             self.connection.execute(f"CREATE TABLE {table} ({columns})")
         self._cities: dict[str, str | None] = {}
         self._countries: dict[str, str | None] = {}
+        self.unknown_countries: list[str] = []  # reported once the submissions are read
 
     def load(self, path: Path, source: SubmissionSource) -> None:
         target = _RecordTarget(self, source)
@@ -357,7 +364,10 @@ class _Staging:
     def country_code(self, country_id: str) -> str | None:
         if country_id not in self._countries:
             row = self.connection.execute("SELECT abbr FROM countries WHERE id = ?", (country_id,)).fetchone()
-            self._countries[country_id] = (row[0] or None) if row else None
+            # Stored under the IOC code (app/countries.py); a code it does not know leaves the player without one.
+            self._countries[country_id] = ioc_country_code(row[0]) if row and row[0] else None
+            if row and row[0] and self._countries[country_id] is None:
+                self.unknown_countries.append(f"country {country_id}: {row[0]!r}")
         return self._countries[country_id]
 
     def city_name(self, city_id: str) -> str | None:

@@ -5,7 +5,19 @@ import types
 from collections.abc import Hashable
 from typing import Annotated, Any, Generic, TypeVar, Union, cast, get_args, get_origin
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, ValidationInfo, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationInfo,
+    WithJsonSchema,
+    field_validator,
+)
+
+from app.countries import ACCEPTED_CODES, country_code
 
 T = TypeVar("T")
 
@@ -21,7 +33,24 @@ ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:\-]*$"
 ID_MAX_LENGTH = 64
 ID_RULE = f"1 to {ID_MAX_LENGTH} ASCII letters, digits, `.`, `_`, `:` or `-`, starting with a letter or digit"
 Identifier = Annotated[str, StringConstraints(min_length=1, max_length=ID_MAX_LENGTH, pattern=ID_PATTERN)]
-CountryCode = Annotated[str, StringConstraints(min_length=2, max_length=3, pattern=r"^[A-Z]{2,3}$")]
+
+
+def _ioc_country(value: str) -> str:
+    """The IOC code every country is stored under (app/countries.py): ISO codes are mapped to it."""
+    # Codes only (the contract's enum): names are mapped in files, not in requests.
+    code = country_code(value) if value in ACCEPTED_CODES_SET else None
+    if code is None:
+        raise ValueError(f"unknown country code {value!r}: give the IOC code (EST, GER) or the ISO one (EE, DE)")
+    return code
+
+
+ACCEPTED_CODES_SET = frozenset(ACCEPTED_CODES)
+# A country: an IOC code or an ISO 3166-1 two- or three-letter code, stored as the IOC code (FR -> FRA, DEU -> GER).
+CountryCode = Annotated[
+    str,
+    AfterValidator(_ioc_country),
+    WithJsonSchema({"type": "string", "enum": list(ACCEPTED_CODES)}),
+]
 MAX_PAGE_SIZE = 500
 # Database integers are 32-bit on PostgreSQL (INTEGER columns, OFFSET within BIGINT): every integer
 # a request carries into a query is bounded so that it is a 4xx, never a database error.

@@ -15,8 +15,12 @@ RevisionKind = Literal[
     "params_changed",
     "settings_changed",
     "published",
+    "renamed",
+    "merged",
+    "unmerged",
+    "player_updated",
 ]
-RevisionSubject = Literal["tournament", "rating_list"]
+RevisionSubject = Literal["tournament", "rating_list", "player"]
 
 
 class RevisionRead(BaseModel):
@@ -25,8 +29,8 @@ class RevisionRead(BaseModel):
     model_config = ConfigDict(from_attributes=True)
 
     id: int = Field(description="The revision's id, in the order the changes were committed")
-    subject: RevisionSubject = Field(description="What was changed: a tournament or a rating list")
-    subject_id: str = Field(description="The tournament's or the list's id")
+    subject: RevisionSubject = Field(description="What was changed: a tournament, a rating list or a player")
+    subject_id: str = Field(description="The tournament's, the list's or the player's id")
     number: int = Field(description="The subject's recorded changes counted from 1")
     kind: RevisionKind = Field(
         description="What the change was: a tournament `submitted`, `corrected`, `withdrawn`, `restored`, `confirmed` or "

@@ -14,8 +14,9 @@ from app.db import session_scope
 from app.importers.formats import FileFormat, detect_format
 from app.importers.source import FileRefused, ImportOptions, SubmissionSource
 from app.models import Game, Player, Tournament
-from app.problems import InvalidInput, PayloadTooLarge
+from app.problems import Conflict, InvalidInput, PayloadTooLarge
 from app.schemas.tournaments import TournamentIn
+from app.services.player_identity import match_go_players
 from app.services.tournaments import (
     RepeatedTournament,
     lists_rating,
@@ -32,12 +33,19 @@ TOURNAMENT_REFUSED = "tournament refused by the submission service"
 TOURNAMENT_WITHOUT_GAMES = "tournament without a game"
 GAME_OF_REFUSED_TOURNAMENT = "game of a tournament the submission service refused"
 REPEATED_TOURNAMENT = "tournament whose games repeat a stored tournament's"
+AMBIGUOUS_PLAYER = "player whose name several stored players have"
+AMBIGUOUS_TOURNAMENT = "tournament with a player the importer cannot tell from another"
 SERVICE_REASONS = {
     TOURNAMENT_REFUSED: "the tournament failed the checks every submission passes (POST /v1/tournaments"
     " would answer 4xx): nothing of it is stored; the examples give its first problem and where it is",
     GAME_OF_REFUSED_TOURNAMENT: "the game's tournament was refused (see above), so the game is not stored",
     REPEATED_TOURNAMENT: "most of its played games are a stored tournament's under another id (the same file imported"
     " under other ids, or another file of the same event): it is not stored twice; the examples name the stored one",
+    AMBIGUOUS_PLAYER: "a Go player whose name matches several stored players (the examples name them): with an EGF PIN"
+    " he is stored as a record of his own (<id>-<PIN>), never merged into one of them by guess; an officer merges"
+    " records of one person (POST /v1/players/{id}/merge)",
+    AMBIGUOUS_TOURNAMENT: "a player of it has no EGF PIN and a name several stored players have: nothing tells which"
+    " he is, so the tournament is not stored; give the players their PINs (or merge the records) and import again",
     TOURNAMENT_WITHOUT_GAMES: "the file gives the tournament no game it can store (none at all, or every one left out"
     " for a reason above): there is nothing to rate, so the tournament is not stored",
 }
@@ -89,8 +97,10 @@ def import_results_file(
         offered += 1
         raw["rated"] = options.rated(raw["id"], raw.get("rated", True))
         try:
-            submission = TournamentIn.model_validate(raw)
             with session_scope() as session:
+                if raw.get("category") == "go" and not _matched_by_pin_and_name(session, source, raw):
+                    continue
+                submission = TournamentIn.model_validate(raw)
                 stored = session.get(Tournament, submission.id)
                 if stored is not None and stores_same(session, submission):
                     report.tournaments_unchanged += 1
@@ -107,7 +117,7 @@ def import_results_file(
                             report.jobs_queued[outcome.list_id] = outcome.job_id
         except RepeatedTournament as repeat:
             source.reject(REPEATED_TOURNAMENT, f"tournament {raw['id']}: {repeat.errors[0].detail}")
-        except (InvalidInput, PayloadTooLarge) as problem:
+        except (InvalidInput, PayloadTooLarge, Conflict) as problem:
             first = f"{problem.errors[0].pointer}: {problem.errors[0].detail}" if problem.errors else problem.detail
             _refuse(source, raw, first)
         except ValidationError as error:  # a value outside the contract, as the API's 422 would say
@@ -127,6 +137,18 @@ def import_results_file(
     report.rejected = source.rejected
     report.examples = source.examples
     return report
+
+
+def _matched_by_pin_and_name(session: Session, source: SubmissionSource, raw: dict[str, Any]) -> bool:
+    """Match a Go file's players to stored ones (EGF PIN first, then name: app.services.player_identity),
+    reporting every ambiguous name; False when one without a PIN leaves the tournament unstorable."""
+    matches = match_go_players(session, raw)
+    for ambiguous in matches.ambiguous:
+        source.reject(AMBIGUOUS_PLAYER, f"tournament {raw['id']}: {ambiguous}")
+    if matches.unresolved:
+        source.reject(AMBIGUOUS_TOURNAMENT, f"tournament {raw['id']}")
+        return False
+    return True
 
 
 def _refuse(source: SubmissionSource, raw: dict[str, Any], problem: str) -> None:

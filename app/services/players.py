@@ -1,33 +1,53 @@
-"""Players: created by submissions (inline) or directly, searched by name."""
+"""Players: created by submissions (inline), directly or from a directory file; one identity each,
+with ids in other systems (unique per scheme), earlier spellings of the name, and a search that
+ignores case and diacritics and ranks by how well a name matches."""
 
-from collections.abc import Sequence
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from itertools import groupby
+from typing import Any
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import and_, bindparam, case, delete, func, insert, select, union, update
 from sqlalchemy.orm import Session
 
 from app.db import dialect_insert
-from app.models import Player
-from app.problems import Conflict, FieldError, NotFound
-from app.schemas.players import PlayerCreate, PlayerPatch
+from app.models import Game, Player, PlayerExternalId, PlayerName, PlayerSearchTerm, RatingEntry, RatingList, Tournament
+from app.names import MAX_TERM, WHOLE_NAME, WORD, WORD_END, folded, search_key, search_terms, sort_key
+from app.problems import Conflict, FieldError, InvalidInput, NotFound
+from app.schemas.players import PlayerCreate, PlayerPatch, PlayerRename
+from app.services import revisions
 
 UPSERT_BATCH = 500
+PLAYER_FIELDS = ("name", "surname", "native_name", "country", "city", "gender", "birth_year")
+# How a name matched a search, by quality, best first (docs/decisions.md 7.53): the order of the results.
+MATCHES = ("id", "exact", "prefix", "prefix", "word-prefix", "word-prefix", "substring")
+# The shortest query matched inside words too (ends of words); shorter ones match starts only.
+MIN_INSIDE_WORD = 3
+# After every character: a term starting with q is at least q and less than q followed by this.
+LAST_CHARACTER = "\U0010ffff"
 
 
 def create_player(session: Session, player: PlayerCreate) -> Player:
     if session.get(Player, player.id) is not None:
         raise Conflict(f"Player {player.id!r} already exists.", [FieldError("/id", "a player with this id already exists")])
-    created = Player(**player.model_dump())
+    created = Player(**player.model_dump(exclude={"external_ids"}))
     session.add(created)
     session.flush()
+    if player.external_ids is not None:
+        set_external_ids(session, player.id, player.external_ids, "/external_ids")
+    refresh_search_keys(session, [player.id])
     return created
 
 
 def update_player(session: Session, player_id: str, patch: PlayerPatch) -> Player:
     player = get_player(session, player_id)
-    for field, value in patch.model_dump(exclude_unset=True).items():
+    for field, value in patch.model_dump(exclude_unset=True, exclude={"external_ids"}).items():
         setattr(player, field, value)
     session.flush()
+    if patch.external_ids is not None:
+        set_external_ids(session, player_id, patch.external_ids, "/external_ids")
+    refresh_search_keys(session, [player_id])
     return player
 
 
@@ -38,28 +58,227 @@ def get_player(session: Session, player_id: str) -> Player:
     return player
 
 
-def search_players(session: Session, *, q: str | None, country: str | None, limit: int, offset: int) -> tuple[list[Player], int]:
-    conditions = []
-    if q:
-        # The text is searched for as written: % and _ are escaped, never LIKE's wildcards.
-        text = q.strip().lower()
-        full_name = func.lower(func.coalesce(Player.name, "") + " " + func.coalesce(Player.surname, ""))
-        reversed_name = func.lower(func.coalesce(Player.surname, "") + " " + func.coalesce(Player.name, ""))
-        conditions.append(
-            or_(
-                full_name.contains(text, autoescape=True),
-                reversed_name.contains(text, autoescape=True),
-                func.lower(func.coalesce(Player.native_name, "")).contains(text, autoescape=True),
-                Player.id == q.strip(),
-            )
-        )
+def player_detail(session: Session, player: Player) -> dict[str, Any]:
+    """The player's fields with his external ids, earlier spellings and ``merged_into``."""
+    return {
+        **{field: getattr(player, field) for field in ("id", *PLAYER_FIELDS, "merged_into")},
+        "external_ids": external_ids_of(session, [player.id])[player.id],
+        "earlier_names": earlier_names_of(session, [player.id])[player.id],
+    }
+
+
+def player_version(session: Session, player: Player) -> dict[str, Any]:
+    """The player whole as JSON values: the ``previous`` a revision of him keeps."""
+    detail = player_detail(session, player)
+    return {
+        **detail,
+        "earlier_names": [{**earlier, "until": earlier["until"].isoformat()} for earlier in detail["earlier_names"]],
+    }
+
+
+def rename_player(session: Session, player_id: str, rename: PlayerRename, *, actor: str) -> Player:
+    """A new spelling from ``since`` on; the one it replaces is kept until the day before, and
+    still found by search (issue 24 item 3)."""
+    player = get_player(session, player_id)
+    refuse_merged(player, "/")
+    before = player_version(session, player)
+    given = rename.model_dump(exclude_unset=True, exclude={"since"})
+    if not given:
+        raise InvalidInput("Nothing to rename.", [FieldError("/", "give name, surname or native_name")])
+    until = rename.since - dt.timedelta(days=1)
+    session.add(
+        PlayerName(player_id=player_id, name=player.name, surname=player.surname, native_name=player.native_name, until=until)
+    )
+    for field, value in given.items():
+        setattr(player, field, value)
+    session.flush()
+    refresh_search_keys(session, [player_id])
+    revisions.record(
+        session,
+        subject=revisions.PLAYER,
+        subject_id=player_id,
+        kind=revisions.RENAMED,
+        actor=actor,
+        summary=f"renamed from {_spelling(before)} to {_spelling(player_detail(session, player))} on {rename.since}",
+        previous=before,
+    )
+    return player
+
+
+def search_players(
+    session: Session, *, q: str | None, country: str | None, external: str | None, limit: int, offset: int
+) -> tuple[list[tuple[Player, str]], int]:
+    """Players whose names match ``q`` (any spelling, folded), best match first; of a country; holding an
+    external id. Merged records are left out: their player is found instead. The names are matched
+    over the players' search terms, one range of their index (docs/decisions.md 7.53)."""
+    conditions: list[Any] = [Player.merged_into.is_(None)]
     if country:
         conditions.append(Player.country == country)
-    total = session.scalar(select(func.count()).select_from(Player).where(*conditions)) or 0
-    players = session.scalars(
-        select(Player).where(*conditions).order_by(Player.surname, Player.name, Player.id).limit(limit).offset(offset)
+    if external:
+        scheme, _, value = external.partition(":")
+        holder = select(PlayerExternalId.player_id).where(PlayerExternalId.scheme == scheme, PlayerExternalId.value == value)
+        conditions.append(Player.id.in_(holder))
+    if not (q and q.strip()):
+        total = session.scalar(select(func.count()).select_from(Player).where(*conditions)) or 0
+        players = session.scalars(
+            select(Player).where(*conditions).order_by(Player.surname, Player.name, Player.id).limit(limit).offset(offset)
+        )
+        return [(player, "external-id" if external else "any") for player in players], total
+    text = q.strip()
+    by_id = session.scalar(select(Player).where(Player.id == text, *conditions))
+    best = _best_matches(folded(text)[:MAX_TERM], exclude=text)
+    if len(conditions) > 1:  # a country or an external id besides the name: those players only
+        best = best.where(PlayerSearchTerm.player_id.in_(select(Player.id).where(*conditions)))
+    found = best.subquery()
+    first = [(by_id, MATCHES[0])] if by_id is not None and offset == 0 else []
+    skip = max(0, offset - (by_id is not None))
+    # The page and the number of all matches in one reading of the range (a window count).
+    page = session.execute(
+        select(found.c.player_id, found.c.quality, func.count().over())
+        .order_by(found.c.quality, found.c.sort_key)
+        .limit(limit - len(first))
+        .offset(skip)
+    ).all()
+    # An empty page (nothing found, or past the last page) says no count: counted apart.
+    by_name = page[0][2] if page else session.scalar(select(func.count()).select_from(found)) or 0
+    hits = {player.id: player for player in session.scalars(select(Player).where(Player.id.in_([row[0] for row in page])))}
+    return first + [(hits[player_id], MATCHES[quality]) for player_id, quality, _ in page], by_name + (by_id is not None)
+
+
+def _best_matches(term: str, *, exclude: str) -> Any:
+    """(player_id, quality, sort_key) of every player whose terms start with ``term``, his best match:
+    the whole name; a name starting with the query as a word, or as part of one; a word that is the
+    query; a word starting with it; the end of a word (docs/decisions.md 7.53). One range of the
+    terms' index, grouped by player. ``exclude``: the player found by his id, listed before."""
+    column, kind = PlayerSearchTerm.term, PlayerSearchTerm.kind
+    quality = case(
+        (and_(kind == WHOLE_NAME, column == term), 1),
+        (and_(kind == WHOLE_NAME, column >= term + " ", column < term + " " + LAST_CHARACTER), 2),
+        (kind == WHOLE_NAME, 3),
+        (and_(kind == WORD, column == term), 4),
+        (kind == WORD, 5),
+        else_=6,
     )
-    return list(players), total
+    found = (
+        select(PlayerSearchTerm.player_id, func.min(quality).label("quality"), PlayerSearchTerm.sort_key)
+        .where(column >= term, column < term + LAST_CHARACTER, PlayerSearchTerm.player_id != exclude)
+        .group_by(PlayerSearchTerm.player_id, PlayerSearchTerm.sort_key)
+    )
+    # One or two letters inside words match a good part of any directory: only starts count then.
+    # (Letters and digits of the Latin alphabet: two Chinese characters are a given name, and
+    # punctuation is rare enough to be searched anywhere.)
+    starts_only = len(term) < MIN_INSIDE_WORD and term.isascii() and term.replace(" ", "").isalnum()
+    return found.where(kind != WORD_END) if starts_only else found
+
+
+def hit_details(session: Session, player_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """For each player of a page of hits: his external ids, earlier names, disciplines and current ratings."""
+    externals, earlier = external_ids_of(session, player_ids), earlier_names_of(session, player_ids)
+    disciplines: dict[str, set[str]] = defaultdict(set)
+    played = union(
+        select(Game.black_id.label("player_id"), Game.tournament_id).where(Game.black_id.in_(player_ids)),
+        select(Game.white_id.label("player_id"), Game.tournament_id).where(Game.white_id.in_(player_ids)),
+    ).subquery()
+    for player_id, category in session.execute(
+        select(played.c.player_id, Tournament.category).join(Tournament, Tournament.id == played.c.tournament_id).distinct()
+    ):
+        disciplines[player_id].add(category)
+    ratings: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for player_id, list_id, category, rating, status in session.execute(
+        select(RatingEntry.player_id, RatingList.id, RatingList.category, RatingEntry.rating, RatingEntry.status)
+        .join(RatingList, RatingList.current_snapshot_id == RatingEntry.snapshot_id)
+        .where(RatingEntry.player_id.in_(player_ids))
+        .order_by(RatingList.id)
+    ):
+        ratings[player_id].append({"list_id": list_id, "category": category, "rating": rating, "status": status})
+        disciplines[player_id].add(category)
+    return {
+        player_id: {
+            "external_ids": externals[player_id],
+            "earlier_names": earlier[player_id],
+            "disciplines": sorted(disciplines[player_id]),
+            "ratings": ratings[player_id],
+        }
+        for player_id in player_ids
+    }
+
+
+def external_ids_of(session: Session, player_ids: Sequence[str]) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {player_id: [] for player_id in player_ids}
+    for player_id, scheme, value in session.execute(
+        select(PlayerExternalId.player_id, PlayerExternalId.scheme, PlayerExternalId.value)
+        .where(PlayerExternalId.player_id.in_(player_ids))
+        .order_by(PlayerExternalId.scheme, PlayerExternalId.value)
+    ):
+        found[player_id].append(f"{scheme}:{value}")
+    return found
+
+
+def earlier_names_of(session: Session, player_ids: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
+    found: dict[str, list[dict[str, Any]]] = {player_id: [] for player_id in player_ids}
+    for row in session.scalars(
+        select(PlayerName).where(PlayerName.player_id.in_(player_ids)).order_by(PlayerName.until, PlayerName.id)
+    ):
+        found[row.player_id].append(
+            {"name": row.name, "surname": row.surname, "native_name": row.native_name, "until": row.until}
+        )
+    return found
+
+
+def external_holders(session: Session, external_ids: Iterable[str]) -> dict[str, str]:
+    """``scheme:value`` -> the id of the player holding it, for those held."""
+    pairs = sorted({tuple(external.split(":", 1)) for external in external_ids})
+    holders: dict[str, str] = {}
+    for start in range(0, len(pairs), UPSERT_BATCH):
+        chunk = pairs[start : start + UPSERT_BATCH]
+        schemes = {scheme for scheme, _ in chunk}
+        values = {value for _, value in chunk}
+        for scheme, value, player_id in session.execute(
+            select(PlayerExternalId.scheme, PlayerExternalId.value, PlayerExternalId.player_id).where(
+                PlayerExternalId.scheme.in_(schemes), PlayerExternalId.value.in_(values)
+            )
+        ):
+            if (scheme, value) in chunk:
+                holders[f"{scheme}:{value}"] = player_id
+    return holders
+
+
+def set_external_ids(session: Session, player_id: str, external_ids: Sequence[str], pointer: str) -> None:
+    """The player's external ids become ``external_ids``; one held by another player is a 409 naming it.
+    A player may hold several ids of one scheme (two records of him in another system)."""
+    held = external_holders(session, external_ids)
+    errors = [
+        FieldError(f"{pointer}/{index}", f"{external} is held by player {held[external]!r}")
+        for index, external in enumerate(external_ids)
+        if held.get(external, player_id) != player_id
+    ]
+    if errors:
+        raise Conflict(f"{len(errors)} external id(s) cannot be {player_id!r}'s; nothing was stored.", errors)
+    session.execute(delete(PlayerExternalId).where(PlayerExternalId.player_id == player_id))
+    for external in dict.fromkeys(external_ids):  # an id given twice is held once
+        scheme, _, value = external.partition(":")
+        session.add(PlayerExternalId(scheme=scheme, value=value, player_id=player_id))
+    session.flush()
+
+
+def add_external_ids(session: Session, pairs: Iterable[tuple[str, str]]) -> None:
+    """Attach (player id, ``scheme:value``) pairs no one holds yet; a player keeps one id a scheme,
+    so an id of a scheme he already has another of is not added (the caller checked)."""
+    rows = [
+        {"scheme": external.split(":", 1)[0], "value": external.split(":", 1)[1], "player_id": player_id}
+        for player_id, external in sorted(set(pairs))
+    ]
+    for start in range(0, len(rows), UPSERT_BATCH):
+        statement = dialect_insert(session)(PlayerExternalId).values(rows[start : start + UPSERT_BATCH])
+        session.execute(statement.on_conflict_do_nothing(index_elements=[PlayerExternalId.scheme, PlayerExternalId.value]))
+
+
+def refuse_merged(player: Player, pointer: str) -> None:
+    if player.merged_into is not None:
+        raise Conflict(
+            f"Player {player.id!r} was merged into {player.merged_into!r}; change that player instead.",
+            [FieldError(pointer, f"player {player.id!r} is merged into {player.merged_into!r}")],
+        )
 
 
 def upsert_players(session: Session, players: Sequence[PlayerCreate]) -> None:
@@ -71,8 +290,8 @@ def upsert_players(session: Session, players: Sequence[PlayerCreate]) -> None:
     players giving the same fields is one statement; only the fields a player gives are updated.
     """
     ordered = sorted(players, key=lambda player: player.id)
-    for given_fields, run in groupby(ordered, key=lambda player: frozenset(player.model_fields_set - {"id"})):
-        rows = [player.model_dump() for player in run]
+    for given_fields, run in groupby(ordered, key=lambda player: frozenset(player.model_fields_set - {"id", "external_ids"})):
+        rows = [player.model_dump(exclude={"external_ids"}) for player in run]
         for start in range(0, len(rows), UPSERT_BATCH):  # within every database's parameter limit
             statement = dialect_insert(session)(Player).values(rows[start : start + UPSERT_BATCH])
             if given_fields:
@@ -83,10 +302,57 @@ def upsert_players(session: Session, players: Sequence[PlayerCreate]) -> None:
             else:
                 statement = statement.on_conflict_do_nothing(index_elements=[Player.id])
             session.execute(statement)
+    refresh_search_keys(session, [player.id for player in ordered])
     # The ORM's identity map may hold players loaded before the upsert: read them afresh.
     session.expire_all()
+
+
+def refresh_search_keys(session: Session, player_ids: Sequence[str]) -> None:
+    """Compute the folded key of every spelling (current and earlier) of these players, and store
+    the ones that changed."""
+    for start in range(0, len(player_ids), UPSERT_BATCH):
+        chunk = sorted(set(player_ids[start : start + UPSERT_BATCH]))
+        earlier: dict[str, list[tuple[str | None, str | None, str | None]]] = defaultdict(list)
+        for player_id, name, surname, native_name in session.execute(
+            select(PlayerName.player_id, PlayerName.name, PlayerName.surname, PlayerName.native_name).where(
+                PlayerName.player_id.in_(chunk)
+            )
+        ):
+            earlier[player_id].append((name, surname, native_name))
+        changed: list[dict[str, str]] = []
+        terms: list[dict[str, Any]] = []
+        for player_id, name, surname, native_name, stored_key, merged_into in session.execute(
+            select(Player.id, Player.name, Player.surname, Player.native_name, Player.search_key, Player.merged_into).where(
+                Player.id.in_(chunk)
+            )
+        ):
+            # A merged record is found as the player it went to: it keeps no key and no terms.
+            spellings = [] if merged_into is not None else [(name, surname, native_name), *earlier[player_id]]
+            key = search_key(spellings)
+            if key != stored_key:
+                changed.append({"player_id": player_id, "key": key})
+                order = sort_key(name, surname, player_id)
+                terms.extend(
+                    {"term": term, "player_id": player_id, "kind": kind, "sort_key": order}
+                    for term, kind in search_terms(spellings).items()
+                )
+        if changed:
+            session.connection().execute(
+                update(Player.__table__)
+                .where(Player.__table__.c.id == bindparam("player_id"))
+                .values(search_key=bindparam("key")),
+                changed,
+            )
+            session.execute(delete(PlayerSearchTerm).where(PlayerSearchTerm.player_id.in_([row["player_id"] for row in changed])))
+            for first in range(0, len(terms), UPSERT_BATCH):
+                session.execute(insert(PlayerSearchTerm), terms[first : first + UPSERT_BATCH])
 
 
 def full_name(name: str | None, surname: str | None) -> str | None:
     """First name and surname as a list shows them; None when the record has neither."""
     return " ".join(part for part in (name, surname) if part) or None
+
+
+def _spelling(detail: dict[str, Any]) -> str:
+    name = full_name(detail.get("name"), detail.get("surname")) or "(no name)"
+    return f"{name} ({detail['native_name']})" if detail.get("native_name") else name

@@ -130,14 +130,42 @@ def ratings(
     status: str,
     limit: int,
     offset: int,
+    gender: str | None = None,
+    played_within_12_months: bool = False,
 ) -> tuple[list[RatingRowRead], int]:
+    """A page of the list (as of a date, or as stored), filtered by country, status, gender (``M``/``F``)
+    and a rated game in the 12 months up to the list's date (issue 24 item 5; docs/decisions.md 7.59)."""
     if snapshot is None:
         return [], 0
+    played_after = year_before(as_of or snapshot.list_date) if played_within_12_months else None
     if as_of is None:
-        return _stored_ratings(session, snapshot.id, country=country, status=status, limit=limit, offset=offset)
+        return _stored_ratings(
+            session,
+            snapshot.id,
+            country=country,
+            status=status,
+            limit=limit,
+            offset=offset,
+            gender=gender,
+            played_after=played_after,
+        )
     return _ratings_as_of(
-        session, snapshot, system=system, as_of=as_of, country=country, status=status, limit=limit, offset=offset
+        session,
+        snapshot,
+        system=system,
+        as_of=as_of,
+        country=country,
+        status=status,
+        limit=limit,
+        offset=offset,
+        gender=gender,
+        played_after=played_after,
     )
+
+
+def year_before(day: dt.date) -> dt.date:
+    """The same day a year before (28 February for 29 February): a game after it is within the 12 months up to ``day``."""
+    return day.replace(year=day.year - 1, day=min(day.day, 28) if day.month == 2 else day.day)
 
 
 def player_history(session: Session, player_id: str, snapshot: RatingSnapshot | None) -> list[dict[str, Any]]:
@@ -265,7 +293,15 @@ def get_seeds(session: Session, list_id: str) -> list[RatingSeed]:
 
 
 def _stored_ratings(
-    session: Session, snapshot_id: int, *, country: str | None, status: str, limit: int, offset: int
+    session: Session,
+    snapshot_id: int,
+    *,
+    country: str | None,
+    status: str,
+    limit: int,
+    offset: int,
+    gender: str | None = None,
+    played_after: dt.date | None = None,
 ) -> tuple[list[RatingRowRead], int]:
     """A page of the stored entries: an indexed range read on (snapshot, [status,] rating)."""
     conditions = [RatingEntry.snapshot_id == snapshot_id]
@@ -273,8 +309,12 @@ def _stored_ratings(
         conditions.append(RatingEntry.status == status)
     if country:
         conditions.append(Player.country == country)
+    if gender:
+        conditions.append(Player.gender == gender)
+    if played_after is not None:
+        conditions.append(RatingEntry.last_played > played_after)
     counted = select(func.count()).select_from(RatingEntry)
-    if country:
+    if country or gender:
         counted = counted.join(Player, Player.id == RatingEntry.player_id)
     total = session.scalar(counted.where(*conditions)) or 0
     rows = session.connection().execute(
@@ -315,6 +355,8 @@ def _ratings_as_of(
     status: str,
     limit: int,
     offset: int,
+    gender: str | None = None,
+    played_after: dt.date | None = None,
 ) -> tuple[list[RatingRowRead], int]:
     """A page of the list as it stood on ``as_of``: each player's last stored point on or before the
     date (and the next one) from the snapshot's timeline, read by the system's ``standings_on``;
@@ -327,6 +369,12 @@ def _ratings_as_of(
         selected &= standings.status == status
     if country:
         selected &= timeline.country[players] == country
+    if gender:
+        # The gender is the player's as stored now (the timeline keeps names and countries only).
+        of_gender = set(session.scalars(select(Player.id).where(Player.gender == gender)))
+        selected &= np.array([timeline.player_ids[p] in of_gender for p in players.tolist()], dtype=bool)
+    if played_after is not None:
+        selected &= standings.last_played > played_after.toordinal()
     chosen = np.flatnonzero(selected)
     best_first = chosen[np.lexsort((players[chosen], -standings.rating[chosen]))]
     page = best_first[offset : offset + limit]

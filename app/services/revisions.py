@@ -24,10 +24,10 @@ CONFIRMED, REJECTED = "confirmed", "rejected"  # an officer's review of a tourna
 # rolled back, in its own, so that the audit shows every attempt (docs/decisions.md 7.32). It
 # changes nothing, so it does not count as a version (``latest_version``).
 REFUSED = "refused"
-KINDS = (
-    SUBMITTED, CORRECTED, WITHDRAWN, RESTORED, CONFIRMED, REJECTED, REFUSED,
-    SEEDS_CHANGED, PARAMS_CHANGED, SETTINGS_CHANGED, PUBLISHED,
-)  # fmt: skip
+# A player's identity (app.services.players, app.services.player_directory).
+PLAYER, RENAMED, MERGED, UNMERGED, PLAYER_UPDATED = "player", "renamed", "merged", "unmerged", "player_updated"
+KINDS: tuple[str, ...] = (SUBMITTED, CORRECTED, WITHDRAWN, RESTORED, CONFIRMED, REJECTED, REFUSED)
+KINDS += (SEEDS_CHANGED, PARAMS_CHANGED, SETTINGS_CHANGED, PUBLISHED, RENAMED, MERGED, UNMERGED, PLAYER_UPDATED)
 
 _TOURNAMENT_FIELDS = [name for name in TournamentIn.model_fields if name not in ("id", "players", "games", "standings")]
 _GAME_FIELDS = {"id": "game_id", "round": "round", "black": "black_id", "white": "white_id", "result": "result"}

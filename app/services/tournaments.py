@@ -20,6 +20,7 @@ from app.schemas.tournaments import TOURNAMENT_PLAYER_FIELDS, TournamentIn, Tour
 from app.services import reviews, revisions, snapshot_changes
 from app.services.eligibility import TournamentFields, reasons_not_rated
 from app.services.jobs import trigger_recompute
+from app.services.player_identity import attach_external_ids, resolve_players
 from app.services.players import upsert_players
 
 
@@ -50,10 +51,12 @@ def submit_tournament(
             f"Tournament {submission.id!r} already exists; use PUT /v1/tournaments/{submission.id} to correct it.",
             [FieldError("/id", "a tournament with this id already exists")],
         )
+    submission = resolve_players(session, submission)
     _validate(session, submission, max_games=max_games)
     if not allow_duplicate:
         _refuse_a_repeat(session, submission)
     upsert_players(session, _player_records(submission.players))
+    attach_external_ids(session, submission)
     tournament = Tournament(id=submission.id, **_tournament_fields(submission))
     session.add(tournament)
     session.flush()
@@ -93,9 +96,11 @@ def replace_tournament(
     if tournament is None:
         raise NotFound(f"Tournament {tournament_id!r} does not exist; submit it with POST /v1/tournaments.")
     check_version(session, tournament_id, if_match)
+    submission = resolve_players(session, submission)
     _validate(session, submission, max_games=max_games)
     previous = revisions.tournament_version(session, tournament_id)
     upsert_players(session, _player_records(submission.players))
+    attach_external_ids(session, submission)
     for field, value in _tournament_fields(submission).items():
         setattr(tournament, field, value)
     session.execute(delete(Game).where(Game.tournament_id == tournament_id))
@@ -368,6 +373,7 @@ def stores_same(session: Session, submission: TournamentIn) -> bool:
     tournament = session.get(Tournament, submission.id)
     if tournament is None:
         return False
+    submission = resolve_players(session, submission)
     stored_fields = {field: getattr(tournament, field) for field in _tournament_fields(submission)}
     if stored_fields != _tournament_fields(submission):
         return False

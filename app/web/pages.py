@@ -19,6 +19,7 @@ from typing import Any, get_args
 from markupsafe import Markup
 from sqlalchemy.orm import Session
 
+from app.countries import country_code
 from app.models import Player, Publication, RatingList, RatingSnapshot
 from app.problems import FieldError, InvalidInput
 from app.schemas.common import EARLIEST_DATE, ID_MAX_LENGTH, ID_PATTERN, ID_RULE, LATEST_DATE
@@ -70,6 +71,8 @@ class ListQuery:
     snapshot: int | None = None
     page: int = 1
     per_page: int = DEFAULT_PAGE_SIZE
+    gender: str | None = None  # "f" or "m" (the API's filter)
+    played_within_12_months: bool = False
 
     @property
     def offset(self) -> int:
@@ -84,6 +87,8 @@ class ListQuery:
             "snapshot": self.snapshot,
             "per_page": self.per_page if self.per_page != DEFAULT_PAGE_SIZE else None,
             "page": self.page if self.page != 1 else None,
+            "gender": self.gender,
+            "played_within_12_months": "true" if self.played_within_12_months else None,
         }
         values.update(changes)
         return values
@@ -94,9 +99,10 @@ def parse_list_query(raw: Mapping[str, str]) -> ListQuery:
     status = raw.get("status") or "active"
     if status not in STATUSES:
         errors.append(FieldError("query:status", f"status must be one of {', '.join(STATUSES)}, not {status!r}"))
-    country = (raw.get("country") or "").strip().upper() or None
-    if country is not None and not (2 <= len(country) <= 3 and country.isascii() and country.isalpha()):
-        errors.append(FieldError("query:country", f"country must be a country code of two or three letters, not {country!r}"))
+    given_country = (raw.get("country") or "").strip().upper() or None
+    country = country_code(given_country) if given_country is not None else None  # stored as IOC codes (FR: FRA)
+    if given_country is not None and country is None:
+        errors.append(FieldError("query:country", f"country must be an IOC or ISO country code, not {given_country!r}"))
     as_of = None
     if raw.get("as_of"):
         # The API's dates (app.schemas.common): outside them, a date's arithmetic (five years
@@ -114,9 +120,26 @@ def parse_list_query(raw: Mapping[str, str]) -> ListQuery:
     snapshot = _positive(raw, "snapshot", None, errors, most=2**31 - 1)
     page = _positive(raw, "page", 1, errors, most=10**9)
     per_page = _positive(raw, "per_page", DEFAULT_PAGE_SIZE, errors, most=max(PAGE_SIZES))
+    gender = (raw.get("gender") or "").strip().lower() or None
+    if gender not in (None, "f", "m"):
+        errors.append(FieldError("query:gender", f"gender must be f or m, not {gender!r}"))
+    recent = (raw.get("played_within_12_months") or "").strip().lower()
+    if recent not in ("", "true", "false"):
+        errors.append(
+            FieldError("query:played_within_12_months", f"played_within_12_months must be true or false, not {recent!r}")
+        )
     if errors:
         raise PageInputError.of(errors)
-    return ListQuery(status, country, as_of, snapshot, page or 1, per_page or DEFAULT_PAGE_SIZE)
+    return ListQuery(
+        status,
+        country,
+        as_of,
+        snapshot,
+        page or 1,
+        per_page or DEFAULT_PAGE_SIZE,
+        gender,
+        played_within_12_months=recent == "true",
+    )
 
 
 def parse_page(raw: Mapping[str, str]) -> int:
@@ -411,6 +434,8 @@ def rating_list_page(session: Session, list_id: str, query: ListQuery, language:
         status=query.status,
         limit=query.per_page,
         offset=query.offset,
+        gender=query.gender.upper() if query.gender else None,
+        played_within_12_months=query.played_within_12_months,
     )
     latest = publications.latest_publication(session, list_id)
     if query.snapshot is None and query.as_of is None:
@@ -540,6 +565,12 @@ class Since:
     previous_rating: float | None
     previous_place: int | None
     change: str  # signed, as shown, or the marker "new" / "returned"
+
+
+def merged_into(session: Session, player_id: str) -> str | None:
+    """The player a merged record went to (its page redirects there), or None."""
+    player = session.get(Player, player_id)
+    return player.merged_into if player is not None else None
 
 
 def player_page(session: Session, player_id: str, language: i18n.Language) -> dict[str, Any]:
@@ -710,9 +741,10 @@ def player_search(session: Session, q: str | None, page: int, language: i18n.Lan
     found: list[Player] = []
     total = 0
     if q:
-        found, total = players.search_players(
-            session, q=q, country=None, limit=SEARCH_PAGE_SIZE, offset=(page - 1) * SEARCH_PAGE_SIZE
+        hits, total = players.search_players(
+            session, q=q, country=None, external=None, limit=SEARCH_PAGE_SIZE, offset=(page - 1) * SEARCH_PAGE_SIZE
         )
+        found = [player for player, _ in hits]
     return {
         "q": q or "",
         "players": found,

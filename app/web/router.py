@@ -279,6 +279,10 @@ def player(player_id: str, request: Request, session: SessionDep) -> Response:
         pages.check_id("player_id", player_id)
     except Problem as problem:
         return _error(request, problem)
+    merged_into = pages.merged_into(session, player_id)
+    if merged_into is not None:
+        # A merged record's page is his player's; temporary, as an unmerge may undo it (issue 24 item 2).
+        return RedirectResponse(f"/players/{merged_into}", status_code=307)
     return _page(request, language, "player.html", lambda: pages.player_page(session, player_id, language))
 
 

@@ -7,7 +7,7 @@ with a reason; a tournament without a row was stored before the list required re
 held back (docs/decisions.md 7.29–7.31).
 
 Revision ID: 0022
-Revises: 0020
+Revises: 0021
 """
 
 from collections.abc import Sequence
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0022"
-down_revision: str | None = "0020"
+down_revision: str | None = "0021"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

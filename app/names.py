@@ -1,0 +1,68 @@
+"""Names as people write them, and as search finds them: case and diacritics never matter (``Soosorv``
+finds Soosõrv), native spellings are found as written (``汪清清``), and a name matches in either order
+(first name and surname, or surname first as the renju directory writes them)."""
+
+import unicodedata
+from collections.abc import Iterable
+
+__all__ = ["MAX_TERM", "SEPARATOR", "WHOLE_NAME", "WORD", "WORD_END", "folded", "search_key", "search_terms", "sort_key"]
+
+# Between the spellings of one key: no folded name holds it, so a match never runs across two.
+SEPARATOR = "|"
+# What a search term is of its name (players' search terms): the whole name (either order, or the
+# native name), one of its words, or the end of a word (so that "wang" finds Kwang).
+WHOLE_NAME, WORD, WORD_END = 0, 1, 2
+MAX_TERM = 200
+# Letters that are no base letter with a mark, so that decomposition leaves them as they are.
+_LETTERS = str.maketrans(
+    {"ø": "o", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "æ": "ae", "œ": "oe", "ß": "ss", "ı": "i", "ħ": "h", "ŧ": "t"}
+)
+
+
+def folded(text: str) -> str:
+    """Lower case, without diacritics, spaces collapsed: what a name is compared as. CJK characters stay."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    bare = "".join(character for character in decomposed if not unicodedata.combining(character))
+    cleaned = bare.translate(_LETTERS).replace(SEPARATOR, " ")
+    return " ".join(cleaned.split())
+
+
+def search_key(spellings: Iterable[tuple[str | None, str | None, str | None]]) -> str:
+    """The folded key of every spelling (first name, surname, native name): each name in both orders
+    and the native name, each between separators (``|ants soosorv|soosorv ants|``), so that an
+    exact match, a prefix and a word prefix are each one LIKE pattern."""
+    parts: list[str] = []
+    for name, surname, native_name in spellings:
+        first, last = folded(name or ""), folded(surname or "")
+        for part in (f"{first} {last}", f"{last} {first}", folded(native_name or "")):
+            part = part.strip()
+            if part and part not in parts:
+                parts.append(part)
+    return SEPARATOR + SEPARATOR.join(parts) + SEPARATOR if parts else ""
+
+
+def search_terms(spellings: Iterable[tuple[str | None, str | None, str | None]]) -> dict[str, int]:
+    """Every term a search finds the player by, with its kind (the best when a term is of several):
+    each spelling's whole names (both orders, the native name), their words, and every end of a
+    word. A query finds the terms it is the start of: one range of an index."""
+    terms: dict[str, int] = {}
+
+    def add(term: str, kind: int) -> None:
+        term = term[:MAX_TERM]
+        if term and terms.get(term, WORD_END + 1) > kind:
+            terms[term] = kind
+
+    for name, surname, native_name in spellings:
+        first, last, native = folded(name or ""), folded(surname or ""), folded(native_name or "")
+        for whole in (f"{first} {last}".strip(), f"{last} {first}".strip(), native):
+            add(whole, WHOLE_NAME)
+            for word in whole.split():
+                add(word, WORD)
+                for start in range(1, len(word)):
+                    add(word[start:], WORD_END)
+    return terms
+
+
+def sort_key(name: str | None, surname: str | None, player_id: str) -> str:
+    """The order of players whose names match equally well: surname, first name, id, each folded."""
+    return f"{folded(surname or '')[:200]}{SEPARATOR}{folded(name or '')[:200]}{SEPARATOR}{player_id}"
