@@ -267,6 +267,22 @@ def test_a_publication_names_who_left_because_his_tournaments_were_withdrawn(cli
     assert client.get("/v1/rating-lists/rif-whr/publications/2").json()["left"] == second.json()["left"]
 
 
+def test_a_publication_names_who_left_because_he_was_merged_into_another_player(client):
+    steps = ListSteps(client, "rif-whr")
+    steps.submit(round_robin("T1", "2020-05-01"))
+    steps.submit(round_robin("T2", "2020-06-01", OTHERS))
+    assert steps.publish("2020-10-01") == 1
+    # q2 (T2 only) turns out to be p3 (T1 only) entered twice: the officer merges the record into p3.
+    merged = client.post("/v1/players/q2/merge", json={"into": "p3"}, headers=AUTH)
+    assert merged.status_code == 200, merged.text
+    steps.settle()
+    second = client.post("/v1/rating-lists/rif-whr/publications", json={"date": "2020-11-01", "title": "November"}, headers=AUTH)
+    assert second.status_code == 201, second.text
+    left = {d["player_id"]: d for d in second.json()["left"]}
+    assert {p: d["reason"] for p, d in left.items()} == {"q2": "merged"}
+    assert "merged into player p3" in left["q2"]["detail"] and left["q2"]["tournaments"] == []
+
+
 def test_a_tournament_no_longer_eligible_and_a_change_of_parameters_are_named(client):
     steps = ListSteps(client, "rif-whr")
     steps.submit(round_robin("T1", "2020-05-01"))

@@ -11,7 +11,7 @@ marker instead of a number: ``new`` (no row in the previous publication), ``retu
 there, not now). A player's *place* is his rank among the publication's players of his status,
 which is what a reader of that list (status=active by default) saw. The publication names who left
 since the previous one and why: an open set of reasons (``DEPARTURE_REASONS``: ``tournament_withdrawn``,
-``not_on_list``, ``became_inactive``; a merge is one more). The live list carries the same columns against the
+``not_on_list``, ``became_inactive``, ``merged``). The live list carries the same columns against the
 latest publication (``compare_rows``).
 
 A list may declare days of the year (``publication_days``, "MM-DD"); the worker publishes each
@@ -34,7 +34,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.db import session_scope
-from app.models import Publication, PublicationEntry, RatingList, RatingSnapshot, Tournament
+from app.models import Player, Publication, PublicationEntry, RatingList, RatingSnapshot, Tournament
 from app.problems import Conflict, FieldError, InvalidInput, NotFound
 from app.rating.system import NO_DAY, RatingSystem
 from app.schemas.rating_lists import Change, RatingRowRead
@@ -46,6 +46,7 @@ log = logging.getLogger("app.publications")
 
 NEW, RETURNED = "new", "returned"
 BECAME_INACTIVE, NOT_ON_LIST, TOURNAMENT_WITHDRAWN = "became_inactive", "not_on_list", "tournament_withdrawn"
+MERGED = "merged"
 SCHEDULE_ACTOR = "schedule"
 # A scheduled day is published by the first worker loop on or after it, at most this late.
 CATCH_UP = dt.timedelta(days=14)
@@ -240,6 +241,10 @@ class DepartureFacts:
     def __init__(self, session: Session, previous: Publication) -> None:
         self.session, self.previous = session, previous
 
+    def merged_into(self, player_id: str) -> str | None:
+        player = self.session.get(Player, player_id)
+        return player.merged_into if player is not None else None
+
     def withdrawn_tournaments(self, player_id: str) -> list[dict[str, Any]] | None:
         """The tournaments of his rated games in the previous publication when every one of them
         has been withdrawn (by end, start and id); None when any of them still stands."""
@@ -256,6 +261,16 @@ class DepartureFacts:
             {"tournament_id": t.id, "name": t.name, "withdrawn_reason": t.withdrawn_reason}
             for t in sorted(found, key=lambda t: (t.end, t.start, t.id))
         ]
+
+
+def merged(departing: Departing, facts: DepartureFacts) -> Reason | None:
+    """His record was merged into another player's (issue 24 item 2): his games are that player's now."""
+    if departing.after is not None:
+        return None
+    into = facts.merged_into(departing.player_id)
+    if into is None:
+        return None
+    return Reason(MERGED, f"merged into player {into}: his games and rating are that player's now")
 
 
 def tournament_withdrawn(departing: Departing, facts: DepartureFacts) -> Reason | None:
@@ -282,9 +297,10 @@ def became_inactive(departing: Departing, facts: DepartureFacts) -> Reason | Non
     return Reason(BECAME_INACTIVE, "became inactive: no rated game in the period the list's rules allow")
 
 
-# Asked in this order; the first that applies is the departure's reason. A new reason (a merge into
-# another player, say) is one function here and one code in the schema's description.
+# Asked in this order; the first that applies is the departure's reason. A new reason is one function
+# here and one code in the schema's description.
 DEPARTURE_REASONS: tuple[Callable[[Departing, DepartureFacts], Reason | None], ...] = (
+    merged,
     tournament_withdrawn,
     not_on_list,
     became_inactive,
