@@ -350,6 +350,14 @@ def test_search_finds_players_by_name_and_the_index_lists_tournaments(site):
     page = get_page(site, "/players?q=zha")
     found = page.table()
     assert "/players/2487" in [row[0][1] for row in found["rows"]]
+    # Each hit shows his disciplines and his rating on every list that rates him, as the API's search does.
+    hits = {hit["id"]: hit for hit in site.get("/v1/players", params={"q": "zha", "limit": 100}).json()["items"]}
+    rows = {row[0][1].rsplit("/", 1)[1]: row for row in found["rows"]}
+    for player_id, row in rows.items():
+        hit = hits[player_id]
+        assert row[1][0] == ", ".join(shown(r["rating"]) for r in hit["ratings"])
+        assert row[2][0] == ", ".join(d.capitalize() for d in hit["disciplines"])
+    assert any(hits[player_id]["ratings"] for player_id in rows)
     assert "No player matches" in get_page(site, "/players?q=nobody-at-all").words
     index = get_page(site, "/tournaments")
     assert "61 tournaments" in index.words or "tournaments, the latest first" in index.words

@@ -745,9 +745,12 @@ def player_search(session: Session, q: str | None, page: int, language: i18n.Lan
             session, q=q, country=None, external=None, limit=SEARCH_PAGE_SIZE, offset=(page - 1) * SEARCH_PAGE_SIZE
         )
         found = [player for player, _ in hits]
+    # Issue 24 item 3: each hit with his disciplines and his rating on every list that rates him now.
+    details = players.hit_details(session, [p.id for p in found]) if found else {}
     return {
         "q": q or "",
         "players": found,
+        "details": details,
         "names": {p.id: i18n.shown_name(display.full_name(p.name, p.surname) or p.id, p.native_name, language) for p in found},
         "total": total,
         "page": page,
