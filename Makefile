@@ -51,6 +51,7 @@ bench-http: $(BIN)/.installed
 # service starts): extract every message (babel.cfg) and add the new ones to each catalogue, then
 # translate what it added; tests/test_website_languages.py fails until every message is translated.
 messages: $(BIN)/.installed
+	mkdir -p var
 	$(BIN)/python -m babel.messages.frontend extract -F babel.cfg -k N_ --no-location --sort-output -o var/messages.pot .
 	$(BIN)/python -m babel.messages.frontend update -i var/messages.pot -d app/web/locale -D messages --ignore-obsolete --no-wrap --no-fuzzy-matching
 
