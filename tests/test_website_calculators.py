@@ -5,6 +5,7 @@ import math
 import re
 
 import pytest
+from markupsafe import escape
 
 from app.web.calculators import FORMS
 from tests.helpers import AUTH, recompute_now
@@ -67,6 +68,15 @@ def test_a_form_the_rules_refuse_says_where(client):
     assert "cannot be made" in page and "/black/rank" in page
     assert "cannot be made" in client.get("/calculators/whr", params={"games": "a b B"}).text  # a date is missing
     assert client.get("/calculators/no-such").status_code == 404
+    # Numbers that are no figure (nan, inf) never make a server error; where the form reads one, the
+    # field is named (a board is 19, 13 or 9 whatever else is sent).
+    game = {"black_rating": "1500", "white_rating": "1600", "result": "B", "board_size": "19", "handicap": "0"}
+    for value in ("inf", "nan"):
+        assert client.get("/calculators/rivne-game", params={**game, "board_size": value}).status_code == 200
+        handicap = client.get("/calculators/rivne-game", params={**game, "handicap": value}).text
+        assert "cannot be made" in handicap and "/handicap" in handicap
+        norms = client.get("/calculators/eru-norms", params={"rank": "9k", "games": "9k 1", "time_control_minutes": value}).text
+        assert "cannot be made" in norms and "/time_control_minutes" in norms
 
 
 def test_a_tournaments_figures_are_a_page_of_their_own(client):
@@ -86,3 +96,64 @@ def test_a_tournaments_figures_are_a_page_of_their_own(client):
     assert 'href="/tournaments/G1/lists/rivne/figures#player-g1"' in client.get("/players/g1").text
     assert 'id="player-g1"' in figures.text
     assert '<th scope="col">SE</th>' in figures.text and '<th scope="col">limit</th>' in figures.text
+
+
+# Issue 26 item 5: the calculators and the figures read in the reader's language, rule symbols kept.
+READERS = {
+    "ru": {"heading": "Калькуляторы", "refused": "Расчёт невозможен:", "change": "изменение", "back": "Назад к турниру"},
+    "zh": {"heading": "计算器", "refused": "无法计算：", "change": "变化", "back": "返回赛事"},
+}
+
+
+def english_words_shown(page: str) -> list[str]:
+    """The forms' English titles, sentences, labels, hints and choices (those with words: a board's
+    19×19 has none) that the page shows as an element's whole text, escaped or not."""
+    elements = page.replace("> ", ">").replace(" <", "<")
+    shown = []
+    for form in FORMS:
+        texts = [form.title, form.rule]
+        for field in form.fields:
+            texts += [field.label, field.hint, *(text for _, text in field.choices)]
+        shown += [
+            text
+            for text in texts
+            if any(c.isalpha() for c in text) and (f">{text}<" in elements or f">{escape(text)}<" in elements)
+        ]
+    return shown
+
+
+@pytest.mark.parametrize("language", READERS)
+def test_the_calculators_page_reads_in_russian_and_chinese(client, language):
+    words = READERS[language]
+    headers = {"Accept-Language": language}
+    page = client.get("/calculators", headers=headers).text
+    assert f"<h1>{words['heading']}</h1>" in page
+    assert english_words_shown(page) == []
+    assert "Calculate" not in page and "Each rule system" not in page
+    # An answer: the figures' names in words translated, the rule text's symbols as they are.
+    query = {"black_rating": "1500", "white_rating": "1600", "result": "B", "board_size": "19", "handicap": "0"}
+    answer = client.get("/calculators/rivne-game", params=query, headers=headers).text
+    assert english_words_shown(answer) == []
+    assert f"<dt>{words['change']}</dt>" in answer and "<dt>change</dt>" not in answer
+    assert "<dt>SE</dt>" in answer and "<dt>K1</dt>" in answer and "<dt>ΔR</dt>" in answer
+    assert "<dt>rating_before</dt>" not in answer and "<dt>start_rating</dt>" not in answer
+    # What the form cannot read is said in the reader's language too.
+    refused = client.get("/calculators/whr", params={"games": "a b B"}, headers=headers).text
+    assert words["refused"] in refused and "cannot be made" not in refused and "as the example shows" not in refused
+    not_a_number = client.get(
+        "/calculators/rif-elo-game", params={"rating": "x", "opponent_rating": "2200", "score": "1"}, headers=headers
+    )
+    assert "/rating" in not_a_number.text and "Input should be" not in not_a_number.text
+
+
+@pytest.mark.parametrize("language", READERS)
+def test_a_figures_page_reads_in_russian_and_chinese(client, language):
+    assert client.post("/v1/tournaments", json=GO, headers=AUTH).status_code == 201
+    recompute_now(client, "rivne")
+    words = READERS[language]
+    page = client.get("/tournaments/G1/lists/rivne/figures", headers={"Accept-Language": language}).text
+    assert words["back"] in page and "Back to the tournament" not in page
+    assert '<th scope="col">SE</th>' in page and '<th scope="col">limit</th>' not in page
+    assert f'<th scope="col">{words["change"]}</th>' in page
+    for english in ("<dt>Before</dt>", "<dt>After</dt>", "<dt>Change</dt>", "<dt>start_rating</dt>", "Figures of"):
+        assert english not in page

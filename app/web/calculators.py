@@ -10,6 +10,7 @@ pairings; a form takes at most ``MAX_LINES`` lines (the website is open to every
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -18,8 +19,9 @@ from pydantic import ValidationError
 
 from app.rating.calculators import CalculationRefused, Calculator
 from app.rating.registry import systems
+from app.web.pages import N_
 
-__all__ = ["FORMS", "Field", "Form", "calculate", "figures"]
+__all__ = ["FIGURE_LABELS", "FIGURE_SYMBOLS", "FORMS", "VALUE_LABELS", "WORDED_FIGURES", "Field", "Form", "calculate", "figures"]
 
 MAX_LINES = 200
 
@@ -54,21 +56,25 @@ class Outcome:
     errors: list[tuple[str, str]]
 
 
-def calculate(form: Form, query: Mapping[str, str]) -> Outcome:
-    """The form's fields read into the calculator's request, validated and calculated."""
+def calculate(form: Form, query: Mapping[str, str], gettext: Callable[[str], str] = str) -> Outcome:
+    """The form's fields read into the calculator's request, validated and calculated; what is wrong
+    is said in the reader's language (``gettext``) where the website words it."""
     calculator = _calculator(form.operation_id)
     assert calculator.request_model is not None  # every form's calculator takes a body
     try:
         body = form.request(query)
     except ValueError as error:
-        return Outcome(None, [("", str(error))])
+        return Outcome(None, [("", error.wording(gettext) if isinstance(error, _UnreadableLines) else str(error))])
     try:
         request = calculator.request_model.model_validate(body)
     except ValidationError as error:
-        return Outcome(None, [("/" + "/".join(str(p) for p in e["loc"]), e["msg"]) for e in error.errors()])
+        return Outcome(
+            None, [("/" + "/".join(str(p) for p in e["loc"]), _validation_wording(e, gettext)) for e in error.errors()]
+        )
     try:
         answer = calculator.function(request)
     except CalculationRefused as refused:
+        # The rule engines' own wording (app/rating/ has no catalogue): pointers are shown beside it.
         return Outcome(None, [(e.pointer, e.detail) for e in refused.errors] or [("", refused.detail)])
     return Outcome(answer.model_dump(mode="json"), [])
 
@@ -90,22 +96,45 @@ def _lines(query: Mapping[str, str], name: str, words: int, label: str) -> list[
     """The non-empty lines of a textarea, each split into words; at most MAX_LINES of them."""
     lines = [line.split() for line in query.get(name, "").splitlines() if line.strip()]
     if len(lines) > MAX_LINES:
-        raise ValueError(f"{label}: at most {MAX_LINES} lines")
+        raise _UnreadableLines(N_("%(field)s: at most %(count)s lines"), label, count=MAX_LINES)
     for number, line in enumerate(lines, start=1):
         if len(line) < words:
-            raise ValueError(f"{label}, line {number}: give {words} words, as the example shows")
+            raise _UnreadableLines(
+                N_("%(field)s, line %(line)s: give %(count)s words, as the example shows"), label, line=number, count=words
+            )
     return lines
 
 
+class _UnreadableLines(ValueError):
+    """A textarea that cannot be read as a table of games or players, worded when it is shown."""
+
+    def __init__(self, message: str, label: str, **values: int) -> None:
+        super().__init__(message % {"field": label, **values})
+        self.message, self.label, self.values = message, label, values
+
+    def wording(self, gettext: Callable[[str], str]) -> str:
+        return gettext(self.message) % {"field": gettext(self.label), **self.values}
+
+
+def _validation_wording(error: Any, gettext: Callable[[str], str]) -> str:
+    """Pydantic's complaint in the reader's language where the website words its kind, else as it is."""
+    message = VALIDATION_MESSAGES.get(error["type"])
+    if message is None:
+        return str(error["msg"])
+    context = {key: str(value).replace(" or ", ", ") for key, value in (error.get("ctx") or {}).items()}
+    return gettext(message) % context
+
+
 def _number(query: Mapping[str, str], name: str) -> str | float | None:
-    """A number field as a number (a text that is none is handed on, for the model to name it)."""
+    """A number field as a finite number (a text that is none is handed on, for the model to name it)."""
     text = query.get(name, "").strip()
     if not text:
         return None
     try:
-        return float(text)
+        number = float(text)
     except ValueError:
         return text
+    return number if math.isfinite(number) else text  # nan and inf are no figure of any rule
 
 
 def _rivne_game(query: Mapping[str, str]) -> dict[str, Any]:
@@ -135,7 +164,7 @@ def _rif_elo_game(query: Mapping[str, str]) -> dict[str, Any]:
 def _eru_norms(query: Mapping[str, str]) -> dict[str, Any]:
     games = [
         {"opponent_rank": None if rank == "-" else rank, "score": float(score) if _is_number(score) else score}
-        for rank, score, *_ in _lines(query, "games", 2, "Games")
+        for rank, score, *_ in _lines(query, "games", 2, N_("Games"))
     ]
     minutes = _number(query, "time_control_minutes")
     return {
@@ -148,7 +177,7 @@ def _eru_norms(query: Mapping[str, str]) -> dict[str, Any]:
 
 def _olufsen_table(query: Mapping[str, str]) -> dict[str, Any]:
     players = []
-    for player_id, rating, rated_games, category, *grade in _lines(query, "players", 4, "Players"):
+    for player_id, rating, rated_games, category, *grade in _lines(query, "players", 4, N_("Players")):
         players.append(
             {
                 "id": player_id,
@@ -158,12 +187,14 @@ def _olufsen_table(query: Mapping[str, str]) -> dict[str, Any]:
                 **({"grade": grade[0]} if grade else {}),
             }
         )
-    games = [{"black": b, "white": w, "result": r} for b, w, r, *_ in _lines(query, "games", 3, "Games")]
+    games = [{"black": b, "white": w, "result": r} for b, w, r, *_ in _lines(query, "games", 3, N_("Games"))]
     return {"players": players, "games": games}
 
 
 def _whr(query: Mapping[str, str]) -> dict[str, Any]:
-    return {"games": [{"black": b, "white": w, "result": r, "date": d} for b, w, r, d, *_ in _lines(query, "games", 4, "Games")]}
+    return {
+        "games": [{"black": b, "white": w, "result": r, "date": d} for b, w, r, d, *_ in _lines(query, "games", 4, N_("Games"))]
+    }
 
 
 def _is_number(text: str) -> bool:
@@ -174,50 +205,50 @@ def _is_number(text: str) -> bool:
     return True
 
 
-RESULTS = (("B", "Black won"), ("W", "White won"), ("D", "Draw"))
-SCORES = (("1", "Win"), ("0.5", "Draw"), ("0", "Loss"))
+RESULTS = (("B", N_("Black won")), ("W", N_("White won")), ("D", N_("Draw")))
+SCORES = (("1", N_("Win")), ("0.5", N_("Draw")), ("0", N_("Loss")))
 
 FORMS: tuple[Form, ...] = (
     Form(
         "rivne-game",
-        "Go club rating (Rivne): one game",
-        "Text 004, formula (5) for one game alone, with ΔR, a, SE, K1, K2, Kd, Kf, the bonus and the change of each player.",
+        N_("Go club rating (Rivne): one game"),
+        N_("Text 004, formula (5) for one game alone, with ΔR, a, SE, K1, K2, Kd, Kf, the bonus and the change of each player."),
         "calc_rivne_game",
         (
-            Field("black_rating", "Black's rating", "number", "1500"),
-            Field("black_rank", "Black's rank (for a handicap game)", "text", "", hint="e.g. 3k or 1d"),
-            Field("white_rating", "White's rating", "number", "1600"),
-            Field("white_rank", "White's rank (for a handicap game)", "text", ""),
-            Field("result", "Result", "select", "B", RESULTS),
-            Field("board_size", "Board", "select", "19", (("19", "19×19"), ("13", "13×13"), ("9", "9×9"))),
-            Field("handicap", "Handicap stones black received", "number", "0", hint="0 even, 1 no komi"),
+            Field("black_rating", N_("Black's rating"), "number", "1500"),
+            Field("black_rank", N_("Black's rank (for a handicap game)"), "text", "", hint=N_("e.g. 3k or 1d")),
+            Field("white_rating", N_("White's rating"), "number", "1600"),
+            Field("white_rank", N_("White's rank (for a handicap game)"), "text", ""),
+            Field("result", N_("Result"), "select", "B", RESULTS),
+            Field("board_size", N_("Board"), "select", "19", (("19", "19×19"), ("13", "13×13"), ("9", "9×9"))),
+            Field("handicap", N_("Handicap stones black received"), "number", "0", hint=N_("0 even, 1 no komi")),
         ),
         _rivne_game,
     ),
     Form(
         "rif-elo-game",
-        "RIF Elo: one game",
-        "Text 000: the expected score and the change 32(W − We), rounded and unrounded.",
+        N_("RIF Elo: one game"),
+        N_("Text 000: the expected score and the change 32(W − We), rounded and unrounded."),
         "calc_rif_elo_game",
         (
-            Field("rating", "Rating", "number", "2300"),
-            Field("opponent_rating", "Opponent's rating", "number", "2200"),
-            Field("score", "Score", "select", "1", SCORES),
+            Field("rating", N_("Rating"), "number", "2300"),
+            Field("opponent_rating", N_("Opponent's rating"), "number", "2200"),
+            Field("score", N_("Score"), "select", "1", SCORES),
         ),
         _rif_elo_game,
     ),
     Form(
         "eru-norms",
-        "Estonian norms: one player in one tournament",
-        "Text 003: each game's percentage of each norm (ERU 4.3), the norms, the new rank and why.",
+        N_("Estonian norms: one player in one tournament"),
+        N_("Text 003: each game's percentage of each norm (ERU 4.3), the norms, the new rank and why."),
         "calc_eru_norms",
         (
-            Field("rank", "Rank at the start", "text", "9k"),
-            Field("time_control_minutes", "Minutes per player", "number", "60"),
-            Field("recorded", "The games were recorded", "checkbox", "on"),
+            Field("rank", N_("Rank at the start"), "text", "9k"),
+            Field("time_control_minutes", N_("Minutes per player"), "number", "60"),
+            Field("recorded", N_("The games were recorded"), "checkbox", "on"),
             Field(
                 "games",
-                "Games: the opponent's rank and the score, one a line (- for an unranked opponent)",
+                N_("Games: the opponent's rank and the score, one a line (- for an unranked opponent)"),
                 "lines",
                 "9k 1\n9k 1\n8k 0.5\n10k 1\n9k 0\n9k 1\n8k 0",
             ),
@@ -226,29 +257,33 @@ FORMS: tuple[Form, ...] = (
     ),
     Form(
         "olufsen-table",
-        "Olufsen shogi: one table",
-        "Text 001: each game's k, expected score, d, the (10) factor and 18/n, the bonus of (11), grades.",
+        N_("Olufsen shogi: one table"),
+        N_("Text 001: each game's k, expected score, d, the (10) factor and 18/n, the bonus of (11), grades."),
         "calc_olufsen_tournament",
         (
             Field(
                 "players",
-                "Players: id, rating (- for none), rated games, category, grade (optional), one a line",
+                N_(
+                    "Players: id, rating (- for none), rated games, category (established, provisional or unrated), grade (optional), one a line"
+                ),
                 "lines",
                 "anna 1600 40 established 1k\nbo 1500 12 provisional 2k\ncarl 1450 30 established",
             ),
-            Field("games", "Games: black, white, result (B, W or D), one a line", "lines", "anna bo B\nbo carl D\ncarl anna W"),
+            Field(
+                "games", N_("Games: black, white, result (B, W or D), one a line"), "lines", "anna bo B\nbo carl D\ncarl anna W"
+            ),
         ),
         _olufsen_table,
     ),
     Form(
         "whr",
-        "Whole-History Rating: a set of games",
-        "Text 002: the ratings and deviations at the optimum, one point a day played.",
+        N_("Whole-History Rating: a set of games"),
+        N_("Text 002: the ratings and deviations at the optimum, one point a day played."),
         "calc_whr",
         (
             Field(
                 "games",
-                "Games: black, white, result (B, W or D), date, one a line",
+                N_("Games: black, white, result (B, W or D), date, one a line"),
                 "lines",
                 "a b B 2024-01-06\nb c D 2024-01-06\nc a W 2024-01-07",
             ),
@@ -256,3 +291,145 @@ FORMS: tuple[Form, ...] = (
         _whr,
     ),
 )
+
+# The kinds of pydantic's complaints a form's fields can draw, worded for the catalogues (their
+# placeholders are pydantic's context); any other kind is shown in pydantic's English.
+VALIDATION_MESSAGES = {
+    "missing": N_("a value is needed"),
+    "float_parsing": N_("not a number"),
+    "float_type": N_("not a number"),
+    "int_parsing": N_("not a whole number"),
+    "int_type": N_("not a whole number"),
+    "int_from_float": N_("not a whole number"),
+    "finite_number": N_("not a finite number"),
+    "string_type": N_("not a text"),
+    "string_pattern_mismatch": N_("not in the form the example shows"),
+    "literal_error": N_("not one of %(expected)s"),
+    "enum": N_("not one of %(expected)s"),
+    "greater_than": N_("must be greater than %(gt)s"),
+    "greater_than_equal": N_("must be at least %(ge)s"),
+    "less_than": N_("must be less than %(lt)s"),
+    "less_than_equal": N_("must be at most %(le)s"),
+    "too_short": N_("too few: at least %(min_length)s"),
+    "too_long": N_("too many: at most %(max_length)s"),
+    "date_parsing": N_("not a date (YYYY-MM-DD)"),
+    "date_from_datetime_parsing": N_("not a date (YYYY-MM-DD)"),
+    "date_type": N_("not a date (YYYY-MM-DD)"),
+    "bool_parsing": N_("not yes or no"),
+    "extra_forbidden": N_("not a field of this calculation"),
+    "value_error": N_("not a value this calculation accepts"),
+}
+
+# The figures' names in words, as the templates label them (docs/decisions.md 7.60): a name the rule
+# text gives as a symbol (SE, K1, K2, Kd, Kf, ΔR as delta_R, R, Rc, a, d, k, R0) is not here and is
+# shown as it is, as the form's sentence names it.
+FIGURE_SYMBOLS = {"delta_R": "ΔR"}  # the rule text's symbol where the API spells it in ASCII
+FIGURE_LABELS = {
+    "anomalous": N_("anomalous"),
+    "anomaly_passes": N_("passes of the check (8)"),
+    "black": N_("black"),
+    "bonus": N_("bonus"),
+    "bonus_applied": N_("bonus applied"),
+    "bonus_capped": N_("bonus capped"),
+    "bonus_threshold": N_("bonus threshold"),
+    "category": N_("category"),
+    "category_after": N_("category after"),
+    "change": N_("change"),
+    "change_before_bonus": N_("change before the bonus"),
+    "change_unrounded": N_("change unrounded"),
+    "change_with_uncapped_bonus": N_("change with the uncapped bonus"),
+    "colour": N_("colour"),
+    "correction": N_("correction"),
+    "counted": N_("counted"),
+    "counters": N_("counters"),
+    "date": N_("date"),
+    "day_after": N_("day of the rating after"),
+    "decision": N_("decision"),
+    "deviation": N_("deviation"),
+    "deviation_after": N_("deviation after"),
+    "evaluated_from": N_("evaluated from"),
+    "expected": N_("expected score"),
+    "extra_points": N_("extra points"),
+    "game": N_("game"),
+    "game_figures": N_("figures of each game"),
+    "games": N_("games"),
+    "games_above_lower_bound": N_("games above the lower bound"),
+    "games_above_midpoint": N_("games above the midpoint"),
+    "games_counted": N_("games counted"),
+    "games_played": N_("games played"),
+    "grade": N_("grade"),
+    "grade_after": N_("grade after"),
+    "grade_before": N_("grade before"),
+    "handicap_games": N_("handicap games"),
+    "history": N_("history"),
+    "id": N_("id"),
+    "keep": N_("to keep the rank"),
+    "limit": N_("limit"),
+    "midpoint_in_lower_bound_run": N_("midpoint in the lower-bound run"),
+    "new_rank": N_("new rank"),
+    "norm_reached": N_("norm reached"),
+    "norms": N_("norms"),
+    "number": N_("number"),
+    "opponent": N_("opponent"),
+    "opponent_factor": N_("opponent factor (10)"),
+    "opponent_rank": N_("opponent's rank"),
+    "opponent_rating": N_("opponent's rating"),
+    "passes": N_("passes"),
+    "pending_approval": N_("pending approval"),
+    "pending_grade": N_("pending grade"),
+    "pending_grade_after": N_("pending grade after"),
+    "performance_rating": N_("performance rating"),
+    "player_A": N_("player A"),
+    "players": N_("players"),
+    "precision": N_("precision"),
+    "prior_results": N_("prior results"),
+    "promotions": N_("promotions"),
+    "provisional_factor": N_("provisional factor (9)"),
+    "rank_before": N_("rank before"),
+    "rank_on_list": N_("rank on the list"),
+    "rank_remark": N_("rank remark"),
+    "rank_source": N_("rank source"),
+    "rated_games": N_("rated games"),
+    "rating": N_("rating"),
+    "rating_after": N_("rating after"),
+    "rating_after_display": N_("rating after, rounded"),
+    "rating_after_unrounded": N_("rating after, unrounded"),
+    "rating_before": N_("rating before"),
+    "rating_reason": N_("rating reason"),
+    "reason": N_("reason"),
+    "round": N_("round"),
+    "rounds": N_("rounds"),
+    "route": N_("route"),
+    "score": N_("score"),
+    "seed": N_("seed"),
+    "start_rating": N_("start rating"),
+    "state": N_("state"),
+    "status": N_("status"),
+    "streaks": N_("streaks"),
+    "system": N_("system"),
+    "table_III": N_("Table III points"),
+    "title": N_("title"),
+    "up1": N_("up one rank"),
+    "up2": N_("up two ranks"),
+    "white": N_("white"),
+}
+
+# The words among the figures' values (categories, colours, ERU's decisions and norms), as the
+# templates show them under the figures named in WORDED_FIGURES; other values (ranks, ids, the rule
+# engines' reasons) are shown as they are. (A single game's calculator names the opponent black or
+# white: a tournament's player ids are not these words.)
+WORDED_FIGURES = frozenset({"category", "category_after", "status", "colour", "decision", "norm_reached", "opponent"})
+VALUE_LABELS = {
+    "established": N_("established"),
+    "provisional": N_("provisional"),
+    "unrated": N_("unrated"),
+    "black": N_("black"),
+    "white": N_("white"),
+    "promoted": N_("promoted"),
+    "kept": N_("kept"),
+    "demoted": N_("demoted"),
+    "not-evaluated": N_("not evaluated"),
+    "keep": N_("to keep the rank"),
+    "up1": N_("up one rank"),
+    "up2": N_("up two ranks"),
+}

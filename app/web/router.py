@@ -64,6 +64,10 @@ COMMON_GLOBALS: dict[str, Any] = {
     "key_columns": pages.KEY_COLUMNS,
     "tie_break": display.tie_break,
     "figure": display.figure,
+    "figure_labels": web_calculators.FIGURE_LABELS,
+    "figure_symbols": web_calculators.FIGURE_SYMBOLS,
+    "value_labels": web_calculators.VALUE_LABELS,
+    "worded_figures": web_calculators.WORDED_FIGURES,
 }
 
 
@@ -336,14 +340,15 @@ def calculator_result(slug: str, request: Request) -> Response:
         return _error(request, Problem(f"There is no calculator {slug!r}."), status=404, title="Not found")
     query = {key: value for key, value in request.query_params.items()}
     values = {form.slug: {field.name: query.get(field.name, "") for field in form.fields}}
+    language = reader_language(request)
     return _page(
         request,
-        reader_language(request),
+        language,
         "calculators.html",
         lambda: {
             "forms": web_calculators.FORMS,
             "form": form,
-            "outcome": web_calculators.calculate(form, query),
+            "outcome": web_calculators.calculate(form, query, i18n.translations(language.code).gettext),
             "values": values,
         },
     )
