@@ -7,9 +7,12 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.settings import PROJECT_ROOT, get_settings
+
+if TYPE_CHECKING:
+    from app.schema_migrations import MigrationRun
 
 OPENAPI_PATH = PROJECT_ROOT / "openapi" / "openapi.json"
 
@@ -84,12 +87,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "serve":
         return _serve(args.host, args.port, worker=not args.no_worker)
     if args.command == "migrate":
-        migrate()
-        print(f"migrated {_safe_url()}")
+        run = migrate()
+        if run.applied:
+            print(f"migrated {_safe_url()} from {_revisions(run.before)} to {_revisions(run.after)}")
+        else:
+            print(f"{_safe_url()} is already at {_revisions(run.after)}: nothing to do")
         return 0
     if args.command == "worker":
+        from app import logging as app_logging
         from app.services.worker import run_forever
 
+        app_logging.configure(get_settings().log_level)
         migrate()
         run_forever()
         return 0
@@ -108,11 +116,16 @@ def main(argv: list[str] | None = None) -> int:
     return 2
 
 
-def migrate() -> None:
-    from alembic import command
-    from alembic.config import Config
+def migrate() -> "MigrationRun":
+    """Apply every migration to DATABASE_URL, once however many processes ask at the same time
+    (app/schema_migrations.py)."""
+    from app.schema_migrations import migrate as migrate_under_lock
 
-    command.upgrade(Config(str(PROJECT_ROOT / "alembic.ini")), "head")
+    return migrate_under_lock()
+
+
+def _revisions(revisions: tuple[str, ...]) -> str:
+    return ", ".join(revisions) or "an empty database"
 
 
 def openapi_document() -> dict[str, Any]:
