@@ -27,7 +27,10 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--no-worker", action="store_true", help="do not run a recompute worker in this process")
 
     commands.add_parser("migrate", help="apply every Alembic migration to DATABASE_URL")
-    commands.add_parser("worker", help="run a recompute worker (beside API replicas on PostgreSQL)")
+    worker = commands.add_parser("worker", help="run a recompute worker (beside API replicas on PostgreSQL)")
+    worker.add_argument(
+        "--metrics-port", type=int, default=None, help="serve this process's Prometheus metrics (its jobs) on this port"
+    )
 
     export = commands.add_parser("export-openapi", help="write the OpenAPI document (the committed contract)")
     export.add_argument("--output", type=Path, default=OPENAPI_PATH)
@@ -99,6 +102,10 @@ def main(argv: list[str] | None = None) -> int:
 
         app_logging.configure(get_settings().log_level)
         migrate()
+        if args.metrics_port is not None:
+            from app.metrics import serve_on_port
+
+            serve_on_port(args.metrics_port)
         run_forever()
         return 0
     if args.command == "export-openapi":
