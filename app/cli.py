@@ -1,5 +1,5 @@
 """Command line: ``python -m app.cli serve | migrate | worker | export-openapi | import FILE | submission FILE |
-keys … | verify LIST PUBLICATION``."""
+keys … | verify LIST PUBLICATION | backup FILE | restore FILE``."""
 
 import argparse
 import json
@@ -77,6 +77,14 @@ def main(argv: list[str] | None = None) -> int:
     key_commands.add_parser("list", help="every stored key: name, role, limits, created, revoked (never a secret)")
     revoke = key_commands.add_parser("revoke", help="revoke a key: it is refused (403) from then on")
     revoke.add_argument("name")
+    backup = commands.add_parser(
+        "backup", help="copy the SQLite database into a new file, consistently, while the service runs (SQLite's backup API)"
+    )
+    backup.add_argument("file", type=Path)
+    restore = commands.add_parser(
+        "restore", help="replace the SQLite database's contents with a backup (stop the service first), then migrate it"
+    )
+    restore.add_argument("file", type=Path)
     verify = commands.add_parser(
         "verify",
         help="compute a publication's snapshot again from the stored data and compare: 'identical' (exit 0) or every "
@@ -118,6 +126,8 @@ def main(argv: list[str] | None = None) -> int:
         return _print_submission(args.path, args.tournament)
     if args.command == "keys":
         return _keys(args)
+    if args.command in ("backup", "restore"):
+        return _backup_or_restore(args.command, args.file)
     if args.command == "verify":
         return _verify(args.list_id, args.number, args.tolerance)
     return 2
@@ -264,6 +274,25 @@ def _keys(args: argparse.Namespace) -> int:
     except api_keys.KeyRefused as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
+    return 0
+
+
+def _backup_or_restore(command: str, file: Path) -> int:
+    from app import backup
+
+    try:
+        if command == "backup":
+            pages = backup.backup(get_settings().database_url, file)
+            print(f"backed up {_safe_url()} into {file} ({pages} pages)")
+            return 0
+        revision = backup.restore(get_settings().database_url, file)
+    except backup.BackupRefused as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    print(f"restored {_safe_url()} from {file} (at revision {revision})")
+    run = migrate()  # a backup made by an earlier version is brought to this version's schema
+    if run.applied:
+        print(f"migrated it from {_revisions(run.before)} to {_revisions(run.after)}")
     return 0
 
 
