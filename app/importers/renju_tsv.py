@@ -51,7 +51,7 @@ REASONS = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ParsedPlayer:
     id: str
     name: str
@@ -60,7 +60,7 @@ class ParsedPlayer:
     city_id: str | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ParsedTournament:
     id: str
     name: str
@@ -71,7 +71,7 @@ class ParsedTournament:
     rule_id: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ParsedGame:
     id: str
     tournament_id: str
@@ -83,7 +83,7 @@ class ParsedGame:
     line_number: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RejectedRow:
     line_number: int
     reason: str
