@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 # scipy is imported where a fit uses it, not with the module: a process that never fits (the import
-# command, an API replica that leaves recomputes to the worker) does not load its 25 MB.
+# command, an API replica that leaves recomputes to the worker) does not load scipy's ~50 MB.
 if TYPE_CHECKING:
     import scipy.sparse as sp
 
