@@ -1,15 +1,16 @@
 # Two commands matter: `make run` and `make test` (see README.md). Both create .venv from the lock
-# file when it is missing, so they work on a fresh machine with only Python 3.11 and pip.
+# files when it is missing, so they work on a fresh machine with only Python 3.11 and pip:
+# requirements-dev.lock, which includes the runtime set requirements.lock (the image installs only that).
 PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 
 .PHONY: run test test-fast lint worker migrate openapi import bench bench-http messages clean
 
-$(BIN)/.installed: requirements.lock pyproject.toml
+$(BIN)/.installed: requirements.lock requirements-dev.lock pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "$(PYTHON) not found; set PYTHON=python3" >&2; exit 1; }
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.lock
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	touch $@
 

@@ -1,5 +1,5 @@
 """Command line: ``python -m app.cli serve | migrate | worker | export-openapi | import FILE | submission FILE |
-keys … | verify LIST PUBLICATION``."""
+keys … | verify LIST PUBLICATION | backup FILE | restore FILE``."""
 
 import argparse
 import json
@@ -7,9 +7,12 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.settings import PROJECT_ROOT, get_settings
+
+if TYPE_CHECKING:
+    from app.schema_migrations import MigrationRun
 
 OPENAPI_PATH = PROJECT_ROOT / "openapi" / "openapi.json"
 
@@ -24,7 +27,10 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--no-worker", action="store_true", help="do not run a recompute worker in this process")
 
     commands.add_parser("migrate", help="apply every Alembic migration to DATABASE_URL")
-    commands.add_parser("worker", help="run a recompute worker (beside API replicas on PostgreSQL)")
+    worker = commands.add_parser("worker", help="run a recompute worker (beside API replicas on PostgreSQL)")
+    worker.add_argument(
+        "--metrics-port", type=int, default=None, help="serve this process's Prometheus metrics (its jobs) on this port"
+    )
 
     export = commands.add_parser("export-openapi", help="write the OpenAPI document (the committed contract)")
     export.add_argument("--output", type=Path, default=OPENAPI_PATH)
@@ -72,6 +78,14 @@ def main(argv: list[str] | None = None) -> int:
     key_commands.add_parser("list", help="every stored key: name, role, limits, created, revoked (never a secret)")
     revoke = key_commands.add_parser("revoke", help="revoke a key: it is refused (403) from then on")
     revoke.add_argument("name")
+    backup = commands.add_parser(
+        "backup", help="copy the SQLite database into a new file, consistently, while the service runs (SQLite's backup API)"
+    )
+    backup.add_argument("file", type=Path)
+    restore = commands.add_parser(
+        "restore", help="replace the SQLite database's contents with a backup (stop the service first), then migrate it"
+    )
+    restore.add_argument("file", type=Path)
     verify = commands.add_parser(
         "verify",
         help="compute a publication's snapshot again from the stored data and compare: 'identical' (exit 0) or every "
@@ -85,13 +99,22 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "serve":
         return _serve(args.host, args.port, worker=not args.no_worker)
     if args.command == "migrate":
-        migrate()
-        print(f"migrated {_safe_url()}")
+        run = migrate()
+        if run.applied:
+            print(f"migrated {_safe_url()} from {_revisions(run.before)} to {_revisions(run.after)}")
+        else:
+            print(f"{_safe_url()} is already at {_revisions(run.after)}: nothing to do")
         return 0
     if args.command == "worker":
+        from app import logging as app_logging
         from app.services.worker import run_forever
 
+        app_logging.configure(get_settings().log_level)
         migrate()
+        if args.metrics_port is not None:
+            from app.metrics import serve_on_port
+
+            serve_on_port(args.metrics_port)
         run_forever()
         return 0
     if args.command == "export-openapi":
@@ -104,16 +127,23 @@ def main(argv: list[str] | None = None) -> int:
         return _print_submission(args.path, args.tournament)
     if args.command == "keys":
         return _keys(args)
+    if args.command in ("backup", "restore"):
+        return _backup_or_restore(args.command, args.file)
     if args.command == "verify":
         return _verify(args.list_id, args.number, args.tolerance)
     return 2
 
 
-def migrate() -> None:
-    from alembic import command
-    from alembic.config import Config
+def migrate() -> "MigrationRun":
+    """Apply every migration to DATABASE_URL, once however many processes ask at the same time
+    (app/schema_migrations.py)."""
+    from app.schema_migrations import migrate as migrate_under_lock
 
-    command.upgrade(Config(str(PROJECT_ROOT / "alembic.ini")), "head")
+    return migrate_under_lock()
+
+
+def _revisions(revisions: tuple[str, ...]) -> str:
+    return ", ".join(revisions) or "an empty database"
 
 
 def openapi_document() -> dict[str, Any]:
@@ -288,6 +318,25 @@ def _keys(args: argparse.Namespace) -> int:
     except api_keys.KeyRefused as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
+    return 0
+
+
+def _backup_or_restore(command: str, file: Path) -> int:
+    from app import backup
+
+    try:
+        if command == "backup":
+            pages = backup.backup(get_settings().database_url, file)
+            print(f"backed up {_safe_url()} into {file} ({pages} pages)")
+            return 0
+        revision = backup.restore(get_settings().database_url, file)
+    except backup.BackupRefused as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    print(f"restored {_safe_url()} from {file} (at revision {revision})")
+    run = migrate()  # a backup made by an earlier version is brought to this version's schema
+    if run.applied:
+        print(f"migrated it from {_revisions(run.before)} to {_revisions(run.after)}")
     return 0
 
 

@@ -81,8 +81,8 @@ def locked_row(session: Session, model: type[T], key: str) -> T | None:
     return session.get(model, key, with_for_update=True, populate_existing=True)
 
 
-def dialect_insert(session: Session) -> Callable[[type[Any]], postgresql.Insert | sqlite.Insert]:
-    """The session's database's own INSERT of a mapped class, which has ON CONFLICT DO NOTHING / DO
+def dialect_insert(session: Session) -> Callable[[type[Any] | Table], postgresql.Insert | sqlite.Insert]:
+    """The session's database's own INSERT of a mapped class or a table, which has ON CONFLICT DO NOTHING / DO
     UPDATE: the database settles a race between two inserts of one key, not a look-up before the
     insert."""
     return postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert

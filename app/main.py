@@ -6,7 +6,7 @@ from contextlib import asynccontextmanager
 from fastapi import Depends, FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 
-from app import contract, problems
+from app import contract, metrics, problems
 from app import logging as app_logging
 from app.api import audit, calculators, health, jobs, players, publications, rating_lists, reviews, tournaments
 from app.api.conditional import ConditionalReads
@@ -70,6 +70,8 @@ def create_app(settings: Settings | None = None, *, start_worker: bool | None = 
     ):
         app.include_router(router)
     contract.install(app)
+    # Prometheus scrapes this process's own figures; outside the contract, as the website is.
+    app.add_route("/metrics", metrics.metrics_page, methods=["GET"], include_in_schema=False)
     app.add_middleware(ConditionalReads)  # innermost: a 304 still gets its CORS headers and its log line
     app.add_middleware(
         BodySizeLimitMiddleware,

@@ -7,6 +7,7 @@ import uuid
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app import metrics
 from app.logging import request_id
 from app.problems import BadRequest, FieldError, PayloadTooLarge, Problem, UnsupportedMediaType, problem_response
 
@@ -41,6 +42,8 @@ class RequestContextMiddleware:
         try:
             await self.app(scope, receive, send_with_id)
         finally:
+            seconds = time.perf_counter() - started
+            metrics.observe_request(scope["method"], route_template(scope), status, seconds)
             if log.isEnabledFor(logging.INFO):
                 # Never the headers: they carry the API key.
                 log.info(
@@ -49,10 +52,18 @@ class RequestContextMiddleware:
                         "method": scope["method"],
                         "path": scope["path"],
                         "status": status,
-                        "duration_ms": round((time.perf_counter() - started) * 1000, 2),
+                        "duration_ms": round(seconds * 1000, 2),
                     },
                 )
             request_id.reset(token)
+
+
+def route_template(scope: Scope) -> str:
+    """The path template of the route that answered (``/v1/players/{player_id}``), as the router left
+    it in the scope, or the one a middleware answering before routing names (``metrics_route``)."""
+    route = scope.get("route")
+    template = getattr(route, "path", None) or scope.get("metrics_route")
+    return template if isinstance(template, str) else metrics.UNMATCHED
 
 
 def _incoming_request_id(scope: Scope) -> str:

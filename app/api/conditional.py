@@ -30,6 +30,9 @@ class ConditionalReads:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         etag = await self._unchanged(scope) if scope["type"] == "http" and scope["method"] in ("GET", "HEAD") else None
         if etag is not None:
+            scope["metrics_route"] = (
+                "/v1/rating-lists/{list_id}/ratings" if _RATINGS.match(scope["path"]) else "/v1/players/{player_id}/history"
+            )
             headers = [(b"etag", etag.encode()), (b"cache-control", CURRENT_CACHE.encode())]
             await send({"type": "http.response.start", "status": 304, "headers": headers})
             await send({"type": "http.response.body", "body": b""})

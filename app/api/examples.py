@@ -866,6 +866,16 @@ HEALTH: dict[str, dict[str, Any]] = {
     "postgresql": {"summary": "A service on PostgreSQL", "value": {"status": "ok", "database": "postgresql"}},
     "sqlite": {"summary": "A service on its embedded SQLite file", "value": {"status": "ok", "database": "sqlite"}},
 }
+READINESS: dict[str, dict[str, Any]] = {
+    "postgresql": {
+        "summary": "A service on PostgreSQL, migrated",
+        "value": {"status": "ready", "database": "postgresql", "revision": "0020"},
+    },
+    "sqlite": {
+        "summary": "A service on its embedded SQLite file, migrated",
+        "value": {"status": "ready", "database": "sqlite", "revision": "0020"},
+    },
+}
 LIST_AUDIT = _example(
     "The WHR list's last two changes (list=rif-whr&limit=2)",
     {

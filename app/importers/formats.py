@@ -21,10 +21,9 @@ __all__ = ["FORMATS", "HEAD_BYTES", "FileFormat", "UnknownFormat", "detect_forma
 
 HEAD_BYTES = 64 * 1024
 # Formats read whole into memory are bounded by size, so that the import's memory is: a Go
-# tournament's table or XML is well under a megabyte (EGC 2013, 594 players: 90 KB), a decade of
-# renju.net results under one (tests/data). The renju.net XML export is streamed: no file limit.
+# tournament's table or XML is well under a megabyte (EGC 2013, 594 players: 90 KB). The renju.net
+# XML export and results files are streamed: no file limit.
 GO_FILE_MAX_BYTES = 8 * 1024 * 1024
-TSV_FILE_MAX_BYTES = 32 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -65,7 +64,7 @@ FORMATS: tuple[FileFormat, ...] = (
         whole_file_reader("EGD results table (h9)", egd_h9.read_path, egd_h9.REASONS),
         GO_FILE_MAX_BYTES,
     ),
-    FileFormat("renju.net results (tab-separated)", renju_tsv.looks_like, renju_tsv.read, TSV_FILE_MAX_BYTES),
+    FileFormat("renju.net results (tab-separated)", renju_tsv.looks_like, renju_tsv.read),
 )
 
 

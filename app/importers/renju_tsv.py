@@ -55,7 +55,7 @@ REASONS = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ParsedPlayer:
     id: str
     name: str
@@ -64,7 +64,7 @@ class ParsedPlayer:
     city_id: str | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ParsedTournament:
     id: str
     name: str
@@ -75,7 +75,7 @@ class ParsedTournament:
     rule_id: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ParsedGame:
     id: str
     tournament_id: str
@@ -87,7 +87,7 @@ class ParsedGame:
     line_number: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RejectedRow:
     line_number: int
     reason: str
@@ -116,11 +116,19 @@ def looks_like(head: bytes) -> bool:
 
 
 def read(path: Path, options: ImportOptions) -> SubmissionSource:
-    """The file's submissions for the import (the file is small: it is parsed whole)."""
-    submissions, rejected_rows = to_submissions(parse_path(path))
-    source = SubmissionSource("renju.net results (tab-separated)", len(submissions), iter(submissions), dict(REASONS))
-    for row in rejected_rows:
+    """The file's submissions for the import, streamed: memory stays flat whatever the file's size.
+
+    Two passes. The first reads every record but the games' contents (countries, players and
+    tournaments are kept: a few per tournament and one per player) and notes where each tournament's
+    valid games are, as runs of consecutive game lines (one run per tournament in a file that groups
+    them, as renju.net's export does). The second reads one tournament's games at a time from its runs,
+    in the order of the tournament records, and builds its submission: the same submissions and
+    rejected rows as ``to_submissions(parse_path(path))``, which holds the whole file."""
+    index = _index(path)
+    source = SubmissionSource("renju.net results (tab-separated)", len(index.parsed.tournaments), iter(()), dict(REASONS))
+    for row in index.parsed.rejected:
         source.reject(row.reason, f"line {row.line_number}: {row.detail}" if row.detail else f"line {row.line_number}")
+    source.submissions = _streamed_submissions(path, index)
     return source
 
 
@@ -132,48 +140,55 @@ def parse_path(path: str | Path) -> ParsedFile:
 def parse(lines: Iterable[str]) -> ParsedFile:
     parsed = ParsedFile()
     for line_number, columns in _records(lines):
-        kind, values = columns[0], columns[1:]
-        try:
-            if kind == "country":
-                parsed.countries[values[0]] = (values[1], values[2])
-                if country_code(values[2]) is None and country_code(values[1]) is None:
-                    parsed.rejected.append(RejectedRow(line_number, UNKNOWN_COUNTRY, repr(values[2])))
-            elif kind == "player":
-                parsed.players[values[0]] = ParsedPlayer(
-                    id=values[0],
-                    name=values[1],
-                    surname=values[2],
-                    country_id=values[3] or None,
-                    city_id=values[4] or None,
-                )
-            elif kind == "tournament":
-                parsed.tournaments[values[0]] = ParsedTournament(
-                    id=values[0],
-                    name=values[1],
-                    country_id=values[2] or None,
-                    city_id=values[3] or None,
-                    start=date.fromisoformat(values[4]),
-                    end=date.fromisoformat(values[5]),
-                    rule_id=values[6],
-                )
-            elif kind == "game":
-                parsed.games.append(
-                    ParsedGame(
-                        id=values[0],
-                        tournament_id=values[1],
-                        round=values[2],
-                        rule_id=values[3],
-                        black=values[4],
-                        white=values[5],
-                        result=values[6],
-                        line_number=line_number,
-                    )
-                )
-            else:
-                parsed.rejected.append(RejectedRow(line_number, UNKNOWN_RECORD, repr(kind)))
-        except (IndexError, ValueError) as error:
-            parsed.rejected.append(RejectedRow(line_number, f"malformed {kind} record", str(error)))
+        game = _parse_record(parsed, line_number, columns)
+        if game is not None:
+            parsed.games.append(game)
     return parsed
+
+
+def _parse_record(parsed: ParsedFile, line_number: int, columns: list[str]) -> ParsedGame | None:
+    """Keep a country, player or tournament record in ``parsed``, or a malformed or unknown line in
+    its ``rejected``; a game record is returned (the caller keeps it or notes where it is)."""
+    kind, values = columns[0], columns[1:]
+    try:
+        if kind == "country":
+            parsed.countries[values[0]] = (values[1], values[2])
+            if country_code(values[2]) is None and country_code(values[1]) is None:
+                parsed.rejected.append(RejectedRow(line_number, UNKNOWN_COUNTRY, repr(values[2])))
+        elif kind == "player":
+            parsed.players[values[0]] = ParsedPlayer(
+                id=values[0],
+                name=values[1],
+                surname=values[2],
+                country_id=values[3] or None,
+                city_id=values[4] or None,
+            )
+        elif kind == "tournament":
+            parsed.tournaments[values[0]] = ParsedTournament(
+                id=values[0],
+                name=values[1],
+                country_id=values[2] or None,
+                city_id=values[3] or None,
+                start=date.fromisoformat(values[4]),
+                end=date.fromisoformat(values[5]),
+                rule_id=values[6],
+            )
+        elif kind == "game":
+            return ParsedGame(
+                id=values[0],
+                tournament_id=values[1],
+                round=values[2],
+                rule_id=values[3],
+                black=values[4],
+                white=values[5],
+                result=values[6],
+                line_number=line_number,
+            )
+        else:
+            parsed.rejected.append(RejectedRow(line_number, UNKNOWN_RECORD, repr(kind)))
+    except (IndexError, ValueError) as error:
+        parsed.rejected.append(RejectedRow(line_number, f"malformed {kind} record", str(error)))
+    return None
 
 
 def _records(lines: Iterable[str]) -> Iterator[tuple[int, list[str]]]:
@@ -200,36 +215,109 @@ def to_submissions(parsed: ParsedFile) -> tuple[list[dict[str, Any]], list[Rejec
             continue
         games_by_tournament[game.tournament_id].append(game)
 
-    # Stored under the IOC code (app/countries.py); a code it does not know is reported while parsing.
-    countries = {cid: country_code(abbreviation) or country_code(name) for cid, (name, abbreviation) in parsed.countries.items()}
-    submissions = []
-    for tournament in parsed.tournaments.values():
-        games = games_by_tournament[tournament.id]
-        player_ids = sorted({g.black for g in games} | {g.white for g in games}, key=_natural)
-        submissions.append(
-            {
-                "id": tournament.id,
-                "name": tournament.name,
-                "category": "renju",
-                "rule": RENJU_RULE_IDS.get(tournament.rule_id, f"renju.net rule {tournament.rule_id}"),
-                "start": tournament.start.isoformat(),
-                "end": tournament.end.isoformat(),
-                "country": countries.get(tournament.country_id or ""),
-                "rated": True,
-                "players": [_player_submission(parsed.players.get(pid), pid, countries) for pid in player_ids],
-                "games": [
-                    {
-                        "id": game.id,
-                        "round": game.round,
-                        "black": game.black,
-                        "white": game.white,
-                        "result": game.result,
-                    }
-                    for game in games
-                ],
-            }
-        )
+    countries = _country_abbreviations(parsed)
+    submissions = [
+        _submission(tournament, games_by_tournament[tournament.id], parsed.players, countries)
+        for tournament in parsed.tournaments.values()
+    ]
     return submissions, rejected
+
+
+def _country_abbreviations(parsed: ParsedFile) -> dict[str, str | None]:
+    # Stored under the IOC code (app/countries.py); a code it does not know is reported while parsing.
+    return {cid: country_code(abbreviation) or country_code(name) for cid, (name, abbreviation) in parsed.countries.items()}
+
+
+def _submission(
+    tournament: ParsedTournament, games: list[ParsedGame], players: dict[str, ParsedPlayer], countries: dict[str, str | None]
+) -> dict[str, Any]:
+    player_ids = sorted({g.black for g in games} | {g.white for g in games}, key=_natural)
+    return {
+        "id": tournament.id,
+        "name": tournament.name,
+        "category": "renju",
+        "rule": RENJU_RULE_IDS.get(tournament.rule_id, f"renju.net rule {tournament.rule_id}"),
+        "start": tournament.start.isoformat(),
+        "end": tournament.end.isoformat(),
+        "country": countries.get(tournament.country_id or ""),
+        "rated": True,
+        "players": [_player_submission(players.get(pid), pid, countries) for pid in player_ids],
+        "games": [
+            {"id": game.id, "round": game.round, "black": game.black, "white": game.white, "result": game.result}
+            for game in games
+        ],
+    }
+
+
+@dataclass
+class _Index:
+    """The first pass of a streamed read: every record but the games, and where each tournament's
+    valid games are: runs of consecutive game lines as (byte offset, first line number, games)."""
+
+    parsed: ParsedFile
+    runs: dict[str, list[tuple[int, int, int]]]
+
+
+def _index(path: Path) -> _Index:
+    parsed = ParsedFile()
+    runs: dict[str, list[tuple[int, int, int]]] = {}
+    bad_results: list[ParsedGame] = []  # few: kept whole, judged once the tournaments are known
+    previous_tournament: str | None = None  # the tournament of the line before, when it was a valid game
+    offset = 0
+    with open(path, "rb") as stream:
+        for line_number, raw in enumerate(stream, start=1):
+            line = raw.decode("utf-8").rstrip("\r\n")  # strict: a file that is not UTF-8 is refused before anything is stored
+            start, offset = offset, offset + len(raw)
+            if not line.strip():
+                continue  # a blank line does not end a run: the second pass skips it too
+            game = _parse_record(parsed, line_number, [column.strip() for column in line.split("\t")])
+            if game is not None and game.result not in ("B", "W", "D"):
+                bad_results.append(game)
+                game = None
+            if game is None:
+                previous_tournament = None
+                continue
+            tournament_runs = runs.setdefault(game.tournament_id, [])
+            if previous_tournament == game.tournament_id:
+                run_offset, first_line, count = tournament_runs[-1]
+                tournament_runs[-1] = (run_offset, first_line, count + 1)
+            else:
+                tournament_runs.append((start, line_number, 1))
+            previous_tournament = game.tournament_id
+    # Known only once the whole file is read: which games name a tournament no record defines (that
+    # reason first, as to_submissions judges them), and which games of known ones have no result.
+    left_out = [game for game in bad_results if game.tournament_id in parsed.tournaments]
+    rejected = [RejectedRow(game.line_number, UNKNOWN_RESULT, repr(game.result)) for game in left_out]
+    undefined = [game for game in bad_results if game.tournament_id not in parsed.tournaments]
+    for tournament_id in [tid for tid in runs if tid not in parsed.tournaments]:
+        undefined += _games_of(path, runs.pop(tournament_id))
+    rejected += [RejectedRow(game.line_number, UNKNOWN_TOURNAMENT, repr(game.tournament_id)) for game in undefined]
+    parsed.rejected += sorted(rejected, key=lambda row: row.line_number)
+    return _Index(parsed, runs)
+
+
+def _streamed_submissions(path: Path, index: _Index) -> Iterator[dict[str, Any]]:
+    countries = _country_abbreviations(index.parsed)
+    for tournament in index.parsed.tournaments.values():
+        games = list(_games_of(path, index.runs.get(tournament.id, [])))
+        yield _submission(tournament, games, index.parsed.players, countries)
+
+
+def _games_of(path: Path, runs: list[tuple[int, int, int]]) -> Iterator[ParsedGame]:
+    """The games the runs locate, read again from the file (their lines were checked by the first pass)."""
+    scratch = ParsedFile()
+    with open(path, "rb") as stream:
+        for offset, line_number, count in runs:
+            stream.seek(offset)
+            read = 0
+            while read < count:
+                line = stream.readline().decode("utf-8").rstrip("\r\n")
+                if line.strip():
+                    game = _parse_record(scratch, line_number, [column.strip() for column in line.split("\t")])
+                    assert game is not None, f"line {line_number} changed since the first pass"
+                    yield game
+                    read += 1
+                line_number += 1
 
 
 def _player_submission(player: ParsedPlayer | None, player_id: str, countries: dict[str, str | None]) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from sqlalchemy import CursorResult, Result, exists, func, select, text, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, aliased
 
+from app import metrics
 from app.db import dialect_insert, insert_rows, session_scope
 from app.models import (
     Job,
@@ -128,7 +129,10 @@ def run_job(job_id: int, list_date: dt.date | None = None) -> None:
 
     A failure of the database itself (connection lost, server stopped) is not the job's: the job is
     queued again when the database answers, or found dead by the next claim once it does."""
+    claimed = time.perf_counter()
+    list_id = "unknown"  # until the job's row is read, inside the try: a lost database is handled below
     try:
+        list_id = _log_claimed(job_id)
         with _cyclic_gc_paused(), _heartbeat(job_id):
             with session_scope() as session:
                 job = session.get(Job, job_id)
@@ -142,21 +146,36 @@ def run_job(job_id: int, list_date: dt.date | None = None) -> None:
                 snapshot_id = write_snapshot(session, job_id, data, list_date or dt.date.today())
             written = time.perf_counter()
         _record_timings(job_id, {**data.timings, "write": written - computed})
+        _ended(job_id, list_id, SUCCEEDED, claimed)
         log.info(
-            "recompute finished",
+            "job finished",
             extra={
+                "event": "finished",
                 "job_id": job_id,
+                "list_id": list_id,
                 "snapshot_id": snapshot_id,
+                "players": len(data.entries),
+                "games": data.games,
                 "read_s": round(data.timings.get("read", 0.0), 3),
                 "compute_s": round(data.timings.get("compute", 0.0), 3),
                 "write_s": round(written - computed, 3),
+                "duration_s": round(time.perf_counter() - claimed, 3),
             },
         )
     except DBAPIError as error:
         if not _database_unavailable(error):
-            _fail(job_id, error)
+            _fail(job_id, list_id, claimed, error)
             return
-        log.exception("recompute interrupted: the database is unavailable", extra={"job_id": job_id})
+        _ended(job_id, list_id, "requeued", claimed)
+        log.exception(
+            "job interrupted: the database is unavailable",
+            extra={
+                "event": "interrupted",
+                "job_id": job_id,
+                "list_id": list_id,
+                "duration_s": round(time.perf_counter() - claimed, 3),
+            },
+        )
         try:
             with session_scope() as session:
                 job = session.get(Job, job_id, with_for_update=True)
@@ -165,7 +184,7 @@ def run_job(job_id: int, list_date: dt.date | None = None) -> None:
         except DBAPIError:
             log.warning("the database is still unavailable; the job is queued again once it answers", extra={"job_id": job_id})
     except Exception as error:
-        _fail(job_id, error)
+        _fail(job_id, list_id, claimed, error)
 
 
 def write_snapshot(session: Session, job_id: int, data: recompute.SnapshotData, list_date: dt.date) -> int:
@@ -341,8 +360,41 @@ def _heartbeat(job_id: int) -> Iterator[None]:
         thread.join()
 
 
-def _fail(job_id: int, error: Exception) -> None:
-    log.exception("recompute failed", extra={"job_id": job_id})
+def _log_claimed(job_id: int) -> str:
+    """Log the claim (with the time the job waited in the queue) and return the job's list."""
+    with session_scope() as session:
+        job = session.get(Job, job_id)
+        assert job is not None, f"job {job_id} does not exist"
+        list_id, worker = job.list_id, job.worker
+        queued_s = (_utc(job.started_at) - _utc(job.created_at)).total_seconds() if job.started_at and job.created_at else 0.0
+    metrics.JOB_QUEUED_SECONDS.labels(list_id).observe(max(queued_s, 0.0))
+    log.info(
+        "job claimed",
+        extra={"event": "claimed", "job_id": job_id, "list_id": list_id, "worker": worker, "queued_s": round(queued_s, 3)},
+    )
+    return list_id
+
+
+def _ended(job_id: int, list_id: str, outcome: str, claimed: float) -> None:
+    metrics.observe_job(list_id, outcome, time.perf_counter() - claimed)
+
+
+def _utc(moment: dt.datetime) -> dt.datetime:
+    return moment.replace(tzinfo=dt.UTC) if moment.tzinfo is None else moment  # SQLite keeps no zone; the column is UTC
+
+
+def _fail(job_id: int, list_id: str, claimed: float, error: Exception) -> None:
+    _ended(job_id, list_id, FAILED, claimed)
+    log.exception(
+        "job failed",
+        extra={
+            "event": "failed",
+            "job_id": job_id,
+            "list_id": list_id,
+            "error": f"{type(error).__name__}: {error}"[:500],
+            "duration_s": round(time.perf_counter() - claimed, 3),
+        },
+    )
     with session_scope() as session:
         session.execute(
             update(Job)

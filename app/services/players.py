@@ -290,18 +290,22 @@ def upsert_players(session: Session, players: Sequence[PlayerCreate]) -> None:
     players giving the same fields is one statement; only the fields a player gives are updated.
     """
     ordered = sorted(players, key=lambda player: player.id)
+    table = Player.__table__
     for given_fields, run in groupby(ordered, key=lambda player: frozenset(player.model_fields_set - {"id", "external_ids"})):
         rows = [player.model_dump(exclude={"external_ids"}) for player in run]
-        for start in range(0, len(rows), UPSERT_BATCH):  # within every database's parameter limit
-            statement = dialect_insert(session)(Player).values(rows[start : start + UPSERT_BATCH])
-            if given_fields:
-                statement = statement.on_conflict_do_update(
-                    index_elements=[Player.id],
-                    set_={**{field: statement.excluded[field] for field in sorted(given_fields)}, "updated_at": func.now()},
-                )
-            else:
-                statement = statement.on_conflict_do_nothing(index_elements=[Player.id])
-            session.execute(statement)
+        # One statement executed for many rows (the driver's executemany; SQLAlchemy batches it into
+        # multi-row VALUES where the database allows): compiled once per set of fields and cached,
+        # where a statement with the rows as literal VALUES was compiled again for every submission.
+        statement = dialect_insert(session)(table)
+        if given_fields:
+            statement = statement.on_conflict_do_update(
+                index_elements=[table.c.id],
+                set_={**{field: statement.excluded[field] for field in sorted(given_fields)}, "updated_at": func.now()},
+            )
+        else:
+            statement = statement.on_conflict_do_nothing(index_elements=[table.c.id])
+        for start in range(0, len(rows), UPSERT_BATCH):
+            session.execute(statement, rows[start : start + UPSERT_BATCH])
     refresh_search_keys(session, [player.id for player in ordered])
     # The ORM's identity map may hold players loaded before the upsert: read them afresh.
     session.expire_all()

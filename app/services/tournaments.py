@@ -498,7 +498,9 @@ def _tournament_fields(submission: TournamentIn) -> dict[str, Any]:
 
 def _insert_games(session: Session, submission: TournamentIn) -> None:
     if submission.games:
-        session.execute(insert(Game), _game_rows(submission))
+        # The table's own INSERT, executed for all rows (no ORM objects or per-row attribute mapping:
+        # the rows are already the columns' values).
+        session.execute(insert(Game.__table__), _game_rows(submission))
 
 
 def _game_rows(submission: TournamentIn) -> list[dict[str, Any]]:

@@ -33,6 +33,7 @@ class BackgroundWorker:
 
     def _loop(self) -> None:
         name = f"{worker_name()}:thread"
+        load_rating_libraries()
         while not self._stop.is_set():
             try:
                 run_pending_jobs(name)
@@ -44,9 +45,20 @@ class BackgroundWorker:
             _wake.clear()
 
 
+def load_rating_libraries() -> None:
+    """Import scipy before the first job: the rating engines import it where a fit uses it (so that
+    processes that never rate do not load it), and a worker is a process that will, so its first
+    recompute should not pay for the import."""
+    import scipy.linalg.lapack
+    import scipy.optimize
+    import scipy.sparse
+    import scipy.special  # noqa: F401
+
+
 def run_forever(poll_seconds: float = 1.0) -> None:
     stop = threading.Event()
     name = worker_name()
+    load_rating_libraries()
     log.info("worker started", extra={"worker": name})
     try:
         while not stop.is_set():

@@ -22,8 +22,6 @@ from fractions import Fraction
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.optimize import brentq
-from scipy.special import expit
 
 __all__ = [
     "ESTABLISHED_GAMES",
@@ -374,6 +372,8 @@ def coefficient(rating: float) -> int:
 
 def expected_score(rating: float, opponent_rating: float, *, base: float = BASE, scale: float = SCALE) -> float:
     """001 (1): 1/(1 + 10^((or - tr)/400)), evaluated as a logistic so that it never overflows."""
+    from scipy.special import expit  # imported when used: see app/rating/whr/solver.py
+
     return float(expit(math.log(base) * (rating - opponent_rating) / scale))
 
 
@@ -448,6 +448,9 @@ def performance_rating(
             if games
             else "a performance rating needs at least one result"
         )
+    from scipy.optimize import brentq
+    from scipy.special import expit
+
     steepness = math.log(base) / scale
 
     def excess(p: float) -> float:

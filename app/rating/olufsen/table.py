@@ -15,7 +15,6 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.special import expit
 
 from app.rating.olufsen.rules import (
     BASE,
@@ -195,6 +194,8 @@ class _Table:
         """001 (8): the formula of (1) against the opponents' post-event ratings, each game times (10)'s
         factor, summed, times (9)'s 18/n for provisional players (INTERPRETATIONS 2.1). Vectorised
         ``game_change`` over all games; (9)'s factor is folded into each game since the sum is linear."""
+        from scipy.special import expit  # imported when used: see app/rating/whr/solver.py
+
         player, opponent = self.side_player, self.side_opponent
         own = self.pre_rating[player]
         opponent_rating = ratings[opponent]

@@ -32,10 +32,12 @@ import math
 from typing import TYPE_CHECKING
 
 import numpy as np
-import scipy.sparse as sp
-from scipy.linalg.lapack import dpttrf, dpttrs
 
+# scipy is imported where a fit uses it, not with the module: a process that never fits (the import
+# command, an API replica that leaves recomputes to the worker) does not load scipy's ~50 MB.
 if TYPE_CHECKING:
+    import scipy.sparse as sp
+
     from app.rating.whr.model import WarmStart, WhrParams
 
 ELO_PER_NATURAL = 400.0 / math.log(10.0)  # 173.717... Elo per natural unit
@@ -153,7 +155,9 @@ class Problem:
         data[pos_diag[li + 1] - 1] = -link[li]
         indices[pos_up] = self.pair_hi
         indices[pos_low] = self.pair_lo
-        self.matrix = sp.csr_matrix((data, indices, indptr.astype(index_type)), shape=(n, n))
+        from scipy.sparse import csr_matrix
+
+        self.matrix = csr_matrix((data, indices, indptr.astype(index_type)), shape=(n, n))
         self._pos_diag = pos_diag
         self._pos_up = pos_up
         self._pos_low = pos_low
@@ -269,6 +273,8 @@ class Problem:
         return x
 
     def maximise(self, x: np.ndarray, tolerance: float) -> tuple[np.ndarray, int, float]:
+        from scipy.linalg.lapack import dpttrf
+
         x = np.clip(x, -_MAX_START, _MAX_START)  # only the start: the optimum is never clipped
         d = self.differences(x)
         value = None  # the log-posterior at x, computed only when a line search needs it
@@ -384,6 +390,8 @@ def _pcg(
     `atol` in every component (x is then known far more precisely than it needs to be).
     Works in place on a few buffers: every fresh vector would cost page faults on first touch.
     """
+    from scipy.linalg.lapack import dpttrs
+
     x = np.zeros_like(b)
     r = b.copy()
     z = dpttrs(pd, pe, r.copy(), overwrite_b=True)[0]
@@ -419,6 +427,8 @@ def _tridiagonal_inverse_diagonal(a: np.ndarray, e: np.ndarray) -> np.ndarray:
     (T^-1)_ii = 1 / (f_i + g_i - a_i). Blocks separated by e = 0 are independent, so all players
     are done by one call of each.
     """
+    from scipy.linalg.lapack import dpttrf
+
     f, _, info_f = dpttrf(a, e)
     g, _, info_g = dpttrf(a[::-1].copy(), e[::-1].copy())
     if info_f != 0 or info_g != 0:

@@ -1,0 +1,327 @@
+"""The scale of the Go world (issue 27 item 6): the bench's `large` history (1,000,195 games, 47,051
+players who played, the size of the European Go Database) written as a renju.net results file,
+imported with the CLI into a fresh SQLite file, recomputed through the API, then read uncached.
+Prints each figure beside its target.
+
+    .venv/bin/python bench/bench_scale.py [--size large|rif] [--reuse DIR] [--skip-import] [--reads 7]
+                                          [--reference]
+
+- import: `python -m app.cli import FILE --no-progress --no-recompute` in a subprocess: wall time,
+  games a second, and the process's peak RSS (`wait4`'s `ru_maxrss`). Targets: under 150 MB
+  whatever the file's size, at least 30,000 games a second.
+- recompute: one uvicorn server (`app.main:app`, its worker in the process, as `make run`), the
+  queued jobs the import left removed first; `POST /v1/rating-lists/rif-whr/recompute` until the
+  job has succeeded, polled every 25 ms, with the job's own read / compute / write split. Target:
+  under 2.5 s end to end. With --reference, the `whr` package's iterate(100) on the same games
+  (bench_whr.py's reference side, in a subprocess) in the same run.
+- reads: each kind --reads times, each time a query the server has not answered before (another
+  page, date, player, tournament or search text), so nothing is kept; the first and the median.
+  Target: under 30 ms each. Then the same list page again (kept: the bytes sent before) and with
+  its ETag in If-None-Match (304), which must stay as fast as on the RIF-sized history (bench_http.py).
+
+--reuse DIR keeps the history (`.npz`), the results file and the SQLite file; --skip-import reuses
+the import in DIR. A large run takes a few minutes and a few GB of disk; run it sparingly on a
+shared machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+API_KEY = "bench-key"
+IMPORT_PEAK_MB = 150
+IMPORT_GAMES_PER_SECOND = 30_000
+RECOMPUTE_S = 2.5
+READ_MS = 30
+# Runs the command given after it and prints its peak RSS (kilobytes) on stderr; exits with its status.
+MEASURED_RUN = (
+    "import os, subprocess, sys\n"
+    "child = subprocess.Popen(sys.argv[1:])\n"
+    "_, status, usage = os.wait4(child.pid, 0)\n"
+    "print(f'peak-kb {usage.ru_maxrss}', file=sys.stderr)\n"
+    "sys.exit(os.waitstatus_to_exitcode(status))\n"
+)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--size", choices=["large", "rif"], default="large")
+    parser.add_argument("--reuse", type=Path, metavar="DIR")
+    parser.add_argument("--skip-import", action="store_true", help="reuse the import already in --reuse DIR")
+    parser.add_argument("--reads", type=int, default=7, help="uncached reads of each kind (default 7)")
+    parser.add_argument("--reference", action="store_true", help="also time the whr package on the same games")
+    args = parser.parse_args()
+
+    workdir = args.reuse or Path(tempfile.mkdtemp(prefix="bench-scale-"))
+    workdir.mkdir(parents=True, exist_ok=True)
+    database = workdir / f"{args.size}.sqlite3"
+    environment = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{database}",
+        "RATING_API_KEYS": f"bench:{API_KEY}",
+        "LOG_LEVEL": "WARNING",
+        "PYTHONPATH": str(ROOT),
+    }
+    rows: list[tuple[str, str, str, bool | None]] = []
+    print(f"load average before: {os.getloadavg()}", flush=True)
+    if not args.skip_import:
+        rows += _import(args.size, workdir, database, environment)
+    _drop_queued_jobs(database)
+    rows += _serve_and_measure(args, environment)
+    if args.reference:
+        rows.append(_reference(args.size, workdir))
+    print(f"load average after: {os.getloadavg()}")
+    print()
+    print(f"| figure ({args.size}, SQLite) | measured | target | met |")
+    print("|---|---|---|---|")
+    for label, measured, target, met in rows:
+        print(f"| {label} | {measured} | {target} | {'-' if met is None else 'yes' if met else '**no**'} |")
+
+
+def _history(size: str, workdir: Path):  # type: ignore[no-untyped-def]
+    from bench.histories import SIZES, History
+
+    saved = workdir / f"{size}.npz"
+    if saved.exists():
+        return History.load(saved)
+    history = SIZES[size]()
+    history.save(saved)
+    return history
+
+
+def _import(size: str, workdir: Path, database: Path, environment: dict[str, str]) -> list[tuple[str, str, str, bool | None]]:
+    from bench.results_file import write_results_file
+
+    source = workdir / f"{size}.tsv"
+    if not source.exists():
+        started = time.perf_counter()
+        history = _history(size, workdir)
+        write_results_file(history, source)
+        print(f"history written as a results file in {time.perf_counter() - started:.1f} s: {source.stat().st_size / 1e6:.0f} MB")
+    for stale in workdir.glob(f"{database.name}*"):
+        stale.unlink()
+    subprocess.run([sys.executable, "-m", "app.cli", "migrate"], cwd=ROOT, env=environment, check=True, stdout=subprocess.DEVNULL)
+    started = time.perf_counter()
+    # The import is started by a small launcher that reports its peak: a child's ru_maxrss counts the
+    # pages it shares with its parent between fork and exec, and this process holds the history.
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            MEASURED_RUN,
+            sys.executable,
+            "-m",
+            "app.cli",
+            "import",
+            "--no-progress",
+            "--no-recompute",
+            str(source),
+        ],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+    )
+    seconds = time.perf_counter() - started
+    if result.returncode != 0:
+        sys.exit(f"the import failed ({result.returncode}):\n{result.stdout}\n{result.stderr}")
+    output = result.stdout
+    games = int(next(line for line in output.splitlines() if "games stored:" in line).split(":")[1].replace(",", ""))
+    peak_mb = int(result.stderr.strip().splitlines()[-1].removeprefix("peak-kb ")) / 1024
+    print(output)
+    print(f"import: {seconds:.1f} s, {games / seconds:,.0f} games/s, peak RSS {peak_mb:.0f} MB", flush=True)
+    return [
+        ("import: peak RSS", f"{peak_mb:.0f} MB", f"< {IMPORT_PEAK_MB} MB", peak_mb < IMPORT_PEAK_MB),
+        (
+            "import: games a second",
+            f"{games / seconds:,.0f} ({games:,} games in {seconds:.1f} s)",
+            f">= {IMPORT_GAMES_PER_SECOND:,}",
+            games / seconds >= IMPORT_GAMES_PER_SECOND,
+        ),
+    ]
+
+
+def _drop_queued_jobs(database: Path) -> None:
+    """The import queued a recompute for each list it rates (--no-recompute leaves them); they are not
+    what is measured, so they go before the server's worker would pick them up."""
+    with sqlite3.connect(database) as connection:
+        connection.execute("DELETE FROM jobs WHERE status IN ('queued', 'running')")
+
+
+def _serve_and_measure(args: argparse.Namespace, environment: dict[str, str]) -> list[tuple[str, str, str, bool | None]]:
+    from tests.live_server import free_port
+
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "app.main:app",
+            "--port",
+            str(port),
+            "--no-access-log",
+            "--loop",
+            "uvloop",
+            "--http",
+            "httptools",
+        ],
+        cwd=ROOT,
+        env={**environment, "RUN_WORKER": "true"},
+    )
+    try:
+        _wait_until_up(base, server)
+        recompute = _recompute(base)
+        timings = recompute.get("timings_s", {})
+        print(f"recompute through the API: {recompute['total']:.2f} s; the job's split: {json.dumps(timings)}", flush=True)
+        rows: list[tuple[str, str, str, bool | None]] = [
+            (
+                "WHR recompute through the API",
+                f"{recompute['total']:.2f} s (read {timings.get('read', 0):.2f}, compute {timings.get('compute', 0):.2f},"
+                f" write {timings.get('write', 0):.2f})",
+                f"< {RECOMPUTE_S} s",
+                recompute["total"] < RECOMPUTE_S,
+            )
+        ]
+        rows += _reads(base, args.reads)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    return rows
+
+
+def _reads(base: str, count: int) -> list[tuple[str, str, str, bool | None]]:
+    page = json.loads(_request(f"{base}/v1/rating-lists/rif-whr/ratings?status=all&limit=500")[2])
+    total = page["total"]
+    players = [row["player_id"] for row in page["items"]]
+    tournaments = [item["id"] for item in json.loads(_request(f"{base}/v1/tournaments?limit=500")[2])["items"]]
+    last_played = max(row["last_played"] for row in page["items"] if row.get("last_played"))
+    year = int(last_played[:4])
+    step = max(1, total // (count + 1) // 500) * 500
+    kinds = {
+        "list page (500 rows)": [
+            f"/v1/rating-lists/rif-whr/ratings?status=all&limit=500&offset={step * (i + 1)}" for i in range(count)
+        ],
+        "as_of page (500 rows)": [
+            f"/v1/rating-lists/rif-whr/ratings?status=all&limit=500&as_of={year - 1 - i}-06-30" for i in range(count)
+        ],
+        "player history": [f"/v1/players/{player}/history?list=rif-whr" for player in players[10 : 10 + count]],
+        "player web page": [f"/players/{player}" for player in players[100 : 100 + count]],
+        "tournament web page": [f"/tournaments/{tournament}" for tournament in tournaments[:count]],
+        "search (API)": [f"/v1/players?q=Last{1000 + i}" for i in range(count)],
+        "search (website)": [f"/players?q=First{2000 + i}" for i in range(count)],
+    }
+    rows: list[tuple[str, str, str, bool | None]] = []
+    for label, paths in kinds.items():
+        times = [_timed(f"{base}{path}") for path in paths]
+        median = statistics.median(times)
+        print(f"{label}: first {times[0]:.1f} ms, median {median:.1f} ms, max {max(times):.1f} ms", flush=True)
+        rows.append(
+            (
+                f"uncached: {label}",
+                f"{median:.1f} ms (first {times[0]:.1f}, max {max(times):.1f})",
+                f"< {READ_MS} ms",
+                median < READ_MS and max(times) < READ_MS,
+            )
+        )
+    kept_path = f"{base}/v1/rating-lists/rif-whr/ratings?status=all&limit=500"
+    status, headers, _ = _request(kept_path)
+    kept = statistics.median(_timed(kept_path) for _ in range(21))
+    conditional = statistics.median(_timed(kept_path, {"If-None-Match": headers["etag"]}, 304) for _ in range(21))
+    rows.append(("kept list page (500 rows)", f"{kept:.1f} ms", "as on RIF-sized (bench_http.py)", None))
+    rows.append(("conditional list page (304)", f"{conditional:.1f} ms", "as on RIF-sized (bench_http.py)", None))
+    return rows
+
+
+def _timed(url: str, headers: dict[str, str] | None = None, expect: int = 200) -> float:
+    started = time.perf_counter()
+    status, _, payload = _request(url, headers)
+    elapsed = (time.perf_counter() - started) * 1000
+    assert status == expect, (url, status, payload[:300])
+    return elapsed
+
+
+def _reference(size: str, workdir: Path) -> tuple[str, str, str, bool | None]:
+    """The whr package's iterate(100) on the same games, as bench_whr.py runs it (a subprocess)."""
+    history_path = workdir / f"{size}.npz"
+    code = "\n".join(
+        [
+            "import sys, time",
+            f"sys.path.insert(0, {str(ROOT)!r})",
+            "import whr",
+            "from bench.histories import History",
+            f"h = History.load({str(history_path)!r})",
+            "code = {1.0: 'B', 0.5: 'D', 0.0: 'W'}",
+            "base = whr.Base(config={'w2': 12.9, 'virtual_games': 2})",
+            "base.create_games([[str(b), str(w), code[s], int(d)] for b, w, s, d in"
+            " zip(h.black.tolist(), h.white.tolist(), h.score.tolist(), h.day.tolist())])",
+            "started = time.perf_counter(); base.iterate(100); print(time.perf_counter() - started)",
+        ]
+    )
+    _history(size, workdir)
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    if result.returncode != 0:
+        return ("reference whr iterate(100)", f"not run: {result.stderr.strip().splitlines()[-1]}", "-", None)
+    return ("reference whr iterate(100), the fit alone", f"{float(result.stdout.strip().splitlines()[-1]):.1f} s", "-", None)
+
+
+def _request(url: str, headers: dict[str, str] | None = None, method: str = "GET") -> tuple[int, dict[str, str], bytes]:
+    request = urllib.request.Request(url, method=method, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=120) as response:
+            return response.status, {k.lower(): v for k, v in response.headers.items()}, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, {k.lower(): v for k, v in error.headers.items()}, error.read()
+
+
+def _wait_until_up(base: str, server: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            sys.exit(f"the server stopped (exit {server.returncode})")
+        try:
+            if _request(f"{base}/v1/health/ready")[0] == 200:
+                return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    sys.exit("the server was not ready within 120 s")
+
+
+def _recompute(base: str) -> dict:
+    """Trigger to the job's success, polled every 25 ms (bench_http.py says why not more often)."""
+    started = time.perf_counter()
+    status, _, payload = _request(f"{base}/v1/rating-lists/rif-whr/recompute", {"Authorization": f"Bearer {API_KEY}"}, "POST")
+    assert status == 202, (status, payload)
+    job_id = json.loads(payload)["job_id"]
+    while True:
+        job = json.loads(_request(f"{base}/v1/jobs/{job_id}")[2])
+        if job["status"] in ("succeeded", "failed"):
+            break
+        time.sleep(0.025)
+    total = time.perf_counter() - started
+    assert job["status"] == "succeeded", job
+    deadline = time.monotonic() + 5
+    while "write" not in (job["result"] or {}).get("timings_s", {}) and time.monotonic() < deadline:
+        time.sleep(0.05)
+        job = json.loads(_request(f"{base}/v1/jobs/{job_id}")[2])
+    return {"total": total, **job["result"]}
+
+
+if __name__ == "__main__":
+    main()
