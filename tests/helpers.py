@@ -264,19 +264,23 @@ SHOGI_TOURNAMENTS = [
 SHOGI_TOO_MANY = ("shogi-17", "2024-09-01", "2024-09-01", [("x", "n1" if i % 2 else "y", "B") for i in range(17)], [])
 
 
-def submit_shogi(client, tid, start, end, games, handicap_games):  # type: ignore[no-untyped-def]
-    body = {
+def shogi_body(tid, start, end, games, handicap_games, players=SHOGI_PLAYERS):  # type: ignore[no-untyped-def]
+    """One shogi table as a submission: its games as (black, white, result), handicap games with their handicap."""
+    return {
         "id": tid,
         "name": tid,
         "category": "shogi",
         "start": start,
         "end": end,
         "board_size": 9,
-        "players": SHOGI_PLAYERS,
+        "players": players,
         "games": [{"black": b, "white": w, "result": r} for b, w, r in games]
         + [{"black": b, "white": w, "result": r, "handicap": h} for b, w, r, h in handicap_games],
     }
-    response = client.post("/v1/tournaments", json=body, headers=AUTH)
+
+
+def submit_shogi(client, tid, start, end, games, handicap_games):  # type: ignore[no-untyped-def]
+    response = client.post("/v1/tournaments", json=shogi_body(tid, start, end, games, handicap_games), headers=AUTH)
     assert response.status_code == 201, response.text
 
 

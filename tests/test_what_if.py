@@ -18,6 +18,7 @@ from tests.helpers import (
     SHOGI_TOURNAMENTS,
     recompute_now,
     round_robin,
+    shogi_body,
     store_rif_elo_history,
     submit_shogi,
 )
@@ -186,16 +187,7 @@ def test_shogi_on_the_olufsen_list(client):
     assert client.put("/v1/rating-lists/olufsen/seeds", json={"seeds": SHOGI_SEEDS}, headers=AUTH).status_code == 200
     recompute_now(client, "olufsen")
     tid, start, end, games, _ = SHOGI_TOURNAMENTS[2]
-    body = {
-        "id": tid,
-        "name": tid,
-        "category": "shogi",
-        "start": start,
-        "end": end,
-        "board_size": 9,
-        "players": [],
-        "games": [{"black": b, "white": w, "result": r} for b, w, r in games],
-    }
+    body = shogi_body(tid, start, end, games, [], players=[])
     assert "olufsen" in assert_what_if_is_what_the_submission_does(client, body)
 
 

@@ -28,6 +28,8 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 from babel.support import Translations
 
+from app.http.negotiation import weighted_values
+
 LOCALE_DIRECTORY = Path(__file__).resolve().parent / "locale"
 COOKIE = "lang"
 COOKIE_MAX_AGE = 365 * 24 * 3600
@@ -62,16 +64,7 @@ def chosen_language(cookie: str | None, accept_language: str | None) -> Language
     if cookie in LANGUAGES:
         return LANGUAGES[cookie]
     best, best_quality = LANGUAGES[DEFAULT], 0.0
-    for item in (accept_language or "").split(","):
-        tag, *parameters = (part.strip() for part in item.split(";"))
-        quality = 1.0
-        for parameter in parameters:
-            name, _, value = parameter.partition("=")
-            if name.strip().lower() == "q":
-                try:
-                    quality = float(value)
-                except ValueError:
-                    quality = 0.0
+    for tag, quality in weighted_values(accept_language):
         code = tag.split("-")[0].lower()
         # Equal qualities keep the header's order: the first named wins.
         if code in LANGUAGES and quality > best_quality:

@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session
 
 from app.http import response_cache
 from app.http.caching import CURRENT_CACHE, PINNED_CACHE, matches, not_modified
+from app.http.negotiation import weighted_values
 from app.http.session import SessionDep
 from app.problems import Problem, problem_response
 from app.services import publications
@@ -462,16 +463,7 @@ def wants_json(accept: str) -> bool:
     +json type) to HTML: by quality, and JSON named outright beats a wildcard. A browser's
     ``text/html,...,*/*;q=0.8`` and a missing header get the page."""
     best_json = best_html = 0.0
-    for item in accept.split(","):
-        media_type, *parameters = (part.strip() for part in item.split(";"))
-        quality = 1.0
-        for parameter in parameters:
-            name, _, value = parameter.partition("=")
-            if name.strip().lower() == "q":
-                try:
-                    quality = float(value)
-                except ValueError:
-                    quality = 0.0
+    for media_type, quality in weighted_values(accept):
         media_type = media_type.lower()
         if media_type == "application/json" or (media_type.startswith("application/") and media_type.endswith("+json")):
             best_json = max(best_json, quality)
