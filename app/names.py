@@ -2,6 +2,7 @@
 finds Soosõrv), native spellings are found as written (``汪清清``), and a name matches in either order
 (first name and surname, or surname first as the renju directory writes them)."""
 
+import hashlib
 import unicodedata
 from collections.abc import Iterable
 
@@ -13,6 +14,7 @@ SEPARATOR = "|"
 # native name), one of its words, or the end of a word (so that "wang" finds Kwang).
 WHOLE_NAME, WORD, WORD_END = 0, 1, 2
 MAX_TERM = 200
+MAX_KEY = 2000  # players.search_key's length
 # Letters that are no base letter with a mark, so that decomposition leaves them as they are.
 _LETTERS = str.maketrans(
     {"ø": "o", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "æ": "ae", "œ": "oe", "ß": "ss", "ı": "i", "ħ": "h", "ŧ": "t"}
@@ -38,7 +40,13 @@ def search_key(spellings: Iterable[tuple[str | None, str | None, str | None]]) -
             part = part.strip()
             if part and part not in parts:
                 parts.append(part)
-    return SEPARATOR + SEPARATOR.join(parts) + SEPARATOR if parts else ""
+    key = SEPARATOR + SEPARATOR.join(parts) + SEPARATOR if parts else ""
+    if len(key) > MAX_KEY:
+        # Many long earlier spellings: the key keeps its start and ends with a digest of the whole, so
+        # that every change of spelling still changes the key (the search itself reads the terms).
+        digest = hashlib.sha256(key.encode()).hexdigest()
+        key = key[: MAX_KEY - len(digest) - 1] + SEPARATOR + digest
+    return key
 
 
 def search_terms(spellings: Iterable[tuple[str | None, str | None, str | None]]) -> dict[str, int]:
