@@ -54,22 +54,7 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    workdir = args.reuse or Path(tempfile.mkdtemp(prefix="bench-recompute-"))
-    workdir.mkdir(parents=True, exist_ok=True)
-    database_url = f"sqlite:///{workdir / 'bench.sqlite3'}" if args.database == "sqlite" else args.postgresql_url
-    os.environ["DATABASE_URL"] = database_url
-    os.environ["RATING_API_KEYS"] = "bench:bench-key"
-    os.environ["RUN_WORKER"] = "false"
-    os.environ["LOG_LEVEL"] = "WARNING"
-    print(f"load average before: {_load()}")
-
-    history = _history(args.size, workdir)
-    marker = workdir / f"imported-{args.database}-{args.size}"
-    if args.reuse is None or not marker.exists() or marker.read_text().strip() != database_url:
-        _import(history, workdir, args.database, database_url)
-        marker.write_text(database_url + "\n")
-    else:
-        print(f"reusing the import in {workdir} ({args.database})")
+    history, workdir = imported_history(args, prefix="bench-recompute-")
 
     from fastapi.testclient import TestClient
     from sqlalchemy import delete, update
@@ -141,6 +126,28 @@ def main() -> None:
 
     if args.compare:
         _compare(history, games, end, client)
+
+
+def imported_history(args: argparse.Namespace, *, prefix: str):  # type: ignore[no-untyped-def]
+    """The history of ``args.size`` imported into ``args.database`` (an SQLite file in the work
+    directory, or the PostgreSQL URL) with the CLI, or the import ``--reuse`` kept; the environment
+    set for an in-process app without a worker. Returns the history and the work directory."""
+    workdir = args.reuse or Path(tempfile.mkdtemp(prefix=prefix))
+    workdir.mkdir(parents=True, exist_ok=True)
+    database_url = f"sqlite:///{workdir / 'bench.sqlite3'}" if args.database == "sqlite" else args.postgresql_url
+    os.environ["DATABASE_URL"] = database_url
+    os.environ["RATING_API_KEYS"] = "bench:bench-key"
+    os.environ["RUN_WORKER"] = "false"
+    os.environ["LOG_LEVEL"] = "WARNING"
+    print(f"load average before: {_load()}")
+    history = _history(args.size, workdir)
+    marker = workdir / f"imported-{args.database}-{args.size}"
+    if args.reuse is None or not marker.exists() or marker.read_text().strip() != database_url:
+        _import(history, workdir, args.database, database_url)
+        marker.write_text(database_url + "\n")
+    else:
+        print(f"reusing the import in {workdir} ({args.database})")
+    return history, workdir
 
 
 def _history(size: str, workdir: Path):  # type: ignore[no-untyped-def]

@@ -17,7 +17,6 @@ import argparse
 import os
 import statistics
 import sys
-import tempfile
 import time
 from datetime import date, timedelta
 from pathlib import Path
@@ -25,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_recompute import DEFAULT_POSTGRESQL_URL, _history, _import, _load  # noqa: E402
+from bench.bench_recompute import DEFAULT_POSTGRESQL_URL, _load, imported_history  # noqa: E402
 
 LIST_ID = "rif-whr"
 TARGET_S = 1.0
@@ -40,23 +39,8 @@ def main() -> None:
     parser.add_argument("--reuse", type=Path, metavar="DIR", help="keep the history and the import in DIR")
     args = parser.parse_args()
 
-    workdir = args.reuse or Path(tempfile.mkdtemp(prefix="bench-what-if-"))
-    workdir.mkdir(parents=True, exist_ok=True)
-    database_url = f"sqlite:///{workdir / 'bench.sqlite3'}" if args.database == "sqlite" else args.postgresql_url
-    os.environ["DATABASE_URL"] = database_url
-    os.environ["RATING_API_KEYS"] = "bench:bench-key"
-    os.environ["RUN_WORKER"] = "false"
-    os.environ["LOG_LEVEL"] = "WARNING"
     os.environ.setdefault("CALC_TIME_BUDGET_SECONDS", "60")  # measure the request, not the budget
-    print(f"load average before: {_load()}")
-
-    history = _history(args.size, workdir)
-    marker = workdir / f"imported-{args.database}-{args.size}"
-    if args.reuse is None or not marker.exists() or marker.read_text().strip() != database_url:
-        _import(history, workdir, args.database, database_url)
-        marker.write_text(database_url + "\n")
-    else:
-        print(f"reusing the import in {workdir} ({args.database})")
+    history, _ = imported_history(args, prefix="bench-what-if-")
 
     from fastapi.testclient import TestClient
     from sqlalchemy import func, select
