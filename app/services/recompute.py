@@ -36,6 +36,7 @@ from app.rating.system import (
     StoredGame,
     StoredTournament,
     float_column,
+    lexsort_order,
     object_column,
 )
 from app.services import played_games, provenance, stored_columns
@@ -278,8 +279,7 @@ def point_archive(replayed: Replay) -> bytes:
     ordinals = _Ordinals()
     players = object_column(player_id)
     days = np.fromiter(map(ordinals.__getitem__, day), np.int32, len(day))
-    number = {pid: i for i, pid in enumerate(sorted(set(player_id)))}
-    order = np.lexsort((days, np.fromiter(map(number.__getitem__, player_id), np.int64, len(player_id))))
+    order = lexsort_order((days, _sorted_codes(player_id)))
     return stored_columns.pack(
         {
             "player_id": players[order],
@@ -300,9 +300,7 @@ def change_archive(replayed: Replay) -> bytes:
     """The per-tournament changes as one archive of columns, sorted by tournament id, then player id,
     from ``Change`` objects or ``ChangeColumns``; a missing rating or change is NaN."""
     fields = dict(zip(CHANGE_COLUMNS, _columns(replayed.changes, CHANGE_COLUMNS), strict=True))
-    order = sorted(
-        range(len(fields["player_id"])), key=list(zip(fields["tournament_id"], fields["player_id"], strict=True)).__getitem__
-    )
+    order = lexsort_order((_sorted_codes(fields["player_id"]), _sorted_codes(fields["tournament_id"])))
     return stored_columns.pack(
         {
             name: float_column(values)[order]
@@ -316,6 +314,12 @@ def change_archive(replayed: Replay) -> bytes:
 
 
 _CHANGE_NUMBERS = ("rating_before", "rating_after", "change", "change_unrounded")
+
+
+def _sorted_codes(names: Sequence[str]) -> np.ndarray:
+    """Each name's position among the distinct names in sorted order: a key numpy sorts by."""
+    code = {name: i for i, name in enumerate(sorted(set(names)))}
+    return np.fromiter(map(code.__getitem__, names), np.int64, len(names))
 
 
 def _columns(records: Sequence[Any] | PointColumns | ChangeColumns, names: tuple[str, ...]) -> list[Sequence[Any]]:
