@@ -28,13 +28,19 @@ def rows_read(session: Session, rating_list: RatingList) -> tuple[list[StoredTou
     """The eligible games read from the games' rows, one row a game (the recompute's read before
     the values existed): the reference the stored values must give."""
     tournaments = recompute._eligible_tournaments(session, rating_list)
-    rows = session.connection().execute(
-        select(Game.tournament_id, Game.seq, Game.black_id, Game.white_id, Game.result, cast(Game.date, String))
-        .join(Tournament, Game.tournament_id == Tournament.id)
-        .where(and_(*eligibility_conditions(rating_list)))
-    ).all()
+    rows = (
+        session.connection()
+        .execute(
+            select(Game.tournament_id, Game.seq, Game.black_id, Game.white_id, Game.result, cast(Game.date, String))
+            .join(Tournament, Game.tournament_id == Tournament.id)
+            .where(and_(*eligibility_conditions(rating_list)))
+        )
+        .all()
+    )
     n = len(rows)
-    tournament_ids, seqs, blacks, whites, results, dates = (list(column) for column in zip(*rows, strict=True)) if rows else ([],) * 6
+    tournament_ids, seqs, blacks, whites, results, dates = (
+        (list(column) for column in zip(*rows, strict=True)) if rows else ([],) * 6
+    )
     position = {tid: i for i, tid in enumerate(tournaments)}
     tournament = np.fromiter(map(position.get, tournament_ids, repeat(-1)), np.int64, n)
     order = np.lexsort((np.fromiter(seqs, np.int64, n), tournament))

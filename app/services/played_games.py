@@ -57,7 +57,7 @@ def rewrite(session: Session, tournament_ids: Collection[str]) -> None:
         session.execute(insert(PlayedGames.__table__), stored)
 
 
-def value_of(rows: Iterable[Mapping[str, Any]]) -> dict[str, Any] | None:
+def value_of(rows: Iterable[Mapping[Any, Any]]) -> dict[str, Any] | None:
     """One tournament's ``played_games`` row from its game rows in ``seq`` order (None: none played)."""
     played = [row for row in rows if row["played"]]
     if not played:

@@ -14,7 +14,6 @@ import datetime as dt
 import time
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
-from itertools import chain, repeat
 from operator import attrgetter, itemgetter
 from typing import Any
 
