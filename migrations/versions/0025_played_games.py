@@ -46,10 +46,11 @@ def upgrade() -> None:
     )
     connection = op.get_bind()
     # Streamed a tournament at a time: the whole games table never sits in memory.
-    rows = connection.execution_options(stream_results=True, yield_per=10_000).execute(
+    rows = connection.execute(
         sa.select(_games.c.tournament_id, _games.c.black_id, _games.c.white_id, _games.c.result, _games.c.played, _games.c.date)
         .where(_games.c.played.is_(True))
         .order_by(_games.c.tournament_id, _games.c.seq)
+        .execution_options(stream_results=True, yield_per=10_000)  # this statement's, not the connection's
     )
     batch = []
     for _, games in groupby(rows.mappings(), key=itemgetter("tournament_id")):
