@@ -1,72 +1,20 @@
 """The played games a recompute reads (table ``played_games``, one value per tournament,
 docs/decisions.md 7.67) are what the games' rows say after every kind of change: after each
 submission, correction, withdrawal, restore, review decision, merge, unmerge and CLI import, the
-columnar read equals the read of the rows (``rows_read`` below, main's reader kept as the
-reference) and the snapshot written through HTTP records the digest of the rows' inputs. On the
+columnar read equals the read of the rows (``recompute.eligible_games_from_rows``, the reader of
+the rows, which ``verify`` uses) and the snapshot written through HTTP records the digest of the rows' inputs. On the
 suite's database (SQLite, or PostgreSQL when DATABASE_URL names it)."""
-
-import datetime as dt
-from itertools import chain, repeat
 
 import numpy as np
 from fastapi.testclient import TestClient
-from sqlalchemy import String, and_, cast, select
-from sqlalchemy.orm import Session
 
 from app import db
-from app.models import Game, RatingList, Tournament
-from app.rating.system import SCORE_OF_RESULT, GameColumns, StoredTournament
+from app.models import RatingList
 from app.services import provenance, recompute
-from app.services.eligibility import eligibility_conditions
 from tests.helpers import AUTH, cli_import_renju_cn, recompute_now, tournament_body
 
 CONFIRM = {"decision": "confirm", "reason": "crosstable checked"}
 REJECT = {"decision": "reject", "reason": "not an open tournament"}
-
-
-def rows_read(session: Session, rating_list: RatingList) -> tuple[list[StoredTournament], GameColumns]:
-    """The eligible games read from the games' rows, one row a game (the recompute's read before
-    the values existed): the reference the stored values must give."""
-    tournaments = recompute._eligible_tournaments(session, rating_list)
-    rows = (
-        session.connection()
-        .execute(
-            select(Game.tournament_id, Game.seq, Game.black_id, Game.white_id, Game.result, cast(Game.date, String))
-            .join(Tournament, Game.tournament_id == Tournament.id)
-            .where(and_(*eligibility_conditions(rating_list)))
-        )
-        .all()
-    )
-    n = len(rows)
-    tournament_ids, seqs, blacks, whites, results, dates = (
-        (list(column) for column in zip(*rows, strict=True)) if rows else ([],) * 6
-    )
-    position = {tid: i for i, tid in enumerate(tournaments)}
-    tournament = np.fromiter(map(position.get, tournament_ids, repeat(-1)), np.int64, n)
-    order = np.lexsort((np.fromiter(seqs, np.int64, n), tournament))
-    order = order[tournament[order] >= 0]
-    n = len(order)
-    code = {player_id: i for i, player_id in enumerate(dict.fromkeys(chain(blacks, whites)))}
-    both = np.empty(2 * n, dtype=np.int64)
-    both[0::2] = np.fromiter(map(code.__getitem__, blacks), np.int64, len(blacks))[order]
-    both[1::2] = np.fromiter(map(code.__getitem__, whites), np.int64, len(whites))[order]
-    codes, first_seen, numbered = np.unique(both, return_index=True, return_inverse=True)
-    renumber = np.empty(len(codes), dtype=np.int64)
-    renumber[np.argsort(first_seen, kind="stable")] = np.arange(len(codes))
-    both = renumber[numbered]
-    by_code = list(code)
-    player_ids = [by_code[c] for c in codes[np.argsort(first_seen, kind="stable")].tolist()]
-    ordinal = {d: dt.date.fromisoformat(d[:10]).toordinal() for d in set(dates)}
-    present, tournament = np.unique(tournament[order], return_inverse=True)
-    listed = list(tournaments.values())
-    return [listed[i] for i in present.tolist()], GameColumns(
-        player_ids=player_ids,
-        black=both[0::2].copy(),
-        white=both[1::2].copy(),
-        black_score=np.fromiter(map(SCORE_OF_RESULT.__getitem__, results), np.float64, len(results))[order],
-        day=np.fromiter(map(ordinal.__getitem__, dates), np.int64, len(dates))[order],
-        tournament=tournament.astype(np.int64, copy=False),
-    )
 
 
 def assert_the_values_give_the_rows(client: TestClient, rated: int) -> None:
@@ -74,7 +22,7 @@ def assert_the_values_give_the_rows(client: TestClient, rated: int) -> None:
     with db.session_scope() as session:
         rating_list = session.get(RatingList, "rif-whr")
         assert rating_list is not None
-        expected_tournaments, expected = rows_read(session, rating_list)
+        expected_tournaments, expected = recompute.eligible_games_from_rows(session, rating_list)
         tournaments, columns = recompute.eligible_games(session, rating_list)
     assert [t.id for t in tournaments] == [t.id for t in expected_tournaments] and len(tournaments) == rated
     assert [(t.fields, t.participants) for t in tournaments] == [(t.fields, t.participants) for t in expected_tournaments]

@@ -14,6 +14,7 @@ import datetime as dt
 import time
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
+from itertools import chain, repeat
 from operator import attrgetter, itemgetter
 from typing import Any
 
@@ -96,16 +97,25 @@ class SnapshotData:
 
 
 def compute_snapshot(
-    session: Session, rating_list: RatingList, list_date: dt.date, progress: Progress, only: Collection[str] | None = None
+    session: Session,
+    rating_list: RatingList,
+    list_date: dt.date,
+    progress: Progress,
+    only: Collection[str] | None = None,
+    *,
+    from_rows: bool = False,
 ) -> SnapshotData:
     """Read the list's eligible games and seeds, and replay them with the list's system. ``only``:
-    of the eligible tournaments, just these (``verify`` reproducing a snapshot without what came later)."""
+    of the eligible tournaments, just these (``verify`` reproducing a snapshot without what came
+    later); ``from_rows``: a columnar system's games read from the games' rows, not the stored values
+    (``verify``)."""
     system = get_system(rating_list.system)
     params = system.params(rating_list.params)
     started = time.perf_counter()
     columns: GameColumns | None = None
     if system.columnar:
-        tournaments, columns = eligible_games(session, rating_list, only)
+        read_games = eligible_games_from_rows if from_rows else eligible_games
+        tournaments, columns = read_games(session, rating_list, only)
         games = len(columns)
     else:
         tournaments = stored_tournaments(session, rating_list, only)
@@ -202,6 +212,54 @@ def eligible_games(
     found = sorted(((position[tid], players, games) for tid, players, games in rows if tid in position), key=itemgetter(0))
     listed = list(tournaments.values())
     return [listed[i] for i, _, _ in found], played_games.columns([(players, games) for _, players, games in found])
+
+
+def eligible_games_from_rows(
+    session: Session, rating_list: RatingList, only: Collection[str] | None = None
+) -> tuple[list[StoredTournament], GameColumns]:
+    """What ``eligible_games`` gives, read from the games' rows (a million rows on the largest
+    history, several times slower): ``verify`` reads the stored games themselves, so that a game
+    changed behind the service's back shows in the digest; a test compares the two reads."""
+    tournaments = _only(_eligible_tournaments(session, rating_list), only)
+    rows = (
+        session.connection()
+        .execute(
+            select(Game.tournament_id, Game.seq, Game.black_id, Game.white_id, Game.result, cast(Game.date, String))
+            .join(Tournament, Game.tournament_id == Tournament.id)
+            .where(and_(*eligibility_conditions(rating_list)))
+        )
+        .all()
+    )
+    n = len(rows)
+    tournament_ids, seqs, blacks, whites, results, dates = (
+        (list(column) for column in zip(*rows, strict=True)) if rows else ([],) * 6
+    )
+    position = {tid: i for i, tid in enumerate(tournaments)}
+    tournament = np.fromiter(map(position.get, tournament_ids, repeat(-1)), np.int64, n)
+    order = np.lexsort((np.fromiter(seqs, np.int64, n), tournament))
+    order = order[tournament[order] >= 0]
+    n = len(order)
+    code = {player_id: i for i, player_id in enumerate(dict.fromkeys(chain(blacks, whites)))}
+    both = np.empty(2 * n, dtype=np.int64)
+    both[0::2] = np.fromiter(map(code.__getitem__, blacks), np.int64, len(blacks))[order]
+    both[1::2] = np.fromiter(map(code.__getitem__, whites), np.int64, len(whites))[order]
+    codes, first_seen, numbered = np.unique(both, return_index=True, return_inverse=True)
+    renumber = np.empty(len(codes), dtype=np.int64)
+    renumber[np.argsort(first_seen, kind="stable")] = np.arange(len(codes))
+    both = renumber[numbered]
+    by_code = list(code)
+    player_ids = [by_code[c] for c in codes[np.argsort(first_seen, kind="stable")].tolist()]
+    ordinal = {d: dt.date.fromisoformat(d[:10]).toordinal() for d in set(dates)}
+    present, tournament = np.unique(tournament[order], return_inverse=True)
+    listed = list(tournaments.values())
+    return [listed[i] for i in present.tolist()], GameColumns(
+        player_ids=player_ids,
+        black=both[0::2].copy(),
+        white=both[1::2].copy(),
+        black_score=np.fromiter(map(SCORE_OF_RESULT.__getitem__, results), np.float64, len(results))[order],
+        day=np.fromiter(map(ordinal.__getitem__, dates), np.int64, len(dates))[order],
+        tournament=tournament.astype(np.int64, copy=False),
+    )
 
 
 def _fetch_all(session: Session, statement: Any) -> Sequence[tuple[Any, ...]]:
