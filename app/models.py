@@ -183,6 +183,21 @@ class Game(Base):
     board_size: Mapped[int | None] = mapped_column(Integer)
 
 
+class PlayedGames(Base):
+    """A tournament's played games as one value, for the recompute to read a million games as some
+    9,500 values rather than rows (docs/decisions.md 7.67): ``players``, the JSON array of the ids
+    its games name, numbered by first appearance (black before white); ``games``, one packed record
+    per played game in submission order (``app.services.played_games``). Written with the games
+    (``_insert_games``) and rewritten wherever their players change (a merge, an unmerge); a
+    tournament without a played game has none."""
+
+    __tablename__ = "played_games"
+
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True)
+    players: Mapped[str] = mapped_column(Text)
+    games: Mapped[bytes] = mapped_column(LargeBinary)
+
+
 class RatingList(Base):
     __tablename__ = "rating_lists"
 

@@ -422,6 +422,23 @@ def float_column(values: Sequence[float | None]) -> np.ndarray:
     return np.array([math.nan if v is None else v for v in values], dtype=np.float64)
 
 
+def lexsort_order(keys: Sequence[np.ndarray]) -> np.ndarray:
+    """The order ``np.lexsort(keys)`` gives (the last key first) for integer keys, by one stable sort
+    of a combined key: lexsort sorts once per key, several times slower on a million rows. Falls back
+    to lexsort when the combined key would not fit in 63 bits."""
+    if not len(keys) or not len(keys[0]):
+        return np.lexsort(keys) if len(keys) else np.empty(0, dtype=np.intp)
+    lows = [int(key.min()) for key in keys]
+    spans = [int(key.max()) - low + 1 for key, low in zip(keys, lows, strict=True)]
+    if math.prod(spans) >= 2**63:
+        return np.lexsort(keys)
+    combined = np.zeros(len(keys[0]), dtype=np.int64)
+    for key, low, span in zip(reversed(keys), reversed(lows), reversed(spans), strict=True):
+        combined *= span
+        combined += key - low
+    return np.argsort(combined, kind="stable")
+
+
 def object_column(values: Sequence[Any]) -> np.ndarray:
     """A column of Python objects (strings, dicts, None): ``np.array`` would make strings fixed-width."""
     out = np.empty(len(values), dtype=object)

@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from app.db import locked_row
 from app.models import Game, Player, PlayerExternalId, RatingSeed, Revision, TournamentPlayer
 from app.problems import Conflict, FieldError, InvalidInput, NotFound
-from app.services import revisions
+from app.services import played_games, revisions
 from app.services.jobs import trigger_recompute
 from app.services.players import get_player, player_version, refresh_search_keys
 from app.services.tournaments import lists_rating
@@ -42,6 +42,7 @@ def merge_player(session: Session, player_id: str, into: str, *, actor: str) -> 
     before_source, before_target = player_version(session, source), player_version(session, target)
     session.execute(update(Game).where(Game.black_id == player_id).values(black_id=into))
     session.execute(update(Game).where(Game.white_id == player_id).values(white_id=into))
+    played_games.rewrite(session, {tournament_id for tournament_id, _, _ in moved["games"]})
     session.execute(update(TournamentPlayer).where(TournamentPlayer.player_id == player_id).values(player_id=into))
     session.execute(update(RatingSeed).where(RatingSeed.player_id == player_id).values(player_id=into))
     session.execute(update(PlayerExternalId).where(PlayerExternalId.player_id == player_id).values(player_id=into))
@@ -96,6 +97,7 @@ def unmerge_player(session: Session, player_id: str, *, actor: str) -> tuple[Pla
             .where(Game.tournament_id == tournament_id, Game.seq == seq, column == into)
             .values({column.key: player_id})
         )
+    played_games.rewrite(session, {tournament_id for tournament_id, _, _ in moved["games"]})
     for row in moved["declarations"]:
         session.execute(
             update(TournamentPlayer)

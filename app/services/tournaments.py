@@ -12,12 +12,12 @@ from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session
 
 from app.db import locked_row
-from app.models import Game, Player, RatingList, Revision, Tournament, TournamentPlayer, TournamentStanding
+from app.models import Game, PlayedGames, Player, RatingList, Revision, Tournament, TournamentPlayer, TournamentStanding
 from app.problems import Conflict, FieldError, InvalidInput, NotFound, PayloadTooLarge, PreconditionFailed, Problem
 from app.rating.system import Change
 from app.schemas.players import PlayerCreate
 from app.schemas.tournaments import TOURNAMENT_PLAYER_FIELDS, TournamentIn, TournamentPlayerIn
-from app.services import reviews, revisions, snapshot_changes
+from app.services import played_games, reviews, revisions, snapshot_changes
 from app.services.eligibility import TournamentFields, reasons_not_rated
 from app.services.jobs import trigger_recompute
 from app.services.player_identity import attach_external_ids, resolve_players
@@ -104,6 +104,7 @@ def replace_tournament(
     for field, value in _tournament_fields(submission).items():
         setattr(tournament, field, value)
     session.execute(delete(Game).where(Game.tournament_id == tournament_id))
+    session.execute(delete(PlayedGames).where(PlayedGames.tournament_id == tournament_id))
     session.execute(delete(TournamentPlayer).where(TournamentPlayer.tournament_id == tournament_id))
     session.execute(delete(TournamentStanding).where(TournamentStanding.tournament_id == tournament_id))
     _insert_games(session, submission)
@@ -497,10 +498,14 @@ def _tournament_fields(submission: TournamentIn) -> dict[str, Any]:
 
 
 def _insert_games(session: Session, submission: TournamentIn) -> None:
+    """The games' rows, and the same rows as the tournament's one value the recompute reads
+    (``app.services.played_games``): written together, so that the value never differs from the rows."""
     if submission.games:
+        rows = _game_rows(submission)
         # The table's own INSERT, executed for all rows (no ORM objects or per-row attribute mapping:
         # the rows are already the columns' values).
-        session.execute(insert(Game.__table__), _game_rows(submission))
+        session.execute(insert(Game.__table__), rows)
+        played_games.store(session, rows)
 
 
 def _game_rows(submission: TournamentIn) -> list[dict[str, Any]]:

@@ -65,7 +65,7 @@ def verify(session: Session, list_id: str, number: int, tolerance: float = TOLER
     )
     # The tournaments it read (those stored later are left out; a withdrawn one is not eligible now).
     only = snapshot.input_tournaments
-    data = recompute.compute_snapshot(session, stand_in, snapshot.list_date, lambda _: None, only)
+    data = recompute.compute_snapshot(session, stand_in, snapshot.list_date, lambda _: None, only, from_rows=True)
     system = get_system(stand_in.system)
     rows = publications.rows_from_timeline(
         timelines.timeline_from_archive(session, data.points), system, data.params, publication.date

@@ -21,6 +21,7 @@ from app.rating.system import (
     Replay,
     ReplayInput,
     Standings,
+    lexsort_order,
 )
 from app.rating.whr import calculator
 
@@ -142,7 +143,7 @@ def _points(
     """One point per player-day of the fit, by player id and day; ``games`` counts his games up to
     that day. On his own playing day a player is never five years absent: provisional or active
     (RIF 2021 #10)."""
-    order = np.lexsort((fitted.day, id_rank[fitted.player]))
+    order = lexsort_order((fitted.day, id_rank[fitted.player]))
     days = (fitted.day[order] - _EPOCH).astype("datetime64[D]").tolist()
     n = len(order)
     return PointColumns(
@@ -174,7 +175,7 @@ def _tournaments_of_days(
     player = np.concatenate((games.black, games.white))
     day = np.concatenate((games.day, games.day))
     rank = name_rank[np.concatenate((games.tournament, games.tournament))]
-    order = np.lexsort((rank, day, player))
+    order = lexsort_order((rank, day, player))
     player, day, rank = player[order], day[order], rank[order]
     distinct = np.ones(len(player), dtype=bool)  # first of each (player, day, tournament)
     distinct[1:] = (player[1:] != player[:-1]) | (day[1:] != day[:-1]) | (rank[1:] != rank[:-1])
@@ -208,7 +209,7 @@ def _changes(
     player = np.concatenate((games.black, games.white))
     day = np.concatenate((games.day, games.day))
     tournament = np.concatenate((games.tournament, games.tournament))
-    order = np.lexsort((day, id_rank[player], name_rank[tournament]))
+    order = lexsort_order((day, id_rank[player], name_rank[tournament]))
     player, day, tournament = player[order], day[order], tournament[order]
     first = np.ones(len(player), dtype=bool)
     first[1:] = (player[1:] != player[:-1]) | (tournament[1:] != tournament[:-1])

@@ -1,0 +1,97 @@
+"""Each tournament's played games kept as one value (table ``played_games``, docs/decisions.md 7.67),
+so that a recompute reads a million games as some 9,500 small values instead of a million rows.
+
+A value holds what the WHR list's columnar read needs and nothing else: the ids of the players the
+tournament's played games name, numbered by first appearance (black before white), as a JSON array;
+and one packed ``RECORD`` per played game in submission order (``seq``): black's and white's numbers
+in that list, the day as ``date.toordinal()`` and black's score in half points. Joined in the
+tournaments' order, the values give exactly the ``GameColumns`` the rows give (``columns``).
+
+It is derived from the games' rows and written by the same code that writes them: ``store`` with
+the rows ``_insert_games`` inserts (a submission, a correction, the importer), ``rewrite`` after a
+merge or an unmerge changes games' players; a correction deletes it with the games, and it is
+deleted with its tournament (a foreign key ON DELETE CASCADE). A withdrawal, a restore or a review
+changes only the tournament's row, which the recompute's conditions read as before."""
+
+import json
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from itertools import chain, groupby
+from operator import itemgetter
+from typing import Any
+
+import numpy as np
+from sqlalchemy import delete, insert, select
+from sqlalchemy.orm import Session
+
+from app.models import Game, PlayedGames
+from app.rating.system import SCORE_OF_RESULT, GameColumns
+
+# Packed (no padding): 13 bytes a game. Half points keep the score exact (1, 0.5 or 0) in one byte.
+RECORD = np.dtype([("black", "<i4"), ("white", "<i4"), ("day", "<i4"), ("black_half_points", "u1")])
+_HALF_POINTS = {result: round(2 * score) for result, score in SCORE_OF_RESULT.items()}
+
+
+def store(session: Session, rows: Sequence[Mapping[str, Any]]) -> None:
+    """Write the value of one tournament's game rows (``tournament_id``, ``black_id``, ``white_id``,
+    ``result``, ``played``, ``date``), given in ``seq`` order; none when no game was played. The
+    tournament has no value yet (a new one, or a correction that deleted it with the games)."""
+    value = value_of(rows)
+    if value is not None:
+        session.execute(insert(PlayedGames.__table__), [value])
+
+
+def rewrite(session: Session, tournament_ids: Collection[str]) -> None:
+    """Build these tournaments' values again from their stored games (after their players changed)."""
+    if not tournament_ids:
+        return
+    wanted = sorted(set(tournament_ids))
+    session.execute(delete(PlayedGames).where(PlayedGames.tournament_id.in_(wanted)))
+    rows = session.execute(
+        select(Game.tournament_id, Game.black_id, Game.white_id, Game.result, Game.played, Game.date)
+        .where(Game.tournament_id.in_(wanted))
+        .order_by(Game.tournament_id, Game.seq)
+    ).mappings()
+    values = [value_of(list(games)) for _, games in groupby(rows, key=itemgetter("tournament_id"))]
+    stored = [value for value in values if value is not None]
+    if stored:
+        session.execute(insert(PlayedGames.__table__), stored)
+
+
+def value_of(rows: Iterable[Mapping[Any, Any]]) -> dict[str, Any] | None:
+    """One tournament's ``played_games`` row from its game rows in ``seq`` order (None: none played)."""
+    played = [row for row in rows if row["played"]]
+    if not played:
+        return None
+    number: dict[str, int] = {}
+    records = np.empty(len(played), dtype=RECORD)
+    black, white = [], []
+    for row in played:
+        black.append(number.setdefault(row["black_id"], len(number)))
+        white.append(number.setdefault(row["white_id"], len(number)))
+    records["black"], records["white"] = black, white
+    records["day"] = [row["date"].toordinal() for row in played]
+    records["black_half_points"] = [_HALF_POINTS[row["result"]] for row in played]
+    return {"tournament_id": played[0]["tournament_id"], "players": json.dumps(list(number)), "games": records.tobytes()}
+
+
+def columns(values: Sequence[tuple[str, bytes]]) -> GameColumns:
+    """The games of these values (``players``, ``games``), one tournament after another in the
+    order given (``GameColumns.tournament`` numbers them so), players numbered across all of them by
+    first appearance, black before white: each tournament's own list is in that order, so the
+    first appearances across tournaments are those of the lists read one after another."""
+    locals_ = json.loads("[" + ",".join(players for players, _ in values) + "]")
+    records = np.frombuffer(b"".join(games for _, games in values), dtype=RECORD)
+    counts = np.fromiter((len(games) // RECORD.itemsize for _, games in values), np.int64, len(values))
+    sizes = np.fromiter(map(len, locals_), np.int64, len(values))
+    number = {player_id: i for i, player_id in enumerate(dict.fromkeys(chain.from_iterable(locals_)))}
+    global_of_local = np.fromiter(map(number.__getitem__, chain.from_iterable(locals_)), np.int64, int(sizes.sum()))
+    # Each game's tournament's first entry in global_of_local, so a local number indexes it.
+    offset = np.repeat(np.cumsum(sizes) - sizes, counts)
+    return GameColumns(
+        player_ids=list(number),
+        black=global_of_local[offset + records["black"]],
+        white=global_of_local[offset + records["white"]],
+        black_score=records["black_half_points"] / 2.0,
+        day=records["day"].astype(np.int64),
+        tournament=np.repeat(np.arange(len(values), dtype=np.int64), counts),
+    )
