@@ -303,21 +303,30 @@ def _stored_ratings(
     gender: str | None = None,
     played_after: dt.date | None = None,
 ) -> tuple[list[RatingRowRead], int]:
-    """A page of the stored entries: an indexed range read on (snapshot, [status,] rating)."""
+    """A page of the stored entries in the list's order, which their stored positions keep (over the
+    list, and within a status: ``app.services.entry_positions``). Unfiltered but for the status, the
+    page is a range of (snapshot, [status,] position), its total the snapshot's count of that status;
+    other filters walk the same index in order until the page is full."""
+    position = RatingEntry.position if status == "all" else RatingEntry.status_position
     conditions = [RatingEntry.snapshot_id == snapshot_id]
     if status != "all":
         conditions.append(RatingEntry.status == status)
+    filtered = list(conditions)
     if country:
-        conditions.append(Player.country == country)
+        filtered.append(Player.country == country)
     if gender:
-        conditions.append(Player.gender == gender)
+        filtered.append(Player.gender == gender)
     if played_after is not None:
-        conditions.append(RatingEntry.last_played > played_after)
-    counted = select(func.count()).select_from(RatingEntry)
-    if country or gender:
-        counted = counted.join(Player, Player.id == RatingEntry.player_id)
-    total = session.scalar(counted.where(*conditions)) or 0
-    rows = session.connection().execute(
+        filtered.append(RatingEntry.last_played > played_after)
+    if len(filtered) == len(conditions):
+        # The last position is the count, one index seek away (a count walks every entry).
+        total = session.scalar(select(func.max(position)).where(*conditions)) or 0
+    else:
+        counted = select(func.count()).select_from(RatingEntry)
+        if country or gender:
+            counted = counted.join(Player, Player.id == RatingEntry.player_id)
+        total = session.scalar(counted.where(*filtered)) or 0
+    page = (
         select(
             RatingEntry.player_id,
             Player.name,
@@ -332,11 +341,14 @@ def _stored_ratings(
             RatingEntry.counters,
         )
         .join(Player, Player.id == RatingEntry.player_id)
-        .where(*conditions)
-        .order_by(RatingEntry.rating.desc(), RatingEntry.player_id)
+        .order_by(position)
         .limit(limit)
-        .offset(offset)
     )
+    if len(filtered) == len(conditions):
+        # Positions run 1, 2, 3 ... without a gap: the page starts after the offset's position.
+        rows = session.connection().execute(page.where(*conditions, position > offset))
+    else:
+        rows = session.connection().execute(page.where(*filtered).offset(offset))
     return _ROWS.validate_python(
         [
             dict(zip(_ROW_FIELDS, (rank, player_id, full_name(name, surname), *rest)))
