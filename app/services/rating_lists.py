@@ -379,23 +379,28 @@ def _ratings_as_of(
     selected = np.ones(len(players), dtype=bool)
     if status != "all":
         selected &= standings.status == status
-    if country:
-        selected &= timeline.country[players] == country
-    if gender:
-        # The gender is the player's as stored now (the timeline keeps names and countries only).
-        of_gender = set(session.scalars(select(Player.id).where(Player.gender == gender)))
-        selected &= np.array([timeline.player_ids[p] in of_gender for p in players.tolist()], dtype=bool)
+    # The country and gender are the players' as stored now, as the page's names are.
+    for attribute, wanted in ((Player.country, country), (Player.gender, gender)):
+        if wanted:
+            having = set(session.scalars(select(Player.id).where(attribute == wanted)))
+            selected &= np.array([timeline.player_ids[p] in having for p in players.tolist()], dtype=bool)
     if played_after is not None:
         selected &= standings.last_played > played_after.toordinal()
     chosen = np.flatnonzero(selected)
     best_first = chosen[np.lexsort((players[chosen], -standings.rating[chosen]))]
     page = best_first[offset : offset + limit]
-    who = players[page].tolist()
+    ids = [timeline.player_ids[p] for p in players[page].tolist()]
+    people = {
+        player_id: (full_name(name, surname), player_country)
+        for player_id, name, surname, player_country in session.execute(
+            select(Player.id, Player.name, Player.surname, Player.country).where(Player.id.in_(ids))
+        )
+    }
     columns = zip(
         range(offset + 1, offset + 1 + len(page)),
-        [timeline.player_ids[p] for p in who],
-        timeline.name[who].tolist(),
-        timeline.country[who].tolist(),
+        ids,
+        [people.get(player_id, (None, None))[0] for player_id in ids],
+        [people.get(player_id, (None, None))[1] for player_id in ids],
         standings.rating[page].tolist(),
         [None if math.isnan(d) else d for d in standings.deviation[page].tolist()],
         standings.games[page].tolist(),
