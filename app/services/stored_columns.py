@@ -106,8 +106,10 @@ class Archive:
             )
             return records
         if name + _VALUES in stored:
-            return self._values(name + _VALUES)[stored[name][rows]]
-        return stored[name][rows]
+            decoded: np.ndarray = self._values(name + _VALUES)[stored[name][rows]]
+            return decoded
+        plain: np.ndarray = stored[name][rows]
+        return plain
 
     def codes(self, name: str) -> tuple[np.ndarray, np.ndarray] | None:
         """A dictionary-encoded column as its codes and its distinct values (None for another layout)."""
