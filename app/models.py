@@ -262,7 +262,8 @@ class RatingEntry(Base):
     """A player's line of one snapshot of a list."""
 
     __tablename__ = "rating_entries"
-    __table_args__ = (Index(None, "snapshot_id", "rating"), Index(None, "snapshot_id", "status", "rating"))
+    # A page of the list, whole or of one status, is a range of one of these (app.services.entry_positions).
+    __table_args__ = (Index(None, "snapshot_id", "position"), Index(None, "snapshot_id", "status", "status_position"))
 
     snapshot_id: Mapped[int] = mapped_column(ForeignKey("rating_snapshots.id", ondelete="CASCADE"), primary_key=True)
     player_id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
@@ -273,6 +274,11 @@ class RatingEntry(Base):
     status: Mapped[str] = mapped_column(String(20))
     title: Mapped[str | None] = mapped_column(String(50))
     counters: Mapped[dict[str, Any] | None] = mapped_column(JsonType)
+    # Its place in the list (rating, then player id) and within its status, from 1: written with
+    # the snapshot (migration 0026 filled them in for the snapshots before it). Nullable only so that
+    # a row written by hand, as the migration tests do, needs no place.
+    position: Mapped[int | None] = mapped_column(Integer)
+    status_position: Mapped[int | None] = mapped_column(Integer)
 
 
 class RatingSeed(Base):

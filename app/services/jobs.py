@@ -33,7 +33,7 @@ from app.models import (
     RatingSnapshot,
 )
 from app.problems import NotFound
-from app.services import recompute
+from app.services import entry_positions, recompute
 from app.services.rating_lists import get_rating_list
 from app.transactions import is_permanent
 
@@ -207,7 +207,13 @@ def write_snapshot(session: Session, job_id: int, data: recompute.SnapshotData, 
     session.flush()
     # The entries in bulk on the session's connection, inside this transaction: COPY on PostgreSQL,
     # executemany of tuples on SQLite (app.db.insert_rows).
-    insert_rows(session, RatingEntry.__table__, recompute.ENTRY_COLUMNS, data.entries, same={"snapshot_id": snapshot.id})
+    insert_rows(
+        session,
+        RatingEntry.__table__,
+        (*recompute.ENTRY_COLUMNS, *entry_positions.POSITION_COLUMNS),
+        entry_positions.with_positions(data.entries, **_POSITION_FIELDS),
+        same={"snapshot_id": snapshot.id},
+    )
     session.execute(update(RatingList).where(RatingList.id == job.list_id).values(current_snapshot_id=snapshot.id))
     job.status = SUCCEEDED
     job.progress = 1.0
@@ -216,6 +222,10 @@ def write_snapshot(session: Session, job_id: int, data: recompute.SnapshotData, 
     job.result = {"snapshot_id": snapshot.id, "players": len(data.entries), "games": data.games, "notes": data.notes}
     session.flush()
     return snapshot.id
+
+
+# Where an entry tuple (recompute.ENTRY_COLUMNS) holds what its positions are computed from.
+_POSITION_FIELDS = {name: recompute.ENTRY_COLUMNS.index(name) for name in ("rating", "player_id", "status")}
 
 
 def requeue_dead_jobs(session: Session) -> None:

@@ -5,7 +5,7 @@ Reads only; the list rows and chart series themselves come from ``app.services.r
 import datetime as dt
 from dataclasses import dataclass
 
-from sqlalchemy import and_, func, or_, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from app.models import Game, Player, RatingEntry, Tournament
@@ -53,20 +53,16 @@ def standing(session: Session, snapshot_id: int, player_id: str) -> ListStanding
     entry = session.get(RatingEntry, (snapshot_id, player_id))
     if entry is None:
         return None
-    same_status = and_(RatingEntry.snapshot_id == snapshot_id, RatingEntry.status == entry.status)
-    ahead = (
+    # His place within his status was stored with the snapshot (app.services.entry_positions).
+    total = (
         session.scalar(
-            select(func.count()).where(
-                same_status,
-                or_(
-                    RatingEntry.rating > entry.rating, and_(RatingEntry.rating == entry.rating, RatingEntry.player_id < player_id)
-                ),
+            select(func.max(RatingEntry.status_position)).where(
+                RatingEntry.snapshot_id == snapshot_id, RatingEntry.status == entry.status
             )
         )
         or 0
     )
-    total = session.scalar(select(func.count()).where(same_status)) or 0
-    return ListStanding(entry, ahead + 1, total)
+    return ListStanding(entry, entry.status_position or 0, total)
 
 
 def tournament_changes(session: Session, player_id: str) -> list[TournamentChange]:

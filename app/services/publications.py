@@ -108,7 +108,7 @@ def publish(
     if snapshot is None:
         raise Conflict(f"Rating list {list_id!r} has no snapshot to publish yet: recompute it first.")
     system = system_of(rating_list)
-    rows = rows_from_timeline(timelines.timeline_of(session, snapshot), system, snapshot.params, date)
+    rows = rows_from_timeline(session, timelines.timeline_of(session, snapshot), system, snapshot.params, date)
     previous = _previous_rows(session, latest) if latest is not None else None
     entries, departing = _compared(rows, previous)
     left = departures(session, latest, departing) if latest is not None else []
@@ -145,13 +145,14 @@ def publish(
 
 
 def rows_from_timeline(
-    timeline: Timeline, system: RatingSystem[Any, Any], params: dict[str, Any] | None, day: dt.date
+    session: Session, timeline: Timeline, system: RatingSystem[Any, Any], params: dict[str, Any] | None, day: dt.date
 ) -> list[dict[str, Any]]:
     """Every player of the timeline with a point on or before ``day``, best first (rating, then
     player id in code-point order), as the list ``as_of`` that day shows them, with his place
     among the players of his status."""
     players, held = timeline.held_on(day)
     standings = system.standings_on(held, day, system.params(params))
+    names, countries = timeline.people(session)
     order = np.lexsort((players, -standings.rating))
     places: Counter[str] = Counter()
     rows = []
@@ -165,8 +166,8 @@ def rows_from_timeline(
             {
                 "position": position,
                 "player_id": timeline.player_ids[player],
-                "name": timeline.name[player],
-                "country": timeline.country[player],
+                "name": names[player],
+                "country": countries[player],
                 "rating": float(standings.rating[i]),
                 "deviation": None if math.isnan(deviation) else deviation,
                 "games": int(standings.games[i]),

@@ -303,21 +303,30 @@ def _stored_ratings(
     gender: str | None = None,
     played_after: dt.date | None = None,
 ) -> tuple[list[RatingRowRead], int]:
-    """A page of the stored entries: an indexed range read on (snapshot, [status,] rating)."""
+    """A page of the stored entries in the list's order, which their stored positions keep (over the
+    list, and within a status: ``app.services.entry_positions``). Unfiltered but for the status, the
+    page is a range of (snapshot, [status,] position), its total the snapshot's count of that status;
+    other filters walk the same index in order until the page is full."""
+    position = RatingEntry.position if status == "all" else RatingEntry.status_position
     conditions = [RatingEntry.snapshot_id == snapshot_id]
     if status != "all":
         conditions.append(RatingEntry.status == status)
+    filtered = list(conditions)
     if country:
-        conditions.append(Player.country == country)
+        filtered.append(Player.country == country)
     if gender:
-        conditions.append(Player.gender == gender)
+        filtered.append(Player.gender == gender)
     if played_after is not None:
-        conditions.append(RatingEntry.last_played > played_after)
-    counted = select(func.count()).select_from(RatingEntry)
-    if country or gender:
-        counted = counted.join(Player, Player.id == RatingEntry.player_id)
-    total = session.scalar(counted.where(*conditions)) or 0
-    rows = session.connection().execute(
+        filtered.append(RatingEntry.last_played > played_after)
+    if len(filtered) == len(conditions):
+        # The last position is the count, one index seek away (a count walks every entry).
+        total = session.scalar(select(func.max(position)).where(*conditions)) or 0
+    else:
+        counted = select(func.count()).select_from(RatingEntry)
+        if country or gender:
+            counted = counted.join(Player, Player.id == RatingEntry.player_id)
+        total = session.scalar(counted.where(*filtered)) or 0
+    page = (
         select(
             RatingEntry.player_id,
             Player.name,
@@ -332,11 +341,14 @@ def _stored_ratings(
             RatingEntry.counters,
         )
         .join(Player, Player.id == RatingEntry.player_id)
-        .where(*conditions)
-        .order_by(RatingEntry.rating.desc(), RatingEntry.player_id)
+        .order_by(position)
         .limit(limit)
-        .offset(offset)
     )
+    if len(filtered) == len(conditions):
+        # Positions run 1, 2, 3 ... without a gap: the page starts after the offset's position.
+        rows = session.connection().execute(page.where(*conditions, position > offset))
+    else:
+        rows = session.connection().execute(page.where(*filtered).offset(offset))
     return _ROWS.validate_python(
         [
             dict(zip(_ROW_FIELDS, (rank, player_id, full_name(name, surname), *rest)))
@@ -367,23 +379,28 @@ def _ratings_as_of(
     selected = np.ones(len(players), dtype=bool)
     if status != "all":
         selected &= standings.status == status
-    if country:
-        selected &= timeline.country[players] == country
-    if gender:
-        # The gender is the player's as stored now (the timeline keeps names and countries only).
-        of_gender = set(session.scalars(select(Player.id).where(Player.gender == gender)))
-        selected &= np.array([timeline.player_ids[p] in of_gender for p in players.tolist()], dtype=bool)
+    # The country and gender are the players' as stored now, as the page's names are.
+    for attribute, wanted in ((Player.country, country), (Player.gender, gender)):
+        if wanted:
+            having = set(session.scalars(select(Player.id).where(attribute == wanted)))
+            selected &= np.array([timeline.player_ids[p] in having for p in players.tolist()], dtype=bool)
     if played_after is not None:
         selected &= standings.last_played > played_after.toordinal()
     chosen = np.flatnonzero(selected)
     best_first = chosen[np.lexsort((players[chosen], -standings.rating[chosen]))]
     page = best_first[offset : offset + limit]
-    who = players[page].tolist()
+    ids = [timeline.player_ids[p] for p in players[page].tolist()]
+    people = {
+        player_id: (full_name(name, surname), player_country)
+        for player_id, name, surname, player_country in session.execute(
+            select(Player.id, Player.name, Player.surname, Player.country).where(Player.id.in_(ids))
+        )
+    }
     columns = zip(
         range(offset + 1, offset + 1 + len(page)),
-        [timeline.player_ids[p] for p in who],
-        timeline.name[who].tolist(),
-        timeline.country[who].tolist(),
+        ids,
+        [people.get(player_id, (None, None))[0] for player_id in ids],
+        [people.get(player_id, (None, None))[1] for player_id in ids],
         standings.rating[page].tolist(),
         [None if math.isnan(d) else d for d in standings.deviation[page].tolist()],
         standings.games[page].tolist(),

@@ -9,7 +9,7 @@ are then a binary search away, a player's a comparison over one column."""
 from __future__ import annotations
 
 import math
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,21 +24,37 @@ from app.services import stored_columns
 
 @dataclass(frozen=True)
 class ChangeTable:
-    columns: dict[str, np.ndarray]  # Change's fields, one array each, rows sorted by (tournament, player)
-    tournament_ids: list[str]  # the tournament_id column as a list, for bisect
+    """A snapshot's changes, rows sorted by (tournament, player), read in place from its archive
+    (``stored_columns.Archive``): a tournament's or a player's rows are found by their codes, and
+    only those rows are decoded."""
+
+    archive: stored_columns.Archive | None
+    tournament_codes: np.ndarray  # per row: its tournament's number in ``tournaments``
+    tournaments: list[str]  # the distinct tournament ids, sorted
+    player_codes: np.ndarray  # per row: its player's number in ``player_numbers``
+    player_numbers: dict[str, int]
 
     def of_tournament(self, tournament_id: str) -> list[Change]:
         """The tournament's changes, by player id."""
+        code = bisect_left(self.tournaments, tournament_id)
+        if code == len(self.tournaments) or self.tournaments[code] != tournament_id:
+            return []
         return self._changes(
-            slice(bisect_left(self.tournament_ids, tournament_id), bisect_right(self.tournament_ids, tournament_id))
+            slice(
+                int(np.searchsorted(self.tournament_codes, code, side="left")),
+                int(np.searchsorted(self.tournament_codes, code, side="right")),
+            )
         )
 
     def of_player(self, player_id: str) -> list[Change]:
         """The player's changes, by tournament id."""
-        return self._changes(np.flatnonzero(self.columns["player_id"] == player_id))
+        code = self.player_numbers.get(player_id)
+        return [] if code is None else self._changes(np.flatnonzero(self.player_codes == code))
 
     def _changes(self, rows: slice | np.ndarray) -> list[Change]:
-        fields = [self.columns[name][rows].tolist() for name in _FIELDS]
+        if self.archive is None:
+            return []
+        fields = [self.archive.rows(name, rows).tolist() for name in _FIELDS]
         return [Change(*_stored_values(values)) for values in zip(*fields, strict=True)]
 
 
@@ -72,16 +88,35 @@ _NUMBERS = frozenset(("rating_before", "rating_after", "change", "change_unround
 
 
 def _read(session: Session, snapshot_id: int) -> ChangeTable:
-    archive = session.scalar(select(RatingSnapshot.change_columns).where(RatingSnapshot.id == snapshot_id))
-    columns = (
-        stored_columns.unpack(archive)
-        if archive
-        else {
-            name: np.empty(0, dtype=np.float64 if name in _NUMBERS else np.int64 if name == "games_counted" else object)
-            for name in _FIELDS
-        }
+    data = session.scalar(select(RatingSnapshot.change_columns).where(RatingSnapshot.id == snapshot_id))
+    if not data:
+        return ChangeTable(None, np.empty(0, dtype=np.int64), [], np.empty(0, dtype=np.int64), {})
+    archive = stored_columns.Archive(data)
+    tournament_codes, tournaments = _codes(archive, "tournament_id")
+    order = sorted(range(len(tournaments)), key=tournaments.__getitem__)
+    if order != list(range(len(tournaments))) or not bool(np.all(tournament_codes[:-1] <= tournament_codes[1:])):
+        # Numbered as sorted, so that a tournament's rows are one range (they are stored so already).
+        number = np.empty(len(order), dtype=np.int64)
+        number[order] = np.arange(len(order))
+        tournament_codes = number[tournament_codes]
+        tournaments = [tournaments[i] for i in order]
+        if not bool(np.all(tournament_codes[:-1] <= tournament_codes[1:])):
+            raise ValueError(f"snapshot {snapshot_id}: its changes are not stored by tournament")
+    player_codes, players = _codes(archive, "player_id")
+    return ChangeTable(
+        archive, tournament_codes, tournaments, player_codes, {player_id: i for i, player_id in enumerate(players)}
     )
-    return ChangeTable(columns, columns["tournament_id"].tolist())
+
+
+def _codes(archive: stored_columns.Archive, name: str) -> tuple[np.ndarray, list[str]]:
+    """A column of ids as a number per row and the ids those numbers stand for."""
+    coded = archive.codes(name)
+    if coded is not None:
+        return coded[0], coded[1].tolist()
+    ids = archive.column(name).tolist()
+    distinct = list(dict.fromkeys(ids))
+    number = {value: i for i, value in enumerate(distinct)}
+    return np.fromiter(map(number.__getitem__, ids), dtype=np.int64, count=len(ids)), distinct
 
 
 _tables = stored_columns.PerSnapshot(_read)

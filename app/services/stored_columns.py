@@ -23,7 +23,10 @@ time: a snapshot id reused after a deletion is never served another snapshot's c
 import datetime as dt
 import io
 import json
+import math
+import struct
 import threading
+import zipfile
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from itertools import chain
@@ -43,6 +46,7 @@ _PLAIN = ".json"
 _FIELDS = ".fields"
 _ABSENT = ".absent"
 _Read = TypeVar("_Read")
+_NPY_HEADER_MOST = 65_536 + 12  # a .npy header (format 2.0) is at most this long
 
 
 def pack(columns: Mapping[str, np.ndarray]) -> bytes:
@@ -60,27 +64,90 @@ def pack(columns: Mapping[str, np.ndarray]) -> bytes:
 
 def unpack(data: bytes) -> dict[str, np.ndarray]:
     """The columns ``pack`` stored, object columns as object arrays again."""
-    with np.load(io.BytesIO(data), allow_pickle=False) as archive:
-        stored = {name: archive[name] for name in archive.files}
-    return {name: _decoded(stored, name) for name in dict.fromkeys(stored_name.split(".", 1)[0] for stored_name in stored)}
+    archive = Archive(data)
+    return {name: archive.column(name) for name in archive.names}
 
 
-def _decoded(stored: dict[str, np.ndarray], name: str) -> np.ndarray:
-    if name + _PLAIN in stored:
-        return object_column(_loaded(stored[name + _PLAIN]))
-    if name + _FIELDS in stored:
-        fields = _loaded(stored[name + _FIELDS])
-        absent = stored[name + _ABSENT]
-        per_field = [_decoded(stored, f"{name}.{i}").tolist() for i in range(len(fields))]
-        records = np.full(len(absent), None, dtype=object)
-        records[~absent] = object_column(
-            [dict(zip(fields, row, strict=True)) for row in zip(*per_field, strict=True)]
-            if fields
-            else [{} for _ in range(int((~absent).sum()))]
-        )
-        return records
-    values = stored.get(name + _VALUES)
-    return stored[name] if values is None else object_column(_loaded(values))[stored[name]]
+class Archive:
+    """The columns of one stored archive, each decoded when asked, whole or only some of its rows.
+
+    ``np.savez`` stores its members uncompressed, so each array is read in place from the archive's
+    bytes (``_members``): nothing is copied or checksummed until a column is asked for. A reader that
+    needs a few rows of an object column (one player's points) decodes only those; one that needs a
+    whole column of codes (a dictionary-encoded column) gets the codes and the distinct values. The
+    distinct values of a column are decoded once per archive."""
+
+    def __init__(self, data: bytes) -> None:
+        self._stored = _members(data)
+        self._distinct: dict[str, np.ndarray] = {}
+        self._lock = threading.Lock()
+        self.names = list(dict.fromkeys(stored_name.split(".", 1)[0] for stored_name in self._stored))
+
+    def column(self, name: str) -> np.ndarray:
+        return self.rows(name, slice(None))
+
+    def rows(self, name: str, rows: np.ndarray | slice) -> np.ndarray:
+        """The column's values at ``rows`` only."""
+        stored = self._stored
+        if name + _PLAIN in stored:
+            return self._values(name + _PLAIN)[rows]
+        if name + _FIELDS in stored:
+            fields = _loaded(stored[name + _FIELDS])
+            every_absent = stored[name + _ABSENT]
+            absent = every_absent[rows]
+            # A field's arrays hold the rows that are not None only: the wanted rows' places among those.
+            present = (np.cumsum(~every_absent) - 1)[rows][~absent]
+            per_field = [self.rows(f"{name}.{i}", present).tolist() for i in range(len(fields))]
+            records = np.full(len(absent), None, dtype=object)
+            records[~absent] = object_column(
+                [dict(zip(fields, row, strict=True)) for row in zip(*per_field, strict=True)]
+                if fields
+                else [{} for _ in range(int((~absent).sum()))]
+            )
+            return records
+        if name + _VALUES in stored:
+            decoded: np.ndarray = self._values(name + _VALUES)[stored[name][rows]]
+            return decoded
+        plain: np.ndarray = stored[name][rows]
+        return plain
+
+    def codes(self, name: str) -> tuple[np.ndarray, np.ndarray] | None:
+        """A dictionary-encoded column as its codes and its distinct values (None for another layout)."""
+        return (self._stored[name], self._values(name + _VALUES)) if name + _VALUES in self._stored else None
+
+    def _values(self, stored_name: str) -> np.ndarray:
+        with self._lock:
+            found = self._distinct.get(stored_name)
+        if found is None:
+            found = object_column(_loaded(self._stored[stored_name]))
+            with self._lock:
+                self._distinct[stored_name] = found
+        return found
+
+
+def _members(data: bytes) -> dict[str, np.ndarray]:
+    """The archive's arrays by name, as read-only views of ``data`` where its members are stored
+    uncompressed (as ``np.savez`` writes them), else as ``np.load`` reads them."""
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        members = archive.infolist()
+    if any(member.compress_type != zipfile.ZIP_STORED for member in members):
+        with np.load(io.BytesIO(data), allow_pickle=False) as loaded:
+            return {name: loaded[name] for name in loaded.files}
+    arrays = {}
+    for member in members:
+        # The member's data follows its local header: 30 bytes, then its name and extra field.
+        name_length, extra_length = struct.unpack_from("<HH", data, member.header_offset + 26)
+        start = member.header_offset + 30 + name_length + extra_length
+        header = io.BytesIO(data[start : start + min(member.file_size, _NPY_HEADER_MOST)])
+        version = np.lib.format.read_magic(header)
+        read_header = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+        shape, fortran_order, dtype = read_header(header)
+        if dtype.hasobject:
+            raise ValueError("an archive of columns holds no pickled objects")
+        count = math.prod(shape)
+        array = np.frombuffer(data, dtype=dtype, count=count, offset=start + header.tell())
+        arrays[member.filename.removesuffix(".npy")] = array.reshape(shape, order="F" if fortran_order else "C")
+    return arrays
 
 
 def _loaded(utf8: np.ndarray) -> Any:

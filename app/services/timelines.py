@@ -9,16 +9,18 @@ one archive of columns, ``RatingSnapshot.point_columns``) and answers any date f
 the last point on or before the day is a binary search per player, the standings are the system's own
 column formulas. A player's history is his slice of the same columns.
 
-The players' names and countries are read with the points: a page of the list as of a date shows
-them as they were when its snapshot was first read here (docs/decisions.md 7.9). The columns are
-kept for the few most recently read snapshots (``stored_columns.PerSnapshot``)."""
+The archive is read in place and decoded only as far as a reader needs (``stored_columns.Archive``):
+the numeric columns and the statuses for any date, a player's tournaments for his rows alone; the
+players' names and countries are read when a reader asks for them (``people``). So the first read of
+a snapshot in a process costs little more than fetching its archive. The timelines are kept for the
+few most recently read snapshots (``stored_columns.PerSnapshot``)."""
 
 from __future__ import annotations
 
 import datetime as dt
 import math
 from bisect import bisect_left
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -26,7 +28,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.models import Player, RatingSnapshot
-from app.rating.system import NO_DAY, HeldPoints, PointArrays
+from app.rating.system import NO_DAY, HeldPoints, PointArrays, object_column
 from app.services import stored_columns
 from app.services.players import full_name
 
@@ -38,13 +40,29 @@ class Timeline:
     """A snapshot's points sorted by player, then date; players numbered in the order of their ids."""
 
     player_ids: list[str]  # sorted as Python sorts strings: the list's tie-break on equal ratings
-    name: np.ndarray  # per player, as a list shows it (objects: str or None), read with the points
-    country: np.ndarray
     player_of_row: np.ndarray
     first_row: np.ndarray  # per player: his first row; his rows end where the next player's begin
     key: np.ndarray  # per row: player << _DAY_BITS | day, ascending
     points: PointArrays  # per row
-    tournament_ids: np.ndarray  # per row (objects: lists of ids)
+    archive: stored_columns.Archive | None  # where each row's tournaments are read from
+    stored_row: np.ndarray | None  # per row, its row in the archive (None: the same)
+    _people: dict[str, np.ndarray] = field(default_factory=dict, compare=False, repr=False)
+
+    def people(self, session: Session) -> tuple[np.ndarray, np.ndarray]:
+        """Per player, his name as a list shows it and his country (objects: str or None), as stored
+        when first asked here: for a publication of the whole list (a page reads its own players')."""
+        if not self._people:
+            name, country = np.full(len(self.player_ids), None, dtype=object), np.full(len(self.player_ids), None, dtype=object)
+            number = {player_id: i for i, player_id in enumerate(self.player_ids)}
+            # Every player, not an IN list of thousands of ids (the drivers' limits on parameters).
+            for player_id, first_name, surname, player_country in session.connection().execute(
+                select(Player.id, Player.name, Player.surname, Player.country)
+            ):
+                i = number.get(player_id)
+                if i is not None:
+                    name[i], country[i] = full_name(first_name, surname), player_country
+            self._people.update(name=name, country=country)
+        return self._people["name"], self._people["country"]
 
     def history(self, player_id: str) -> list[dict[str, Any]]:
         """The player's points, oldest first, as the history endpoint shows them (none when the
@@ -73,10 +91,15 @@ class Timeline:
                 points.status[rows].tolist(),
                 points.title[rows].tolist(),
                 points.counters[rows].tolist(),
-                self.tournament_ids[rows].tolist(),
+                self._tournament_ids(rows).tolist(),
                 strict=True,
             )
         ]
+
+    def _tournament_ids(self, rows: slice) -> np.ndarray:
+        if self.archive is None:
+            return np.empty(0, dtype=object)
+        return self.archive.rows("tournament_ids", rows if self.stored_row is None else self.stored_row[rows])
 
     def held_on(self, day: dt.date, players: np.ndarray | None = None) -> tuple[np.ndarray, HeldPoints]:
         """The players who have a point on or before ``day`` (their numbers, ascending) and, for
@@ -116,40 +139,59 @@ def _read(session: Session, snapshot_id: int) -> Timeline:
 def timeline_from_archive(session: Session, archive: bytes | None) -> Timeline:
     """A timeline of points not (or not yet) stored as a snapshot's: a recompute's archive
     (``recompute.point_archive``), as ``python -m app.cli verify`` reproduces one."""
-    columns = stored_columns.unpack(archive) if archive else _NO_POINTS
-    row_player_ids = columns["player_id"].tolist()
-    player_ids = sorted(set(row_player_ids))
+    del session  # the players' names are read when asked for (Timeline.people)
+    if not archive:
+        return _timeline(None, [], np.empty(0, dtype=np.int64), _NO_POINTS)
+    columns = stored_columns.Archive(archive)
+    coded = columns.codes("player_id")
+    codes, ids = coded if coded is not None else _as_codes(columns.column("player_id"))
+    row_ids = ids.tolist()
+    player_ids = sorted(row_ids)
+    # The archive lists its ids in the order of their first rows, which is sorted when its rows are.
+    number = np.arange(len(player_ids)) if player_ids == row_ids else _numbers(row_ids, player_ids)
+    return _timeline(columns, player_ids, number[codes], columns)
+
+
+def _as_codes(column: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    distinct = list(dict.fromkeys(column.tolist()))
+    code = {value: i for i, value in enumerate(distinct)}
+    return np.fromiter(map(code.__getitem__, column.tolist()), dtype=np.int64, count=len(column)), object_column(distinct)
+
+
+def _numbers(ids: list[str], player_ids: list[str]) -> np.ndarray:
     number = {player_id: i for i, player_id in enumerate(player_ids)}
-    name, country = np.full(len(player_ids), None, dtype=object), np.full(len(player_ids), None, dtype=object)
-    # Every player, not an IN list of thousands of ids (the drivers' limits on parameters).
-    for player_id, first_name, surname, player_country in session.connection().execute(
-        select(Player.id, Player.name, Player.surname, Player.country)
-    ):
-        i = number.get(player_id)
-        if i is not None:
-            name[i], country[i] = full_name(first_name, surname), player_country
-    player_of_row = np.fromiter(map(number.__getitem__, row_player_ids), dtype=np.int64, count=len(row_player_ids))
-    key = (player_of_row << _DAY_BITS) | columns["day"].astype(np.int64)
-    order = np.argsort(key, kind="stable")  # stored in this order already; not relied on
-    player_of_row = player_of_row[order]
+    return np.fromiter(map(number.__getitem__, ids), dtype=np.int64, count=len(ids))
+
+
+def _timeline(archive: stored_columns.Archive | None, player_ids: list[str], player_of_row: np.ndarray, columns: Any) -> Timeline:
+    """``columns``: the archive, or the columns of an empty one (``_NO_POINTS``)."""
+
+    def column(name: str) -> np.ndarray:
+        return columns.column(name) if isinstance(columns, stored_columns.Archive) else columns[name]
+
+    player_of_row = player_of_row.astype(np.int64)
+    key = (player_of_row << _DAY_BITS) | column("day").astype(np.int64)
+    # Stored in this order already; not relied on.
+    order = None if bool(np.all(key[:-1] <= key[1:])) else np.argsort(key, kind="stable")
+    rows = slice(None) if order is None else order
+    player_of_row = player_of_row[rows]
     return Timeline(
         player_ids=player_ids,
-        name=name,
-        country=country,
         player_of_row=player_of_row,
         first_row=np.searchsorted(player_of_row, np.arange(len(player_ids)), side="left"),
-        key=key[order],
+        key=key[rows],
         points=PointArrays(
-            day=columns["day"][order].astype(np.int64),
-            rating=columns["rating"][order],
-            deviation=columns["deviation"][order],
-            games=columns["games"][order].astype(np.int64),
-            last_played=columns["last_played"][order].astype(np.int64),
-            status=columns["status"][order],
-            title=columns["title"][order],
-            counters=columns["counters"][order],
+            day=column("day")[rows].astype(np.int64),
+            rating=column("rating")[rows],
+            deviation=column("deviation")[rows],
+            games=column("games")[rows].astype(np.int64),
+            last_played=column("last_played")[rows].astype(np.int64),
+            status=column("status")[rows],
+            title=column("title")[rows],
+            counters=column("counters")[rows],
         ),
-        tournament_ids=columns["tournament_ids"][order],
+        archive=archive,
+        stored_row=order,
     )
 
 

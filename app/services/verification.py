@@ -68,7 +68,7 @@ def verify(session: Session, list_id: str, number: int, tolerance: float = TOLER
     data = recompute.compute_snapshot(session, stand_in, snapshot.list_date, lambda _: None, only, from_rows=True)
     system = get_system(stand_in.system)
     rows = publications.rows_from_timeline(
-        timelines.timeline_from_archive(session, data.points), system, data.params, publication.date
+        session, timelines.timeline_from_archive(session, data.points), system, data.params, publication.date
     )
     recomputed = {row["player_id"]: row["rating"] for row in rows}
     published = dict(
