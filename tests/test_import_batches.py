@@ -49,7 +49,9 @@ def test_a_refused_tournament_stores_nothing_and_the_batch_s_others_are_stored(c
     assert (report.tournaments_stored, report.players_stored, report.games_stored) == (2, 3, 5)
     assert report.rejected[importing.TOURNAMENT_REFUSED] == 1
     assert report.rejected[importing.GAME_OF_REFUSED_TOURNAMENT] == 2
-    assert report.examples[importing.TOURNAMENT_REFUSED] == ["tournament 901: /games/1/white: player '1' cannot play against himself"]
+    assert report.examples[importing.TOURNAMENT_REFUSED] == [
+        "tournament 901: /games/1/white: player '1' cannot play against himself"
+    ]
     assert report.rejected[importing.REPEATED_TOURNAMENT] == 1
     assert "'900'" in report.examples[importing.REPEATED_TOURNAMENT][0]
     assert list(report.jobs_queued) == ["rif-whr"]

@@ -6,9 +6,9 @@ import datetime as dt
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from itertools import groupby
-from typing import Any, cast
+from typing import Any
 
-from sqlalchemy import Table, and_, bindparam, case, delete, func, select, union, update
+from sqlalchemy import and_, bindparam, case, delete, func, select, union, update
 from sqlalchemy.orm import Session
 
 from app.db import dialect_insert, insert_rows
@@ -371,7 +371,7 @@ def refresh_search_keys(session: Session, player_ids: Sequence[str]) -> None:
                 changed,
             )
             session.execute(delete(PlayerSearchTerm).where(PlayerSearchTerm.player_id.in_([row["player_id"] for row in changed])))
-            insert_rows(session, cast(Table, PlayerSearchTerm.__table__), SEARCH_TERM_COLUMNS, terms)
+            insert_rows(session, PlayerSearchTerm.__table__, SEARCH_TERM_COLUMNS, terms)
 
 
 def full_name(name: str | None, surname: str | None) -> str | None:

@@ -6,9 +6,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
-from typing import Any, cast
+from typing import Any
 
-from sqlalchemy import Table, delete, func, insert, select
+from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session
 
 from app.db import insert_rows, locked_row
@@ -612,7 +612,7 @@ def _insert_games_of(session: Session, submissions: Sequence[TournamentIn]) -> N
         for submission in submissions
         for row in _game_rows(submission)
     ]
-    insert_rows(session, cast(Table, Game.__table__), GAME_COLUMNS, rows)
+    insert_rows(session, Game.__table__, GAME_COLUMNS, rows)
 
 
 def _game_rows(submission: TournamentIn) -> list[dict[str, Any]]:
