@@ -94,15 +94,23 @@ class StrictModel(BaseModel):
         """true and false are booleans, not the numbers 1 and 0, and a boolean is only true or false:
         pydantic's lax mode would take `"score": false` as 0 and `"rated": 0` as false, which the
         contract (type: number, type: boolean) refuses."""
-        if info.field_name is None or info.field_name not in cls.model_fields:
+        kinds = _field_kinds(cls, info.field_name)
+        if kinds is None:
             return value
-        kinds = _json_kinds(cast(Hashable, cls.model_fields[info.field_name].annotation))
         if isinstance(value, bool):
             if "boolean" not in kinds and "other" not in kinds and "number" in kinds:
                 raise ValueError("Input should be a number, not true or false")
         elif value is not None and kinds == {"boolean"}:
             raise ValueError("Input should be true or false")
         return value
+
+
+@functools.cache
+def _field_kinds(model: type[BaseModel], field_name: str | None) -> frozenset[str] | None:
+    """The JSON kinds of the model's field, None for no field of its own: looked up once per field, as
+    this check runs for every field of every submitted game (a million in a large import)."""
+    field = model.__pydantic_fields__.get(field_name) if field_name is not None else None
+    return None if field is None else _json_kinds(cast(Hashable, field.annotation))
 
 
 @functools.cache

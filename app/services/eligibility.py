@@ -78,7 +78,12 @@ def tournament_conditions(rating_list: RatingList) -> list[ColumnElement[bool]]:
 def reasons_not_rated(rating_list: RatingList, tournament: TournamentFields, review: str | None = None) -> list[str]:
     """Why the list will not rate this tournament; empty when it will. ``review``: the status of the
     tournament's review by the list (app.services.reviews), None when it has none."""
-    return [r.reason(tournament) for r in requirements(rating_list, review) if not r.admits(tournament)]
+    return reasons_not_met(requirements(rating_list, review), tournament)
+
+
+def reasons_not_met(rules: list["Requirement"], tournament: TournamentFields) -> list[str]:
+    """Why the tournament fails these requirements (a list's, ``requirements``); empty when it meets them."""
+    return [r.reason(tournament) for r in rules if not r.admits(tournament)]
 
 
 def requirements(rating_list: RatingList, review: str | None = None) -> list[Requirement]:

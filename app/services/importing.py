@@ -8,6 +8,7 @@ from typing import Any
 
 from pydantic import ValidationError
 from sqlalchemy import func, select
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from app.db import session_scope
@@ -19,9 +20,12 @@ from app.schemas.tournaments import TournamentIn
 from app.services.player_identity import match_go_players
 from app.services.tournaments import (
     RepeatedTournament,
+    check_new_tournament,
     lists_rating,
-    queue_recomputes,
+    queue_recomputes_of,
     replace_tournament,
+    store_new_tournaments,
+    stored_alone,
     stores_same,
     submit_tournament,
 )
@@ -65,6 +69,12 @@ class ImportReport:
     explanations: dict[str, str] = field(default_factory=dict)
 
 
+# New tournaments are checked one after the other and stored together, in one transaction, up to
+# this many games (or one tournament with more): the statements, the commit and the recomputes'
+# queueing are a batch's, not a tournament's (docs/decisions.md 7.69). Bounded, so memory is too.
+BATCH_GAMES = 3_000
+
+
 def import_results_file(
     path: Path,
     on_progress: Callable[[int, int], None] | None = None,
@@ -72,12 +82,17 @@ def import_results_file(
     options: ImportOptions | None = None,
     file_format: FileFormat | None = None,
 ) -> ImportReport:
-    """Import a results file of any known format, one tournament at a time (all or nothing each), as
-    submissions are stored: with a revision each, and a recompute queued for every list that rates
-    it and recomputes itself. Safe to run twice: a tournament already stored with the same content
-    is left alone, one stored with other content is corrected (its games replaced). ``options``
-    override tournaments' rated flags whatever the format. ``on_progress(done, total)`` follows the
-    tournaments submitted.
+    """Import a results file of any known format, all or nothing per tournament, as submissions are
+    stored: with a revision each, and a recompute queued for every list that rates it and recomputes
+    itself. Safe to run twice: a tournament already stored with the same content is left alone, one
+    stored with other content is corrected (its games replaced). ``options`` override tournaments'
+    rated flags whatever the format. ``on_progress(done, total)`` follows the tournaments submitted.
+
+    Tournaments go in batches (``BATCH_GAMES``), one transaction each: a tournament the submission
+    service refuses is refused before anything of it is written, so the batch's others are stored;
+    should the database itself fail during a batch, the batch is rolled back and imported again one
+    tournament a transaction. A Go tournament (its players matched to stored ones by name) is a batch
+    of its own.
 
     A tournament without a game is not stored; a file with no tournament to store (a table's header
     without players, every row rejected) is refused with ``FileRefused`` once read, nothing stored."""
@@ -89,6 +104,27 @@ def import_results_file(
         players_before = _count(session, Player)
         games_before = _count(session, Game)
     done = offered = 0
+
+    def store(batch: list[dict[str, Any]]) -> None:
+        nonlocal done
+        if not batch:
+            return
+        try:
+            outcome = _import_batch(batch, max_games)
+        except SQLAlchemyError:
+            if len(batch) == 1:
+                raise
+            outcome = _BatchOutcome()
+            for raw in batch:  # the database refused a write: each alone, as a submission of its own would be
+                outcome.add(_import_batch([raw], max_games))
+        outcome.apply(report, source)
+        for _ in batch:
+            done += 1
+            if on_progress:
+                on_progress(done, source.tournament_count)
+
+    batch: list[dict[str, Any]] = []
+    games = 0
     for raw in source.submissions:
         if not raw.get("games"):
             source.reject(TOURNAMENT_WITHOUT_GAMES, f"tournament {raw.get('id')}")
@@ -96,36 +132,17 @@ def import_results_file(
             continue
         offered += 1
         raw["rated"] = options.rated(raw["id"], raw.get("rated", True))
-        try:
-            with session_scope() as session:
-                if raw.get("category") == "go" and not _matched_by_pin_and_name(session, source, raw):
-                    continue
-                submission = TournamentIn.model_validate(raw)
-                stored = session.get(Tournament, submission.id)
-                if stored is not None and stores_same(session, submission):
-                    report.tournaments_unchanged += 1
-                else:
-                    rated_before = frozenset[str]()
-                    if stored is None:
-                        submit_tournament(session, submission, max_games=max_games, actor=IMPORT_ACTOR)
-                    else:
-                        rated_before = lists_rating(session, submission.id)
-                        replace_tournament(session, submission.id, submission, max_games=max_games, actor=IMPORT_ACTOR)
-                    report.tournaments_stored += 1
-                    for outcome in queue_recomputes(session, submission, also_for=rated_before):
-                        if outcome.job_id is not None:
-                            report.jobs_queued[outcome.list_id] = outcome.job_id
-        except RepeatedTournament as repeat:
-            source.reject(REPEATED_TOURNAMENT, f"tournament {raw['id']}: {repeat.errors[0].detail}")
-        except (InvalidInput, PayloadTooLarge, Conflict) as problem:
-            first = f"{problem.errors[0].pointer}: {problem.errors[0].detail}" if problem.errors else problem.detail
-            _refuse(source, raw, first)
-        except ValidationError as error:  # a value outside the contract, as the API's 422 would say
-            first_error = error.errors()[0]
-            _refuse(source, raw, "/" + "/".join(str(part) for part in first_error["loc"]) + ": " + first_error["msg"])
-        done += 1
-        if on_progress:
-            on_progress(done, source.tournament_count)
+        if raw.get("category") == "go":
+            store(batch)
+            batch, games = [], 0
+            store([raw])
+            continue
+        batch.append(raw)
+        games += len(raw["games"])
+        if games >= BATCH_GAMES:
+            store(batch)
+            batch, games = [], 0
+    store(batch)
     if on_progress:
         on_progress(done, source.tournament_count)  # a reader may have rejected the last ones
     if offered == 0:
@@ -139,22 +156,97 @@ def import_results_file(
     return report
 
 
-def _matched_by_pin_and_name(session: Session, source: SubmissionSource, raw: dict[str, Any]) -> bool:
+@dataclass
+class _BatchOutcome:
+    """What a batch's transaction did, applied to the report once it has committed."""
+
+    stored: int = 0
+    unchanged: int = 0
+    rejections: list[tuple[str, str, int]] = field(default_factory=list)
+    jobs_queued: dict[str, int] = field(default_factory=dict)
+
+    def add(self, other: "_BatchOutcome") -> None:
+        self.stored += other.stored
+        self.unchanged += other.unchanged
+        self.rejections += other.rejections
+        self.jobs_queued |= other.jobs_queued
+
+    def apply(self, report: ImportReport, source: SubmissionSource) -> None:
+        report.tournaments_stored += self.stored
+        report.tournaments_unchanged += self.unchanged
+        report.jobs_queued |= self.jobs_queued
+        for reason, example, count in self.rejections:
+            source.reject(reason, example, count=count)
+
+
+def _import_batch(batch: list[dict[str, Any]], max_games: int) -> _BatchOutcome:
+    """Store the batch's tournaments in one transaction, each through the submission service: new ones
+    checked one after the other (each against the stored tournaments and the batch's earlier ones) and
+    stored together; a tournament stored already is left alone or corrected, after the new ones before
+    it are stored. A tournament the service refuses is left out with the reason."""
+    outcome = _BatchOutcome()
+    with session_scope() as session:
+        pending: list[TournamentIn] = []
+        queued: list[tuple[TournamentIn, frozenset[str]]] = []
+        for raw in batch:
+            try:
+                if raw.get("category") == "go" and not _matched_by_pin_and_name(session, outcome, raw):
+                    continue
+                submission = TournamentIn.model_validate(raw)
+                stored = session.get(Tournament, submission.id) is not None
+                if not stored and submission.id not in {earlier.id for earlier in pending} and not stored_alone(submission):
+                    pending.append(check_new_tournament(session, submission, max_games=max_games, pending=pending))
+                    queued.append((submission, frozenset()))
+                    continue
+                store_new_tournaments(session, pending, actor=IMPORT_ACTOR)
+                outcome.stored += len(pending)
+                pending = []
+                if stored and stores_same(session, submission):
+                    outcome.unchanged += 1
+                    continue
+                rated_before = frozenset[str]()
+                if not stored:
+                    submit_tournament(session, submission, max_games=max_games, actor=IMPORT_ACTOR)
+                else:
+                    rated_before = lists_rating(session, submission.id)
+                    replace_tournament(session, submission.id, submission, max_games=max_games, actor=IMPORT_ACTOR)
+                outcome.stored += 1
+                queued.append((submission, rated_before))
+            except RepeatedTournament as repeat:
+                outcome.rejections.append((REPEATED_TOURNAMENT, f"tournament {raw['id']}: {repeat.errors[0].detail}", 1))
+            except (InvalidInput, PayloadTooLarge, Conflict) as problem:
+                first = f"{problem.errors[0].pointer}: {problem.errors[0].detail}" if problem.errors else problem.detail
+                _refuse(outcome, raw, first)
+            except ValidationError as error:  # a value outside the contract, as the API's 422 would say
+                first_error = error.errors()[0]
+                _refuse(outcome, raw, "/" + "/".join(str(part) for part in first_error["loc"]) + ": " + first_error["msg"])
+        if pending:
+            store_new_tournaments(session, pending, actor=IMPORT_ACTOR)
+            outcome.stored += len(pending)
+        for outcomes in queue_recomputes_of(session, queued):
+            for list_outcome in outcomes:
+                if list_outcome.job_id is not None:
+                    outcome.jobs_queued[list_outcome.list_id] = list_outcome.job_id
+    return outcome
+
+
+def _matched_by_pin_and_name(session: Session, outcome: _BatchOutcome, raw: dict[str, Any]) -> bool:
     """Match a Go file's players to stored ones (EGF PIN first, then name: app.services.player_identity),
     reporting every ambiguous name; False when one without a PIN leaves the tournament unstorable."""
     matches = match_go_players(session, raw)
     for ambiguous in matches.ambiguous:
-        source.reject(AMBIGUOUS_PLAYER, f"tournament {raw['id']}: {ambiguous}")
+        outcome.rejections.append((AMBIGUOUS_PLAYER, f"tournament {raw['id']}: {ambiguous}", 1))
     if matches.unresolved:
-        source.reject(AMBIGUOUS_TOURNAMENT, f"tournament {raw['id']}")
+        outcome.rejections.append((AMBIGUOUS_TOURNAMENT, f"tournament {raw['id']}", 1))
         return False
     return True
 
 
-def _refuse(source: SubmissionSource, raw: dict[str, Any], problem: str) -> None:
-    source.reject(TOURNAMENT_REFUSED, f"tournament {raw['id']}: {problem}")
+def _refuse(outcome: _BatchOutcome, raw: dict[str, Any], problem: str) -> None:
+    outcome.rejections.append((TOURNAMENT_REFUSED, f"tournament {raw['id']}: {problem}", 1))
     if raw["games"]:
-        source.reject(GAME_OF_REFUSED_TOURNAMENT, f"{len(raw['games'])} games of tournament {raw['id']}", count=len(raw["games"]))
+        games = len(raw["games"])
+        outcome.rejections.append((GAME_OF_REFUSED_TOURNAMENT, f"{games} games of tournament {raw['id']}", games))
 
 
 def _count(session: Session, model: type) -> int:

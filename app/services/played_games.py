@@ -31,13 +31,13 @@ RECORD = np.dtype([("black", "<i4"), ("white", "<i4"), ("day", "<i4"), ("black_h
 _HALF_POINTS = {result: round(2 * score) for result, score in SCORE_OF_RESULT.items()}
 
 
-def store(session: Session, rows: Sequence[Mapping[str, Any]]) -> None:
-    """Write the value of one tournament's game rows (``tournament_id``, ``black_id``, ``white_id``,
-    ``result``, ``played``, ``date``), given in ``seq`` order; none when no game was played. The
-    tournament has no value yet (a new one, or a correction that deleted it with the games)."""
-    value = value_of(rows)
-    if value is not None:
-        session.execute(insert(PlayedGames.__table__), [value])
+def store(session: Session, tournaments: Iterable[Sequence[Mapping[str, Any]]]) -> None:
+    """Write the value of each tournament's game rows (``tournament_id``, ``black_id``, ``white_id``,
+    ``result``, ``played``, ``date``), each given in ``seq`` order; none for one where no game was
+    played. The tournaments have no value yet (new ones, or a correction that deleted it with the games)."""
+    values = [value for value in map(value_of, tournaments) if value is not None]
+    if values:
+        session.execute(insert(PlayedGames.__table__), values)
 
 
 def rewrite(session: Session, tournament_ids: Collection[str]) -> None:

@@ -26,7 +26,7 @@ def resolve_players(session: Session, submission: TournamentIn) -> TournamentIn:
     held = external_holders(session, [external for player in submission.players for _, external in _externals(player)])
     renames: dict[str, str] = {}
     errors: list[FieldError] = []
-    stored = _stored(session, {player.id for player in submission.players})
+    stored = _stored(session, {player.id for player in submission.players}) if held else set()
     for index, player in enumerate(submission.players):
         holders = {held[external]: pointer for pointer, external in _externals(player) if external in held}
         holders.pop(player.id, None)
@@ -48,6 +48,11 @@ def resolve_players(session: Session, submission: TournamentIn) -> TournamentIn:
         if target is not None:
             renames.setdefault(merged, target)
     return _renamed(submission, renames) if renames else submission
+
+
+def gives_external_ids(submission: TournamentIn) -> bool:
+    """Whether the submission gives a player an id in another system (or an EGF PIN)."""
+    return any(True for player in submission.players for _ in _externals(player))
 
 
 def attach_external_ids(session: Session, submission: TournamentIn) -> None:

@@ -8,10 +8,10 @@ from collections.abc import Iterable, Sequence
 from itertools import groupby
 from typing import Any
 
-from sqlalchemy import and_, bindparam, case, delete, func, insert, select, union, update
+from sqlalchemy import and_, bindparam, case, delete, func, select, union, update
 from sqlalchemy.orm import Session
 
-from app.db import dialect_insert
+from app.db import dialect_insert, insert_rows
 from app.models import Game, Player, PlayerExternalId, PlayerName, PlayerSearchTerm, RatingEntry, RatingList, Tournament
 from app.names import MAX_TERM, WHOLE_NAME, WORD, WORD_END, folded, search_key, search_terms, sort_key
 from app.problems import Conflict, FieldError, InvalidInput, NotFound
@@ -20,6 +20,8 @@ from app.services import revisions
 
 UPSERT_BATCH = 500
 PLAYER_FIELDS = ("name", "surname", "native_name", "country", "city", "gender", "birth_year")
+NAME_FIELDS = ("name", "surname", "native_name")  # a spelling: what the search keys are made of
+SEARCH_TERM_COLUMNS = ("term", "player_id", "kind", "sort_key")
 # How a name matched a search, by quality, best first (docs/decisions.md 7.53): the order of the results.
 MATCHES = ("id", "exact", "prefix", "prefix", "word-prefix", "word-prefix", "substring")
 # The shortest query matched inside words too (ends of words); shorter ones match starts only.
@@ -291,6 +293,7 @@ def upsert_players(session: Session, players: Sequence[PlayerCreate]) -> None:
     """
     ordered = sorted(players, key=lambda player: player.id)
     table = Player.__table__
+    renamed = _new_or_renamed(session, ordered)
     for given_fields, run in groupby(ordered, key=lambda player: frozenset(player.model_fields_set - {"id", "external_ids"})):
         rows = [player.model_dump(exclude={"external_ids"}) for player in run]
         # One statement executed for many rows (the driver's executemany; SQLAlchemy batches it into
@@ -306,9 +309,32 @@ def upsert_players(session: Session, players: Sequence[PlayerCreate]) -> None:
             statement = statement.on_conflict_do_nothing(index_elements=[table.c.id])
         for start in range(0, len(rows), UPSERT_BATCH):
             session.execute(statement, rows[start : start + UPSERT_BATCH])
-    refresh_search_keys(session, [player.id for player in ordered])
+    refresh_search_keys(session, renamed)
     # The ORM's identity map may hold players loaded before the upsert: read them afresh.
     session.expire_all()
+
+
+def _new_or_renamed(session: Session, players: Sequence[PlayerCreate]) -> list[str]:
+    """The players the upsert creates or gives another spelling: only their search keys can change
+    (the earlier spellings and merges are not the upsert's), so only theirs are computed again."""
+    spellings: dict[str, tuple[str | None, ...]] = {}
+    ids = sorted({player.id for player in players})
+    for start in range(0, len(ids), UPSERT_BATCH):
+        for player_id, *spelling in session.execute(
+            select(Player.id, *(getattr(Player, field) for field in NAME_FIELDS)).where(
+                Player.id.in_(ids[start : start + UPSERT_BATCH])
+            )
+        ):
+            spellings[player_id] = tuple(spelling)
+    return [
+        player.id
+        for player in players
+        if player.id not in spellings
+        or any(
+            field in player.model_fields_set and getattr(player, field) != stored
+            for field, stored in zip(NAME_FIELDS, spellings[player.id], strict=True)
+        )
+    ]
 
 
 def refresh_search_keys(session: Session, player_ids: Sequence[str]) -> None:
@@ -324,7 +350,7 @@ def refresh_search_keys(session: Session, player_ids: Sequence[str]) -> None:
         ):
             earlier[player_id].append((name, surname, native_name))
         changed: list[dict[str, str]] = []
-        terms: list[dict[str, Any]] = []
+        terms: list[tuple[str, str, int, str]] = []
         for player_id, name, surname, native_name, stored_key, merged_into in session.execute(
             select(Player.id, Player.name, Player.surname, Player.native_name, Player.search_key, Player.merged_into).where(
                 Player.id.in_(chunk)
@@ -336,10 +362,7 @@ def refresh_search_keys(session: Session, player_ids: Sequence[str]) -> None:
             if key != stored_key:
                 changed.append({"player_id": player_id, "key": key})
                 order = sort_key(name, surname, player_id)
-                terms.extend(
-                    {"term": term, "player_id": player_id, "kind": kind, "sort_key": order}
-                    for term, kind in search_terms(spellings).items()
-                )
+                terms.extend((term, player_id, kind, order) for term, kind in search_terms(spellings).items())
         if changed:
             session.connection().execute(
                 update(Player.__table__)
@@ -348,8 +371,7 @@ def refresh_search_keys(session: Session, player_ids: Sequence[str]) -> None:
                 changed,
             )
             session.execute(delete(PlayerSearchTerm).where(PlayerSearchTerm.player_id.in_([row["player_id"] for row in changed])))
-            for first in range(0, len(terms), UPSERT_BATCH):
-                session.execute(insert(PlayerSearchTerm), terms[first : first + UPSERT_BATCH])
+            insert_rows(session, PlayerSearchTerm.__table__, SEARCH_TERM_COLUMNS, terms)
 
 
 def full_name(name: str | None, surname: str | None) -> str | None:

@@ -9,6 +9,7 @@ stored before the list required reviews, and is rated as before. Every decision 
 tournament, written in the decision's transaction with the version it replaced."""
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import func, select
@@ -49,6 +50,29 @@ def open_reviews(session: Session, tournament: Tournament) -> dict[str, str]:
             review.reason = review.decided_by = review.decided_at = None
     session.flush()
     return statuses(session, tournament.id)
+
+
+def open_reviews_of(session: Session, tournaments: Sequence[Tournament]) -> dict[str, dict[str, str]]:
+    """``open_reviews`` for several stored tournaments, by id: the lists that require reviews read
+    once, and the reviews of the tournaments no such list reviews in one query."""
+    reviewing = set(
+        session.scalars(
+            select(RatingList.category)
+            .where(RatingList.category.in_(sorted({t.category for t in tournaments})), RatingList.requires_review.is_(True))
+            .distinct()
+        )
+    )
+    opened = {t.id: open_reviews(session, t) for t in tournaments if t.category in reviewing}
+    others = sorted(t.id for t in tournaments if t.category not in reviewing)
+    found: dict[str, dict[str, str]] = {tournament_id: {} for tournament_id in others}
+    if others:
+        for tournament_id, list_id, status in session.execute(
+            select(TournamentReview.tournament_id, TournamentReview.list_id, TournamentReview.status).where(
+                TournamentReview.tournament_id.in_(others)
+            )
+        ):
+            found[tournament_id][list_id] = status
+    return opened | found
 
 
 def statuses(session: Session, tournament_id: str) -> dict[str, str]:

@@ -5,6 +5,8 @@ here commits."""
 
 import datetime as dt
 from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import func, select
@@ -47,21 +49,54 @@ def record(
 ) -> Revision:
     """Append the subject's next revision. Two changes of one subject at once are serialised by the
     subject's own row lock (the tournament's, the list's); the unique (subject, number) is the guard."""
-    last = session.scalar(select(func.max(Revision.number)).where(Revision.subject == subject, Revision.subject_id == subject_id))
-    revision = Revision(
-        subject=subject,
-        subject_id=subject_id,
-        number=(last or 0) + 1,
-        kind=kind,
-        list_id=list_id,
-        actor=actor,
-        at=dt.datetime.now(dt.UTC),
-        summary=summary,
-        previous=previous,
-    )
-    session.add(revision)
+    return record_many(session, [NewRevision(subject, subject_id, kind, actor, summary, previous, list_id)])[0]
+
+
+@dataclass(frozen=True)
+class NewRevision:
+    subject: str
+    subject_id: str
+    kind: str
+    actor: str
+    summary: str
+    previous: dict[str, Any] | None
+    list_id: str | None = None
+
+
+def record_many(session: Session, changes: Sequence[NewRevision]) -> list[Revision]:
+    """``record`` for several changes (of one subject each, e.g. a batch of new tournaments): the
+    subjects' last numbers read in one query, the revisions written in one flush."""
+    last: dict[tuple[str, str], int] = {}
+    for subject in sorted({change.subject for change in changes}):
+        ids = sorted({change.subject_id for change in changes if change.subject == subject})
+        for start in range(0, len(ids), 500):  # keep the IN list within every database's limits
+            for subject_id, number in session.execute(
+                select(Revision.subject_id, func.max(Revision.number))
+                .where(Revision.subject == subject, Revision.subject_id.in_(ids[start : start + 500]))
+                .group_by(Revision.subject_id)
+            ):
+                last[subject, subject_id] = number
+    at = dt.datetime.now(dt.UTC)
+    recorded = []
+    for change in changes:
+        number = last.get((change.subject, change.subject_id), 0) + 1
+        last[change.subject, change.subject_id] = number
+        recorded.append(
+            Revision(
+                subject=change.subject,
+                subject_id=change.subject_id,
+                number=number,
+                kind=change.kind,
+                list_id=change.list_id,
+                actor=change.actor,
+                at=at,
+                summary=change.summary,
+                previous=change.previous,
+            )
+        )
+    session.add_all(recorded)
     session.flush()
-    return revision
+    return recorded
 
 
 def revisions_of(session: Session, subject: str, subject_id: str, limit: int, offset: int) -> tuple[list[Revision], int]:

@@ -11,16 +11,26 @@ from typing import Any
 from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session
 
-from app.db import locked_row
-from app.models import Game, PlayedGames, Player, RatingList, Revision, Tournament, TournamentPlayer, TournamentStanding
+from app.db import insert_rows, locked_row
+from app.models import (
+    Game,
+    PlayedGames,
+    Player,
+    RatingList,
+    Revision,
+    Tournament,
+    TournamentPlayer,
+    TournamentReview,
+    TournamentStanding,
+)
 from app.problems import Conflict, FieldError, InvalidInput, NotFound, PayloadTooLarge, PreconditionFailed, Problem
 from app.rating.system import Change
 from app.schemas.players import PlayerCreate
 from app.schemas.tournaments import TOURNAMENT_PLAYER_FIELDS, TournamentIn, TournamentPlayerIn
 from app.services import played_games, reviews, revisions, snapshot_changes
-from app.services.eligibility import TournamentFields, reasons_not_rated
+from app.services.eligibility import Requirement, TournamentFields, reasons_not_met, reasons_not_rated, requirements
 from app.services.jobs import trigger_recompute
-from app.services.player_identity import attach_external_ids, resolve_players
+from app.services.player_identity import attach_external_ids, gives_external_ids, resolve_players
 from app.services.players import upsert_players
 
 
@@ -45,35 +55,72 @@ def submit_tournament(
     session: Session, submission: TournamentIn, *, max_games: int, actor: str, allow_duplicate: bool = False
 ) -> Tournament:
     """Store a new tournament with its players and games, all or nothing, and its first revision.
-    One whose games repeat a stored tournament's is refused unless the submitter says it is intended."""
+    One whose games repeat a stored tournament's is refused unless the submitter says it is intended.
+    The two steps a batch of new tournaments takes (the import's), with a batch of one."""
     if session.get(Tournament, submission.id) is not None:
         raise Conflict(
             f"Tournament {submission.id!r} already exists; use PUT /v1/tournaments/{submission.id} to correct it.",
             [FieldError("/id", "a tournament with this id already exists")],
         )
+    checked = check_new_tournament(session, submission, max_games=max_games, allow_duplicate=allow_duplicate)
+    return store_new_tournaments(session, [checked], actor=actor)[0]
+
+
+def check_new_tournament(
+    session: Session,
+    submission: TournamentIn,
+    *,
+    max_games: int,
+    allow_duplicate: bool = False,
+    pending: Sequence[TournamentIn] = (),
+) -> TournamentIn:
+    """The checks a new tournament passes before anything of it is stored (a Problem otherwise); the
+    submission with its players named as stored. ``pending``: new tournaments checked before it in
+    the same batch and not stored yet, whose players count as stored and whose games as stored games
+    (a batch holds no tournament matched by external id or name: see ``stored_alone``)."""
     submission = resolve_players(session, submission)
-    _validate(session, submission, max_games=max_games)
+    _validate(session, submission, max_games=max_games, pending=pending)
     if not allow_duplicate:
-        _refuse_a_repeat(session, submission)
-    upsert_players(session, _player_records(submission.players))
-    attach_external_ids(session, submission)
-    tournament = Tournament(id=submission.id, **_tournament_fields(submission))
-    session.add(tournament)
+        _refuse_a_repeat(session, submission, pending)
+    return submission
+
+
+def stored_alone(submission: TournamentIn) -> bool:
+    """Whether a new tournament must be stored before the next one is checked, never batched with
+    others: one whose players are matched to stored ones by external id (an EGF PIN), which a
+    tournament stored before it in the same batch could hold."""
+    return gives_external_ids(submission)
+
+
+def store_new_tournaments(session: Session, submissions: Sequence[TournamentIn], *, actor: str) -> list[Tournament]:
+    """Store checked new tournaments (``check_new_tournament``, in this order): their players (one
+    upsert, later tournaments' fields last), games, declared entries and standings, each tournament's
+    reviews and its first revision; a statement of each kind for the whole batch."""
+    upsert_players(session, _player_records([player for submission in submissions for player in submission.players]))
+    for submission in submissions:
+        attach_external_ids(session, submission)
+    tournaments = [Tournament(id=submission.id, **_tournament_fields(submission)) for submission in submissions]
+    session.add_all(tournaments)
     session.flush()
-    _insert_games(session, submission)
-    _insert_tournament_players(session, submission)
-    _insert_standings(session, submission)
-    under_review = reviews.open_reviews(session, tournament)
-    revisions.record(
+    _insert_games_of(session, submissions)
+    _insert_tournament_players(session, submissions)
+    _insert_standings(session, submissions)
+    under_review = reviews.open_reviews_of(session, tournaments)
+    revisions.record_many(
         session,
-        subject=revisions.TOURNAMENT,
-        subject_id=submission.id,
-        kind=revisions.SUBMITTED,
-        actor=actor,
-        summary=revisions.describe_submission(submission) + _awaiting(under_review),
-        previous=None,
+        [
+            revisions.NewRevision(
+                subject=revisions.TOURNAMENT,
+                subject_id=submission.id,
+                kind=revisions.SUBMITTED,
+                actor=actor,
+                summary=revisions.describe_submission(submission) + _awaiting(under_review[submission.id]),
+                previous=None,
+            )
+            for submission in submissions
+        ],
     )
-    return tournament
+    return tournaments
 
 
 def replace_tournament(
@@ -108,8 +155,8 @@ def replace_tournament(
     session.execute(delete(TournamentPlayer).where(TournamentPlayer.tournament_id == tournament_id))
     session.execute(delete(TournamentStanding).where(TournamentStanding.tournament_id == tournament_id))
     _insert_games(session, submission)
-    _insert_tournament_players(session, submission)
-    _insert_standings(session, submission)
+    _insert_tournament_players(session, [submission])
+    _insert_standings(session, [submission])
     session.flush()
     # A corrected tournament is a version no officer has seen: under review again (decisions 7.30).
     under_review = reviews.open_reviews(session, tournament)
@@ -267,16 +314,44 @@ def queue_recomputes(
     transaction: the job exists exactly when the tournament does. A queued job of the list absorbs
     the request (the partial unique index on queued jobs), so a burst of submissions is one job.
     ``also_for``: lists that rated the tournament before a correction and must drop it now."""
+    return queue_recomputes_of(session, [(submission, also_for)])[0]
+
+
+def queue_recomputes_of(
+    session: Session, submissions: Sequence[tuple[TournamentFields, frozenset[str]]]
+) -> list[list[ListOutcome]]:
+    """``queue_recomputes`` for several stored tournaments (each with its ``also_for``) at once: the
+    lists and the reviews read once, each list's recompute queued once (the queue coalesces them)."""
+    under_review: dict[str, dict[str, str]] = {}
+    for tournament_id, list_id, status in session.execute(
+        select(TournamentReview.tournament_id, TournamentReview.list_id, TournamentReview.status).where(
+            TournamentReview.tournament_id.in_(sorted({submission.id for submission, _ in submissions}))
+        )
+    ):
+        under_review.setdefault(tournament_id, {})[list_id] = status
+    categories = sorted({submission.category for submission, _ in submissions})
+    lists = list(session.scalars(select(RatingList).where(RatingList.category.in_(categories)).order_by(RatingList.id)))
+    jobs: dict[str, int] = {}
+    # Each list's requirements under each review status, built once for the batch (they are SQL too).
+    rules: dict[tuple[str, str | None], list[Requirement]] = {}
     outcomes = []
-    under_review = reviews.statuses(session, submission.id)
-    lists = session.scalars(select(RatingList).where(RatingList.category == submission.category).order_by(RatingList.id))
-    for rating_list in lists:
-        review = under_review.get(rating_list.id)
-        reasons = reasons_not_rated(rating_list, submission, review)
-        job_id = None
-        if rating_list.auto_recompute and (not reasons or rating_list.id in also_for):
-            job_id = trigger_recompute(session, rating_list.id).id
-        outcomes.append(ListOutcome(rating_list.id, not reasons, "; ".join(reasons) or None, job_id, review))
+    for submission, also_for in submissions:
+        reviewed = under_review.get(submission.id, {})
+        of_submission = []
+        for rating_list in lists:
+            if rating_list.category != submission.category:
+                continue
+            review = reviewed.get(rating_list.id)
+            if (rating_list.id, review) not in rules:
+                rules[rating_list.id, review] = requirements(rating_list, review)
+            reasons = reasons_not_met(rules[rating_list.id, review], submission)
+            job_id = None
+            if rating_list.auto_recompute and (not reasons or rating_list.id in also_for):
+                if rating_list.id not in jobs:
+                    jobs[rating_list.id] = trigger_recompute(session, rating_list.id).id
+                job_id = jobs[rating_list.id]
+            of_submission.append(ListOutcome(rating_list.id, not reasons, "; ".join(reasons) or None, job_id, review))
+        outcomes.append(of_submission)
     return outcomes
 
 
@@ -416,10 +491,8 @@ class RepeatedTournament(Conflict):
     """The submission's games repeat a stored tournament's."""
 
 
-def _refuse_a_repeat(session: Session, submission: TournamentIn) -> None:
-    played = Counter(
-        (game.date or submission.end, game.black, game.white, game.result) for game in submission.games if game.played
-    )
+def _refuse_a_repeat(session: Session, submission: TournamentIn, pending: Sequence[TournamentIn] = ()) -> None:
+    played = _played_games(submission)
     if sum(played.values()) < REPEAT_MIN_GAMES:
         return
     rows = session.execute(
@@ -436,6 +509,9 @@ def _refuse_a_repeat(session: Session, submission: TournamentIn) -> None:
     stored: dict[str, Counter[tuple[Any, ...]]] = {}
     for tournament_id, *game in rows:
         stored.setdefault(tournament_id, Counter())[tuple(game)] += 1
+    for earlier in pending:
+        if earlier.category == submission.category and earlier.start <= submission.end and earlier.end >= submission.start:
+            stored[earlier.id] = _played_games(earlier)
     total = sum(played.values())
     for tournament_id, games in sorted(stored.items()):
         repeated = (played & games).total()
@@ -448,19 +524,28 @@ def _refuse_a_repeat(session: Session, submission: TournamentIn) -> None:
             )
 
 
+def _played_games(submission: TournamentIn) -> Counter[tuple[Any, ...]]:
+    """The played games as the repeat check compares them: day (the tournament's end when none is
+    given, as stored), black, white, result."""
+    return Counter((game.date or submission.end, game.black, game.white, game.result) for game in submission.games if game.played)
+
+
 def _player_records(players: Sequence[TournamentPlayerIn]) -> list[PlayerCreate]:
     """The players' own fields (the per-tournament ones go to tournament_players), keeping which
     fields were given so that an update changes only those."""
+    # Built from values the submission's validation checked already (PlayerCreate's own fields): not validated again.
+    own_fields = set(PlayerCreate.model_fields)
     return [
-        PlayerCreate.model_validate(
-            player.model_dump(exclude_unset=True, exclude=set(TOURNAMENT_PLAYER_FIELDS)) | {"id": player.id}
+        PlayerCreate.model_construct(
+            _fields_set=(player.model_fields_set & own_fields) | {"id"},
+            **{field: getattr(player, field) for field in own_fields},
         )
         for player in players
     ]
 
 
-def _insert_tournament_players(session: Session, submission: TournamentIn) -> None:
-    rows = _tournament_player_rows(submission)
+def _insert_tournament_players(session: Session, submissions: Sequence[TournamentIn]) -> None:
+    rows = [row for submission in submissions for row in _tournament_player_rows(submission)]
     if rows:
         session.execute(insert(TournamentPlayer), rows)
 
@@ -475,9 +560,10 @@ def _tournament_player_rows(submission: TournamentIn) -> list[dict[str, Any]]:
     return rows
 
 
-def _insert_standings(session: Session, submission: TournamentIn) -> None:
-    if submission.standings:
-        session.execute(insert(TournamentStanding), _standing_rows(submission))
+def _insert_standings(session: Session, submissions: Sequence[TournamentIn]) -> None:
+    rows = [row for submission in submissions for row in _standing_rows(submission)]
+    if rows:
+        session.execute(insert(TournamentStanding), rows)
 
 
 def _standing_rows(submission: TournamentIn) -> list[dict[str, Any]]:
@@ -498,14 +584,37 @@ def _tournament_fields(submission: TournamentIn) -> dict[str, Any]:
 
 
 def _insert_games(session: Session, submission: TournamentIn) -> None:
-    """The games' rows, and the same rows as the tournament's one value the recompute reads
-    (``app.services.played_games``): written together, so that the value never differs from the rows."""
-    if submission.games:
-        rows = _game_rows(submission)
-        # The table's own INSERT, executed for all rows (no ORM objects or per-row attribute mapping:
-        # the rows are already the columns' values).
-        session.execute(insert(Game.__table__), rows)
-        played_games.store(session, rows)
+    _insert_games_of(session, [submission])
+
+
+GAME_COLUMNS = (
+    "tournament_id",
+    "seq",
+    "game_id",
+    "round",
+    "black_id",
+    "white_id",
+    "result",
+    "played",
+    "date",
+    "handicap",
+    "board_size",
+)
+
+
+def _insert_games_of(session: Session, submissions: Sequence[TournamentIn]) -> None:
+    """The tournaments' game rows (``_game_rows``) by the driver's bulk path (COPY on PostgreSQL), the
+    dates as ISO text, which a million games' parameters go through faster than SQLAlchemy's per-value
+    processing; and the same rows as each tournament's one value the recompute reads
+    (``app.services.played_games``): written together, so that a value never differs from its rows."""
+    per_tournament = [_game_rows(submission) for submission in submissions if submission.games]
+    rows = [
+        tuple(row["date"].isoformat() if column == "date" else row[column] for column in GAME_COLUMNS)
+        for game_rows in per_tournament
+        for row in game_rows
+    ]
+    insert_rows(session, Game.__table__, GAME_COLUMNS, rows)
+    played_games.store(session, per_tournament)
 
 
 def _game_rows(submission: TournamentIn) -> list[dict[str, Any]]:
@@ -538,7 +647,7 @@ def validate_submission(session: Session, submission: TournamentIn, *, max_games
     _validate(session, submission, max_games=max_games)
 
 
-def _validate(session: Session, submission: TournamentIn, *, max_games: int) -> None:
+def _validate(session: Session, submission: TournamentIn, *, max_games: int, pending: Sequence[TournamentIn] = ()) -> None:
     if len(submission.games) > max_games:
         raise PayloadTooLarge(
             f"The tournament has {len(submission.games)} games; at most {max_games} are accepted in one submission.",
@@ -557,7 +666,8 @@ def _validate(session: Session, submission: TournamentIn, *, max_games: int) -> 
         if inline_ids[player.id] > 1:
             errors.append(FieldError(f"/players/{index}/id", f"player {player.id!r} is given more than once"))
 
-    known = set(inline_ids) | _existing_player_ids(session, submission)
+    known = set(inline_ids) | {player.id for earlier in pending for player in earlier.players}
+    known |= _existing_player_ids(session, submission, known)
     game_ids = Counter(game.id for game in submission.games if game.id is not None)
     seen_game_ids: set[str] = set()
     for index, game in enumerate(submission.games):
@@ -623,8 +733,9 @@ def _standings_errors(submission: TournamentIn) -> list[FieldError]:
     return errors
 
 
-def _existing_player_ids(session: Session, submission: TournamentIn) -> set[str]:
-    named = {game.black for game in submission.games} | {game.white for game in submission.games}
+def _existing_player_ids(session: Session, submission: TournamentIn, known: set[str]) -> set[str]:
+    """The stored players among those the games name that are not ``known`` already."""
+    named = ({game.black for game in submission.games} | {game.white for game in submission.games}) - known
     if not named:
         return set()
     found: set[str] = set()
