@@ -20,9 +20,9 @@ def test_no_page_loads_a_template_once_the_service_is_ready(monkeypatch):
         assert client.get("/v1/health/ready").status_code == 200
         loaded: list[tuple[str, str]] = []
         for code, environment in fresh.items():
-            load = environment.loader.load  # type: ignore[union-attr]
+            load = environment.loader.load
 
-            def counted(env, name, globals=None, code=code, load=load):  # type: ignore[no-untyped-def]
+            def counted(env, name, globals=None, code=code, load=load):
                 loaded.append((code, name))
                 return load(env, name, globals)
 
@@ -43,7 +43,7 @@ def test_every_language_starts_with_all_templates_compiled_once(monkeypatch):
     for environment in fresh.values():
         parse = environment._parse
 
-        def counted(source, name, filename, parse=parse):  # type: ignore[no-untyped-def]
+        def counted(source, name, filename, parse=parse):
             parsed.append(name)
             return parse(source, name, filename)
 
