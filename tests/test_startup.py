@@ -1,6 +1,7 @@
 """What a process prepares when it starts, before /v1/health/ready answers: every template of the
 website in every language, so that no reader's first page waits for one to be parsed and compiled."""
 
+import gc
 import importlib
 
 from fastapi.testclient import TestClient
@@ -59,3 +60,9 @@ def test_every_language_starts_with_all_templates_compiled_once(monkeypatch):
             pages[code] = client.get("/calculators").text
     assert len(set(pages.values())) == len(i18n.LANGUAGES)
     assert 'lang="ru"' in pages["ru"] and 'lang="en"' in pages["en"]
+
+
+def test_what_a_started_process_built_is_left_out_of_the_collectors_passes():
+    with TestClient(create_app(start_worker=False)) as client:
+        assert client.get("/v1/health/ready").status_code == 200
+        assert gc.get_freeze_count() > 0
