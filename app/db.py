@@ -44,6 +44,19 @@ def _sqlite_pragmas(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEn
     cursor.close()
 
 
+def checkpoint(engine: Engine) -> None:
+    """SQLite: copy what the write-ahead log holds into the database file, as far as no reader still
+    needs the file's older pages (``wal_checkpoint(PASSIVE)``: it never waits for a reader or a
+    writer). Readers read the file through its memory map, but a page still in the log by a read()
+    of the log: a 12 MB value took 12-16 ms to fetch from the log against 9-12 ms from the file
+    (in a scratch database, warm page cache). SQLite checkpoints by itself when a commit leaves the
+    log over 1,000 pages, but not past a reader that was reading then. Nothing to do on PostgreSQL."""
+    if engine.dialect.name != "sqlite":
+        return
+    with engine.connect() as connection:
+        connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+
+
 @lru_cache
 def get_engine() -> Engine:
     return make_engine(get_settings().database_url)

@@ -2,16 +2,20 @@
 snapshots read at most once a second, and what a client sees when a new snapshot arrives, from this
 process, from another one, and from a live server's own worker."""
 
+import sqlite3
 import time
 
 import httpx
 from sqlalchemy import update
+from sqlalchemy.engine import make_url
 
 from app import db
+from app.http import response_cache
 from app.models import RatingList
 from app.services import current_snapshots as current_module
 from app.services import rating_lists as service
-from tests.helpers import AUTH, recompute_now, tournament_body
+from app.services import snapshot_changes, timelines
+from tests.helpers import AUTH, ratings, recompute_now, tournament_body
 from tests.live_server import running_server
 
 LATER = {"black": "p1", "white": "p2", "result": "W"}
@@ -173,3 +177,35 @@ def test_conditional_reads_match_the_query_as_sent_and_the_snapshot_read(client)
         client.get("/v1/players/p1/history?list=rif-elo").headers["etag"] != client.get("/v1/players/p1/history").headers["etag"]
     )
     assert client.get("/v1/rating-lists/nope/ratings", headers={"If-None-Match": etag}).status_code == 404
+
+
+def test_a_snapshot_just_written_is_read_right_by_a_process_that_never_read_it(client, database_url):
+    """Right after the recompute, read as another process would (nothing of the snapshot kept): the
+    list as of its last day is the list, each history ends at the player's row, each tournament's
+    changes are the snapshot's. On SQLite the worker has checkpointed the write-ahead log: the
+    database file alone (opened ``immutable``, which reads no log) holds the snapshot."""
+    client.post("/v1/tournaments", json=tournament_body(), headers=AUTH)
+    client.post("/v1/tournaments", json=tournament_body("T2", start="2020-06-01", end="2020-06-01", games=[LATER]), headers=AUTH)
+    snapshot_id = recompute_now(client)["snapshot_id"]
+    timelines.forget_all()
+    snapshot_changes.forget_all()
+    response_cache.responses.clear()
+    as_of = ratings(client, as_of="2020-06-01")
+    current = ratings(client)
+    assert as_of.keys() == current.keys() == {"p1", "p2", "p3", "p4"}
+    for player_id, row in current.items():
+        assert as_of[player_id]["rating"] == row["rating"]
+        last = client.get(f"/v1/players/{player_id}/history").json()["points"][-1]
+        assert last["rating"] == row["rating"]
+        assert last["date"] == ("2020-06-01" if player_id in ("p1", "p2") else "2020-05-03")
+    changes = [c for c in client.get("/v1/tournaments/T2").json()["rating_changes"] if c["list_id"] == "rif-whr"]
+    assert {c["snapshot_id"] for c in changes} == {snapshot_id}
+    assert {c["player_id"]: c["rating_after"] for c in changes} == {p: current[p]["rating"] for p in ("p1", "p2")}
+    if make_url(database_url).get_backend_name() == "sqlite":
+        file_alone = sqlite3.connect(f"file:{make_url(database_url).database}?immutable=1", uri=True)
+        try:
+            assert file_alone.execute("SELECT id FROM rating_snapshots WHERE id = ?", (snapshot_id,)).fetchall() == [
+                (snapshot_id,)
+            ]
+        finally:
+            file_alone.close()

@@ -25,7 +25,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, Operation
 from sqlalchemy.orm import Session, aliased
 
 from app import metrics
-from app.db import dialect_insert, insert_rows, session_scope
+from app.db import checkpoint, dialect_insert, get_engine, insert_rows, session_scope
 from app.models import (
     Job,
     RatingEntry,
@@ -145,6 +145,7 @@ def run_job(job_id: int, list_date: dt.date | None = None) -> None:
             with session_scope() as session:
                 snapshot_id = write_snapshot(session, job_id, data, list_date or dt.date.today())
             written = time.perf_counter()
+            checkpoint(get_engine())  # the snapshot's first readers read it from the database file
         _record_timings(job_id, {**data.timings, "write": written - computed})
         _ended(job_id, list_id, SUCCEEDED, claimed)
         log.info(

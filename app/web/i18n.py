@@ -95,6 +95,14 @@ def formatters(language: Language) -> dict[str, Callable[..., str]]:
     }
 
 
+def prepare(language: Language) -> None:
+    """Load the language's catalogue and Babel's data for its dates and numbers (read from disk the
+    first time a locale is used)."""
+    translations(language.code)
+    format_date(dt.date(2000, 1, 1), format="medium", locale=language.locale)
+    format_decimal(12345, locale=language.locale)
+
+
 @lru_cache(maxsize=65536)
 def shown_date(value: dt.date | None, locale: str) -> str:
     """A day in the language's medium format (Jul 28, 2013; 28 июл. 2013 г.; 2013年7月28日)."""
