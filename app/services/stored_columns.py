@@ -243,10 +243,10 @@ def _coded(column: CodedColumn) -> dict[str, np.ndarray]:
 
 def _record_columns(column: RecordColumn) -> dict[str, np.ndarray]:
     """What ``_records`` stores for dicts of the column's one shape, from its per-key columns (and
-    what ``_encoded`` stores for no rows at all: an empty JSON array)."""
+    what ``_encoded`` stores for no rows at all: an empty dictionary)."""
     rows = len(column)
     if not rows:
-        return {_PLAIN: _utf8(_json([]))}
+        return _dictionary([])
     arrays = {_ABSENT: np.zeros(rows, dtype=bool), _FIELDS: _utf8(_json(list(column.fields)))}
     for i, values in enumerate(column.fields.values()):
         if isinstance(values, CodedColumn):
