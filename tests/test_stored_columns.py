@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from app.rating.system import object_column
+from app.rating.system import CodedColumn, RecordColumn, object_column
 from app.services import stored_columns
 
 AWKWARD = 'tab\there, "quotes", back\\slash, ünïcödé ✓ 𝄞, \x00 nul'
@@ -67,6 +67,35 @@ def test_empty_columns_read_back_empty():
         stored_columns.pack({"rating": np.empty(0), "status": object_column([]), "counters": object_column([])})
     )
     assert [len(column) for column in back.values()] == [0, 0, 0]
+
+
+@pytest.mark.parametrize("rows", [[2, 0, 2, 3, 0], []])
+def test_coded_columns_are_stored_as_their_values_would_be(rows):
+    """A columnar system's coded columns give the very bytes the same values give as objects: codes
+    numbered by first row, the values no row names left out (the WHR list's points and changes)."""
+    codes = np.array(rows, dtype=np.int64)
+    ids = ["t9", "unused", "t1", AWKWARD]
+    lists = [["t2", "t1"], ["never"], ["t1"], []]
+    days = ["2019-05-02", "2019-05-01", None, "2019-05-01 (never named)"]
+    deviations = np.linspace(-0.0, 51.25, len(rows))
+    coded = {
+        "ids": CodedColumn(codes, ids),
+        "tournament_ids": CodedColumn(codes, lists),
+        "title": CodedColumn(np.zeros(len(rows), dtype=np.int8), [None]),
+        "details": RecordColumn({"deviation_after": deviations, "day_after": CodedColumn(codes, days)}),
+    }
+    as_objects = {
+        "ids": object_column([ids[c] for c in rows]),
+        "tournament_ids": object_column([lists[c] for c in rows]),
+        "title": object_column([None] * len(rows)),
+        "details": object_column(
+            [{"deviation_after": d, "day_after": days[c]} for d, c in zip(deviations.tolist(), rows, strict=True)]
+        ),
+    }
+    assert stored_columns.pack(coded) == stored_columns.pack(as_objects)
+    back = stored_columns.unpack(stored_columns.pack(coded))
+    assert {name: column.tolist() for name, column in back.items()} == {n: c.tolist() for n, c in as_objects.items()}
+    assert {name: column.decoded().tolist() for name, column in coded.items()} == {n: c.tolist() for n, c in as_objects.items()}
 
 
 def test_nothing_pickled_is_ever_loaded():

@@ -49,8 +49,12 @@ What a system promises:
 - ``points``: at most one per player and date, each carrying the standing that holds from that date
   on, ``games`` cumulative; ``standings_on`` must read the list on a date from these alone.
 - ``changes``: one per (tournament, player) the system rated; ``details`` holds its own figures.
-- ``points`` and ``changes`` may come as ``PointColumns`` / ``ChangeColumns`` (one list per field)
-  from a system that computes them as arrays: the recompute then builds no object per row.
+- ``points`` and ``changes`` may come as ``PointColumns`` / ``ChangeColumns`` (one sequence per
+  field) from a system that computes them as arrays: the recompute then builds no object per row.
+  Such a system can hand over a field as arrays too: numbers as NumPy arrays, dates as ``int``
+  arrays of ``date.toordinal()`` numbers, a field of repeated strings or string lists as a
+  ``CodedColumn`` (codes into its distinct values), a field of dicts as a ``RecordColumn``; the
+  recompute then stores them without a Python object per row.
 - ``warm_start`` comes back unchanged in the next recompute's ``ReplayInput`` (or None).
 
 ``app.rating.registry.register(system)`` / ``unregister(id)`` exist for tests that define a system.
@@ -76,6 +80,7 @@ from app.rating.calculators import Calculator
 __all__ = [
     "Change",
     "ChangeColumns",
+    "CodedColumn",
     "Entry",
     "GameColumns",
     "HeldPoints",
@@ -83,6 +88,8 @@ __all__ = [
     "Point",
     "PointColumns",
     "RatingSystem",
+    "RecordColumn",
+    "values_at",
     "SCORE_OF_RESULT",
     "Replay",
     "ReplayInput",
@@ -255,22 +262,83 @@ class Change:
     details: dict[str, Any] | None = None
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class CodedColumn:
+    """A column of strings (or None), or of lists of strings, as one integer code per row into its
+    distinct values (``values[codes[i]]`` is row i's value): how a columnar system hands over ids,
+    statuses and a day's tournaments without a Python object per row. The codes need not be dense or
+    in any order; a value no row names is not stored."""
+
+    codes: np.ndarray  # integers, one per row
+    values: Sequence[str | None] | Sequence[Sequence[str]]
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def decoded(self) -> np.ndarray:
+        """Row by row, as an object array (rows with the same code share the value)."""
+        decoded: np.ndarray = object_column(self.values)[self.codes]
+        return decoded
+
+    def taken(self, rows: np.ndarray) -> CodedColumn:
+        """Only these rows, in this order."""
+        return CodedColumn(self.codes[rows], self.values)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class RecordColumn:
+    """A column of dicts that all have the same keys (at least one; none missing, no None row), as one
+    column per key in the dicts' key order: a float array or a ``CodedColumn`` of strings (a
+    system's details)."""
+
+    fields: dict[str, np.ndarray | CodedColumn]
+
+    def __len__(self) -> int:
+        return len(next(iter(self.fields.values()))) if self.fields else 0
+
+    def taken(self, rows: np.ndarray) -> RecordColumn:
+        """Only these rows, in this order."""
+        return RecordColumn(
+            {key: column.taken(rows) if isinstance(column, CodedColumn) else column[rows] for key, column in self.fields.items()}
+        )
+
+    def decoded(self) -> np.ndarray:
+        """Row by row, as an object array of dicts."""
+        keys = list(self.fields)
+        per_key = [(column.decoded() if isinstance(column, CodedColumn) else column).tolist() for column in self.fields.values()]
+        return object_column([dict(zip(keys, row, strict=True)) for row in zip(*per_key, strict=True)])
+
+
+def values_at(column: Sequence[Any] | np.ndarray | CodedColumn | RecordColumn, rows: np.ndarray) -> list[Any]:
+    """A ``PointColumns`` / ``ChangeColumns`` field's values at these rows as plain Python values,
+    whatever form the system gave it in (day ordinals stay numbers)."""
+    if isinstance(column, CodedColumn | RecordColumn):
+        taken: list[Any] = column.taken(rows).decoded().tolist()
+        return taken
+    if isinstance(column, np.ndarray):
+        plain: list[Any] = column[rows].tolist()
+        return plain
+    return [column[i] for i in rows.tolist()]
+
+
 @dataclass(slots=True, eq=False)
 class PointColumns:
     """Points as one sequence per ``Point`` field, all of one length: what a system that computes its
     points as arrays may return instead of ``Point`` objects (the recompute stores the sequences as
-    columns: no object per point). Same meaning, field by field, as ``Point``."""
+    columns: no object per point). Same meaning, field by field, as ``Point``; a field may come as
+    arrays (``ValuesColumn``): ``date`` and ``last_played`` as ``int`` arrays of ``date.toordinal()``
+    numbers (``NO_DAY`` for none)."""
 
-    player_id: Sequence[str]
-    date: Sequence[datetime.date]
-    rating: Sequence[float]
-    deviation: Sequence[float | None]
-    games: Sequence[int]
-    status: Sequence[str]
-    last_played: Sequence[datetime.date | None]
-    title: Sequence[str | None]
-    counters: Sequence[dict[str, Any] | None]
-    tournament_ids: Sequence[list[str]]
+    player_id: Sequence[str] | CodedColumn
+    date: Sequence[datetime.date] | np.ndarray
+    rating: Sequence[float] | np.ndarray
+    deviation: Sequence[float | None] | np.ndarray
+    games: Sequence[int] | np.ndarray
+    status: Sequence[str] | CodedColumn
+    last_played: Sequence[datetime.date | None] | np.ndarray
+    title: Sequence[str | None] | CodedColumn
+    counters: Sequence[dict[str, Any] | None] | RecordColumn | CodedColumn  # (coded: None on every row)
+    tournament_ids: Sequence[list[str]] | CodedColumn
 
     def __len__(self) -> int:
         return len(self.player_id)
@@ -278,19 +346,20 @@ class PointColumns:
 
 @dataclass(slots=True, eq=False)
 class ChangeColumns:
-    """Changes as one sequence per ``Change`` field, all of one length (see ``PointColumns``)."""
+    """Changes as one sequence per ``Change`` field, all of one length (see ``PointColumns``); a
+    missing number in an array is NaN."""
 
-    tournament_id: Sequence[str]
-    player_id: Sequence[str]
-    system: Sequence[str]
-    rating_before: Sequence[float | None]
-    rating_after: Sequence[float | None]
-    change: Sequence[float | None]
-    change_unrounded: Sequence[float | None]
-    games_counted: Sequence[int]
-    status_after: Sequence[str | None]
-    title_after: Sequence[str | None]
-    details: Sequence[dict[str, Any] | None]
+    tournament_id: Sequence[str] | CodedColumn
+    player_id: Sequence[str] | CodedColumn
+    system: Sequence[str] | CodedColumn
+    rating_before: Sequence[float | None] | np.ndarray
+    rating_after: Sequence[float | None] | np.ndarray
+    change: Sequence[float | None] | np.ndarray
+    change_unrounded: Sequence[float | None] | np.ndarray
+    games_counted: Sequence[int] | np.ndarray
+    status_after: Sequence[str | None] | CodedColumn
+    title_after: Sequence[str | None] | CodedColumn
+    details: Sequence[dict[str, Any] | None] | RecordColumn
 
     def __len__(self) -> int:
         return len(self.player_id)
@@ -417,8 +486,10 @@ def last_point_held(held: HeldPoints, day: date, params: BaseModel) -> Standings
 _POINT_ARRAY_FIELDS = tuple(f.name for f in fields(PointArrays))
 
 
-def float_column(values: Sequence[float | None]) -> np.ndarray:
-    """A column of floats, NaN for a missing value."""
+def float_column(values: Sequence[float | None] | np.ndarray) -> np.ndarray:
+    """A column of floats, NaN for a missing value (an array of numbers as it is: no None in it)."""
+    if isinstance(values, np.ndarray) and values.dtype != object:
+        return values.astype(np.float64, copy=False)
     return np.array([math.nan if v is None else v for v in values], dtype=np.float64)
 
 

@@ -12,6 +12,7 @@ points and changes as archives of columns (``point_archive``, ``change_archive``
 
 import datetime as dt
 import time
+import typing
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, repeat
@@ -28,8 +29,10 @@ from app.rating.system import (
     NO_DAY,
     SCORE_OF_RESULT,
     ChangeColumns,
+    CodedColumn,
     GameColumns,
     PointColumns,
+    RecordColumn,
     Replay,
     ReplayInput,
     Seed,
@@ -332,23 +335,21 @@ def point_archive(replayed: Replay) -> bytes:
     """The per-day points as one archive of columns (``app.services.stored_columns``), sorted by
     player id, then date: from ``Point`` objects or from a columnar system's ``PointColumns`` alike.
     Dates are ``date.toordinal()`` numbers (``NO_DAY`` for none), a missing deviation NaN."""
-    player_id, day, rating, deviation, games, status, last_played, title, counters, ids = _columns(replayed.points, POINT_COLUMNS)
-    ordinals = _Ordinals()
-    players = object_column(player_id)
-    days = np.fromiter(map(ordinals.__getitem__, day), np.int32, len(day))
-    order = lexsort_order((days, _sorted_codes(player_id)))
+    fields = dict(zip(POINT_COLUMNS, _columns(replayed.points, POINT_COLUMNS), strict=True))
+    days = _day_numbers(fields["date"])
+    order = lexsort_order((days, _sorted_codes(fields["player_id"])))
     return stored_columns.pack(
         {
-            "player_id": players[order],
+            "player_id": _taken(fields["player_id"], order),
             "day": days[order],
-            "rating": np.asarray(rating, dtype=np.float64)[order],
-            "deviation": float_column(deviation)[order],
-            "games": np.asarray(games, dtype=np.int64)[order],
-            "status": object_column(status)[order],
-            "last_played": np.fromiter(map(ordinals.__getitem__, last_played), np.int32, len(last_played))[order],
-            "title": object_column(title)[order],
-            "counters": object_column(counters)[order],
-            "tournament_ids": object_column(ids)[order],
+            "rating": np.asarray(fields["rating"], dtype=np.float64)[order],
+            "deviation": float_column(fields["deviation"])[order],
+            "games": np.asarray(fields["games"], dtype=np.int64)[order],
+            "status": _taken(fields["status"], order),
+            "last_played": _day_numbers(fields["last_played"])[order],
+            "title": _taken(fields["title"], order),
+            "counters": _taken(fields["counters"], order),
+            "tournament_ids": _taken(fields["tournament_ids"], order),
         }
     )
 
@@ -364,7 +365,7 @@ def change_archive(replayed: Replay) -> bytes:
             if name in _CHANGE_NUMBERS
             else np.asarray(values, dtype=np.int64)[order]
             if name == "games_counted"
-            else object_column(values)[order]
+            else _taken(values, order)
             for name, values in fields.items()
         }
     )
@@ -373,15 +374,36 @@ def change_archive(replayed: Replay) -> bytes:
 _CHANGE_NUMBERS = ("rating_before", "rating_after", "change", "change_unrounded")
 
 
-def _sorted_codes(names: Sequence[str]) -> np.ndarray:
+def _sorted_codes(names: Sequence[str] | CodedColumn) -> np.ndarray:
     """Each name's position among the distinct names in sorted order: a key numpy sorts by."""
+    if isinstance(names, CodedColumn):
+        values = typing.cast(list[str], list(names.values))  # ids: strings
+        rank = np.empty(len(values), dtype=np.int64)
+        rank[sorted(range(len(values)), key=values.__getitem__)] = np.arange(len(values))
+        ranks: np.ndarray = rank[names.codes]
+        return ranks
     code = {name: i for i, name in enumerate(sorted(set(names)))}
     return np.fromiter(map(code.__getitem__, names), np.int64, len(names))
 
 
-def _columns(records: Sequence[Any] | PointColumns | ChangeColumns, names: tuple[str, ...]) -> list[Sequence[Any]]:
-    """One sequence per field, in ``names`` order: a columnar system's own, or the objects' fields
-    (named as the columns) transposed."""
+def _day_numbers(days: Sequence[dt.date | None] | np.ndarray) -> np.ndarray:
+    """A column of dates as ``int32`` ordinals (``NO_DAY`` for none); a columnar system's are already."""
+    if isinstance(days, np.ndarray) and days.dtype.kind in "iu":
+        return days.astype(np.int32)
+    return np.fromiter(map(_Ordinals().__getitem__, days), np.int32, len(days))
+
+
+def _taken(values: Sequence[Any] | CodedColumn | RecordColumn, order: np.ndarray) -> np.ndarray | CodedColumn | RecordColumn:
+    """A column of objects in the stored order: coded columns stay coded (``stored_columns.pack``)."""
+    if isinstance(values, CodedColumn | RecordColumn):
+        return values.taken(order)
+    taken: np.ndarray = object_column(values)[order]
+    return taken
+
+
+def _columns(records: Sequence[Any] | PointColumns | ChangeColumns, names: tuple[str, ...]) -> list[Any]:
+    """One sequence per field, in ``names`` order: a columnar system's own (some as arrays or coded
+    columns), or the objects' fields (named as the columns) transposed."""
     if isinstance(records, PointColumns | ChangeColumns):
         return [getattr(records, name) for name in names]
     return list(zip(*map(attrgetter(*names), records), strict=True)) or [()] * len(names)

@@ -37,7 +37,7 @@ import numpy as np
 from sqlalchemy.orm import Session
 
 from app.models import RatingSnapshot
-from app.rating.system import object_column
+from app.rating.system import CodedColumn, RecordColumn, object_column
 
 CACHED_SNAPSHOTS = 8
 
@@ -49,14 +49,22 @@ _Read = TypeVar("_Read")
 _NPY_HEADER_MOST = 65_536 + 12  # a .npy header (format 2.0) is at most this long
 
 
-def pack(columns: Mapping[str, np.ndarray]) -> bytes:
-    """The columns (all of one length) as one archive, each object column in the layout that suits it."""
+def pack(columns: Mapping[str, np.ndarray | CodedColumn | RecordColumn]) -> bytes:
+    """The columns (all of one length) as one archive, each object column in the layout that suits it.
+    A column already coded (``CodedColumn``, ``RecordColumn``: a columnar system's) is stored in the
+    layout its values would get, without a Python object per row."""
     arrays: dict[str, np.ndarray] = {}
     for name, column in columns.items():
-        if column.dtype == object:
-            arrays.update({name + suffix: array for suffix, array in _encoded(column).items()})
+        if isinstance(column, CodedColumn):
+            encoded = _coded(column)
+        elif isinstance(column, RecordColumn):
+            encoded = _record_columns(column)
+        elif column.dtype == object:
+            encoded = _encoded(column)
         else:
             arrays[name] = column
+            continue
+        arrays.update({name + suffix: array for suffix, array in encoded.items()})
     buffer = io.BytesIO()
     np.savez(buffer, allow_pickle=False, **arrays)
     return buffer.getvalue()
@@ -211,6 +219,41 @@ def _dictionary(keys: list[Any]) -> dict[str, np.ndarray]:
         "": np.fromiter(map(code_of.__getitem__, keys), dtype=np.int32, count=len(keys)),
         _VALUES: _utf8(_json([list(key) if type(key) is tuple else key for key in distinct])),
     }
+
+
+def _coded(column: CodedColumn) -> dict[str, np.ndarray]:
+    """What ``_dictionary`` stores for the column's values, from its codes: renumbered in the order of
+    each value's first row, the values no row names left out."""
+    codes = np.asarray(column.codes, dtype=np.int64)
+    rows = len(codes)
+    first_row = np.full(len(column.values), rows, dtype=np.int64)
+    np.minimum.at(first_row, codes, np.arange(rows))
+    named = np.flatnonzero(first_row < rows)
+    by_first_row = named[np.argsort(first_row[named])]
+    number = np.zeros(len(column.values), dtype=np.int32)
+    number[by_first_row] = np.arange(len(by_first_row), dtype=np.int32)
+    values = column.values
+    return {
+        "": number[codes],
+        _VALUES: _utf8(
+            _json([list(value) if type(value) is tuple else value for value in map(values.__getitem__, by_first_row.tolist())])
+        ),
+    }
+
+
+def _record_columns(column: RecordColumn) -> dict[str, np.ndarray]:
+    """What ``_records`` stores for dicts of the column's one shape, from its per-key columns (and
+    what ``_encoded`` stores for no rows at all: an empty dictionary)."""
+    rows = len(column)
+    if not rows:
+        return _dictionary([])
+    arrays = {_ABSENT: np.zeros(rows, dtype=bool), _FIELDS: _utf8(_json(list(column.fields)))}
+    for i, values in enumerate(column.fields.values()):
+        if isinstance(values, CodedColumn):
+            arrays.update({f".{i}{suffix}": array for suffix, array in _coded(values).items()})
+        else:
+            arrays[f".{i}"] = values.astype(np.float64, copy=False)
+    return arrays
 
 
 def _records(values: list[Any]) -> dict[str, np.ndarray] | None:

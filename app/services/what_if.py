@@ -21,7 +21,18 @@ from sqlalchemy.orm import Session
 from app import db
 from app.models import RatingSeed, RatingSnapshot, Tournament, TournamentPlayer
 from app.rating.registry import get_system
-from app.rating.system import SCORE_OF_RESULT, Change, ChangeColumns, GameColumns, ReplayInput, Seed, StoredGame, StoredTournament
+from app.rating.system import (
+    SCORE_OF_RESULT,
+    Change,
+    ChangeColumns,
+    GameColumns,
+    ReplayInput,
+    Seed,
+    StoredGame,
+    StoredTournament,
+    object_column,
+    values_at,
+)
 from app.schemas.tournaments import TournamentIn
 from app.services import recompute
 from app.services.eligibility import reasons_not_rated
@@ -191,8 +202,9 @@ def _changes_of(changes: list[Change] | ChangeColumns, tournament_id: str) -> li
     if isinstance(changes, list):
         return [change for change in changes if change.tournament_id == tournament_id]
     names = list(ChangeColumns.__dataclass_fields__)
-    rows = [index for index, tid in enumerate(changes.tournament_id) if tid == tournament_id]
-    return [Change(**_plain({name: getattr(changes, name)[index] for name in names})) for index in rows]
+    rows = np.flatnonzero(object_column(values_at(changes.tournament_id, np.arange(len(changes)))) == tournament_id)
+    columns = [values_at(getattr(changes, name), rows) for name in names]
+    return [Change(**_plain(dict(zip(names, row, strict=True)))) for row in zip(*columns, strict=True)]
 
 
 def _plain(row: dict[str, Any]) -> dict[str, Any]:
