@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from operator import itemgetter
 from typing import Any
 
 from sqlalchemy import delete, func, insert, select
@@ -587,6 +588,7 @@ def _insert_games(session: Session, submission: TournamentIn) -> None:
     _insert_games_of(session, [submission])
 
 
+# The date last: the bulk path takes it as ISO text, the rest as the rows hold them.
 GAME_COLUMNS = (
     "tournament_id",
     "seq",
@@ -596,10 +598,11 @@ GAME_COLUMNS = (
     "white_id",
     "result",
     "played",
-    "date",
     "handicap",
     "board_size",
+    "date",
 )
+_ALL_BUT_DATE = itemgetter(*GAME_COLUMNS[:-1])
 
 
 def _insert_games_of(session: Session, submissions: Sequence[TournamentIn]) -> None:
@@ -608,11 +611,7 @@ def _insert_games_of(session: Session, submissions: Sequence[TournamentIn]) -> N
     processing; and the same rows as each tournament's one value the recompute reads
     (``app.services.played_games``): written together, so that a value never differs from its rows."""
     per_tournament = [_game_rows(submission) for submission in submissions if submission.games]
-    rows = [
-        tuple(row["date"].isoformat() if column == "date" else row[column] for column in GAME_COLUMNS)
-        for game_rows in per_tournament
-        for row in game_rows
-    ]
+    rows = [(*_ALL_BUT_DATE(row), row["date"].isoformat()) for game_rows in per_tournament for row in game_rows]
     insert_rows(session, Game.__table__, GAME_COLUMNS, rows)
     played_games.store(session, per_tournament)
 
