@@ -189,13 +189,18 @@ def _import_batch(batch: list[dict[str, Any]], max_games: int) -> _BatchOutcome:
     with bulk_session_scope() as session:
         pending: list[TournamentIn] = []
         queued: list[tuple[TournamentIn, frozenset[str]]] = []
+        # The ids stored before the batch, read at once; one the batch reaches again (stored by it, or
+        # pending) is looked up when it comes.
+        seen = _stored_ids(session, [raw["id"] for raw in batch if isinstance(raw.get("id"), str)])
         for raw in batch:
             try:
                 if raw.get("category") == "go" and not _matched_by_pin_and_name(session, outcome, raw):
                     continue
                 submission = TournamentIn.model_validate(raw)
-                stored = session.get(Tournament, submission.id) is not None
-                if not stored and submission.id not in {earlier.id for earlier in pending} and not stored_alone(submission):
+                again = submission.id in seen
+                seen.add(submission.id)
+                stored = again and session.get(Tournament, submission.id) is not None
+                if not again and not stored_alone(submission):
                     pending.append(check_new_tournament(session, submission, max_games=max_games, pending=pending))
                     queued.append((submission, frozenset()))
                     continue
@@ -229,6 +234,13 @@ def _import_batch(batch: list[dict[str, Any]], max_games: int) -> _BatchOutcome:
                 if list_outcome.job_id is not None:
                     outcome.jobs_queued[list_outcome.list_id] = list_outcome.job_id
     return outcome
+
+
+def _stored_ids(session: Session, ids: list[str]) -> set[str]:
+    found: set[str] = set()
+    for start in range(0, len(ids), 500):  # keep the IN list within every database's limits
+        found.update(session.scalars(select(Tournament.id).where(Tournament.id.in_(ids[start : start + 500]))))
+    return found
 
 
 def _matched_by_pin_and_name(session: Session, outcome: _BatchOutcome, raw: dict[str, Any]) -> bool:

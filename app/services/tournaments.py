@@ -9,7 +9,7 @@ from datetime import UTC, date, datetime
 from operator import itemgetter
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select
+from sqlalchemy import Select, delete, func, insert, select
 from sqlalchemy.orm import Session
 
 from app.db import insert_rows, locked_row
@@ -496,17 +496,7 @@ def _refuse_a_repeat(session: Session, submission: TournamentIn, pending: Sequen
     played = _played_games(submission)
     if sum(played.values()) < REPEAT_MIN_GAMES:
         return
-    rows = session.execute(
-        select(Game.tournament_id, Game.date, Game.black_id, Game.white_id, Game.result)
-        .join(Tournament, Tournament.id == Game.tournament_id)
-        .where(
-            Tournament.category == submission.category,
-            Tournament.start <= submission.end,
-            Tournament.end >= submission.start,
-            Tournament.withdrawn_at.is_(None),
-            Game.played.is_(True),
-        )
-    ).all()
+    rows = session.execute(overlapping_stored(submission.category, submission.start, submission.end)).all()
     stored: dict[str, Counter[tuple[Any, ...]]] = {}
     for tournament_id, *game in rows:
         stored.setdefault(tournament_id, Counter())[tuple(game)] += 1
@@ -523,6 +513,23 @@ def _refuse_a_repeat(session: Session, submission: TournamentIn, pending: Sequen
                 f"PUT /v1/tournaments/{tournament_id}, or send ?duplicate=intended if both are real.",
                 [FieldError("/games", f"{repeated} of {total} played games are tournament {tournament_id!r}'s")],
             )
+
+
+def overlapping_stored(category: str, start: date, end: date) -> Select[tuple[str, date, str, str, str]]:
+    """The played games (tournament, day, black, white, result) of the stored tournaments of the
+    category that overlap the days from ``start`` to ``end``: a range of the (category, end) index
+    (migration 0028), those ending on or after ``start``, filtered by their own start."""
+    return (
+        select(Game.tournament_id, Game.date, Game.black_id, Game.white_id, Game.result)
+        .join(Tournament, Tournament.id == Game.tournament_id)
+        .where(
+            Tournament.category == category,
+            Tournament.end >= start,
+            Tournament.start <= end,
+            Tournament.withdrawn_at.is_(None),
+            Game.played.is_(True),
+        )
+    )
 
 
 def _played_games(submission: TournamentIn) -> Counter[tuple[Any, ...]]:
