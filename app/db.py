@@ -45,12 +45,13 @@ def _sqlite_pragmas(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEn
 
 
 # An import's batches on SQLite (``bulk_session_scope``): a batch rewrites pages all over the games'
-# and search terms' indexes, which a page cache of 64 MB keeps instead of the default 2 MB; the WAL
-# is checkpointed every 256 MB instead of every 4 MB (once a batch, each copying the same index pages
-# back), and once more when the import ends (``checkpoint``); no memory map, which the import's reads
-# do not need and whose pages would count in its resident memory. Durability is the service's:
-# synchronous=NORMAL under WAL, a committed batch survives the process's crash (docs/decisions.md 7.73).
-SQLITE_BULK_CACHE_KIB = 64 * 1024
+# and search terms' indexes, which a page cache of 8 MB keeps through the batch instead of the default
+# 2 MB (more would cross the import's 150 MB); the WAL is checkpointed every 256 MB instead of every
+# 4 MB (once a batch or more, each copying the same index pages back), and once more when the import
+# ends (``checkpoint``); no memory map: the import's counts read every row, and the map's pages
+# counted in its resident memory (330 MB). Durability is the service's: synchronous=NORMAL under WAL,
+# a committed batch survives a crash of the process, not necessarily of the machine (decisions 7.72).
+SQLITE_BULK_CACHE_KIB = 8 * 1024
 SQLITE_BULK_CHECKPOINT_PAGES = 65_536
 
 

@@ -72,7 +72,7 @@ class ImportReport:
 # New tournaments are checked one after the other and stored together, in one transaction, up to
 # this many games (or one tournament with more): the statements, the commit and the recomputes'
 # queueing are a batch's, not a tournament's (docs/decisions.md 7.69). Bounded, so memory is too.
-BATCH_GAMES = 3_000
+BATCH_GAMES = 5_000
 
 
 def import_results_file(
