@@ -27,7 +27,7 @@ from app.models import (
 from app.problems import Conflict, FieldError, InvalidInput, NotFound, PayloadTooLarge, PreconditionFailed, Problem
 from app.rating.system import Change
 from app.schemas.players import PlayerCreate
-from app.schemas.tournaments import TOURNAMENT_PLAYER_FIELDS, TournamentIn, TournamentPlayerIn
+from app.schemas.tournaments import TOURNAMENT_PLAYER_FIELDS, Result, TournamentIn, TournamentPlayerIn
 from app.services import played_games, reviews, revisions, snapshot_changes
 from app.services.eligibility import Requirement, TournamentFields, reasons_not_met, reasons_not_rated, requirements
 from app.services.jobs import trigger_recompute
@@ -515,7 +515,7 @@ def _refuse_a_repeat(session: Session, submission: TournamentIn, pending: Sequen
             )
 
 
-def overlapping_stored(category: str, start: date, end: date) -> Select[tuple[str, date, str, str, str]]:
+def overlapping_stored(category: str, start: date, end: date) -> Select[str, date, str, str, Result]:
     """The played games (tournament, day, black, white, result) of the stored tournaments of the
     category that overlap the days from ``start`` to ``end``: a range of the (category, end) index
     (migration 0028), those ending on or after ``start``, filtered by their own start."""
