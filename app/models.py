@@ -131,10 +131,12 @@ class PlayerName(Base):
 
 class Tournament(Base):
     __tablename__ = "tournaments"
+    # The repeat check's candidates: one category's tournaments ending on or after a day (decisions 7.73).
+    __table_args__ = (Index(None, "category", "end"),)
 
     id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
     name: Mapped[str] = mapped_column(String(300))
-    category: Mapped[str] = mapped_column(String(10), index=True)
+    category: Mapped[str] = mapped_column(String(10))
     rule: Mapped[str | None] = mapped_column(String(100))
     start: Mapped[date] = mapped_column(Date)
     end: Mapped[date] = mapped_column(Date, index=True)

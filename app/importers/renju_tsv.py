@@ -34,6 +34,7 @@ __all__ = [
 # renju.net rule ids: both were rated in the renju category by the source (data README).
 RENJU_RULE_IDS = {"1": "RIF", "5": "RIF"}
 RECORD_TYPES = ("country", "player", "tournament", "game")
+GAME_COLUMNS = 8  # game, id, tournament, round, rule, black, white, result
 
 UNKNOWN_RECORD = "unknown record type"
 UNKNOWN_TOURNAMENT = "game of a tournament the file does not define"
@@ -217,7 +218,9 @@ def to_submissions(parsed: ParsedFile) -> tuple[list[dict[str, Any]], list[Rejec
 
     countries = _country_abbreviations(parsed)
     submissions = [
-        _submission(tournament, games_by_tournament[tournament.id], parsed.players, countries)
+        _submission(
+            tournament, [_game_submission(game) for game in games_by_tournament[tournament.id]], parsed.players, countries
+        )
         for tournament in parsed.tournaments.values()
     ]
     return submissions, rejected
@@ -229,9 +232,10 @@ def _country_abbreviations(parsed: ParsedFile) -> dict[str, str | None]:
 
 
 def _submission(
-    tournament: ParsedTournament, games: list[ParsedGame], players: dict[str, ParsedPlayer], countries: dict[str, str | None]
+    tournament: ParsedTournament, games: list[dict[str, str]], players: dict[str, ParsedPlayer], countries: dict[str, str | None]
 ) -> dict[str, Any]:
-    player_ids = sorted({g.black for g in games} | {g.white for g in games}, key=_natural)
+    """The tournament's submission with its games (``_game_submission``)."""
+    player_ids = sorted({g["black"] for g in games} | {g["white"] for g in games}, key=_natural)
     return {
         "id": tournament.id,
         "name": tournament.name,
@@ -242,11 +246,12 @@ def _submission(
         "country": countries.get(tournament.country_id or ""),
         "rated": True,
         "players": [_player_submission(players.get(pid), pid, countries) for pid in player_ids],
-        "games": [
-            {"id": game.id, "round": game.round, "black": game.black, "white": game.white, "result": game.result}
-            for game in games
-        ],
+        "games": games,
     }
+
+
+def _game_submission(game: ParsedGame) -> dict[str, str]:
+    return {"id": game.id, "round": game.round, "black": game.black, "white": game.white, "result": game.result}
 
 
 @dataclass
@@ -270,27 +275,30 @@ def _index(path: Path) -> _Index:
             start, offset = offset, offset + len(raw)
             if not line.strip():
                 continue  # a blank line does not end a run: the second pass skips it too
-            game = _parse_record(parsed, line_number, [column.strip() for column in line.split("\t")])
-            if game is not None and game.result not in ("B", "W", "D"):
-                bad_results.append(game)
-                game = None
-            if game is None:
+            columns = [column.strip() for column in line.split("\t")]
+            # A valid game's line (most of the file) needs only its tournament here: no ParsedGame.
+            if columns[0] == "game" and len(columns) >= GAME_COLUMNS and columns[7] in ("B", "W", "D"):
+                tournament_id = columns[2]
+            else:
+                game = _parse_record(parsed, line_number, columns)
+                if game is not None:
+                    bad_results.append(game)
                 previous_tournament = None
                 continue
-            tournament_runs = runs.setdefault(game.tournament_id, [])
-            if previous_tournament == game.tournament_id:
+            tournament_runs = runs.setdefault(tournament_id, [])
+            if previous_tournament == tournament_id:
                 run_offset, first_line, count = tournament_runs[-1]
                 tournament_runs[-1] = (run_offset, first_line, count + 1)
             else:
                 tournament_runs.append((start, line_number, 1))
-            previous_tournament = game.tournament_id
+            previous_tournament = tournament_id
     # Known only once the whole file is read: which games name a tournament no record defines (that
     # reason first, as to_submissions judges them), and which games of known ones have no result.
     left_out = [game for game in bad_results if game.tournament_id in parsed.tournaments]
     rejected = [RejectedRow(game.line_number, UNKNOWN_RESULT, repr(game.result)) for game in left_out]
     undefined = [game for game in bad_results if game.tournament_id not in parsed.tournaments]
     for tournament_id in [tid for tid in runs if tid not in parsed.tournaments]:
-        undefined += _games_of(path, runs.pop(tournament_id))
+        undefined += _parsed_games_of(path, runs.pop(tournament_id))
     rejected += [RejectedRow(game.line_number, UNKNOWN_TOURNAMENT, repr(game.tournament_id)) for game in undefined]
     parsed.rejected += sorted(rejected, key=lambda row: row.line_number)
     return _Index(parsed, runs)
@@ -299,13 +307,24 @@ def _index(path: Path) -> _Index:
 def _streamed_submissions(path: Path, index: _Index) -> Iterator[dict[str, Any]]:
     countries = _country_abbreviations(index.parsed)
     for tournament in index.parsed.tournaments.values():
-        games = list(_games_of(path, index.runs.get(tournament.id, [])))
+        games = [
+            {"id": columns[1], "round": columns[3], "black": columns[5], "white": columns[6], "result": columns[7]}
+            for _, columns in _game_lines(path, index.runs.get(tournament.id, []))
+        ]
         yield _submission(tournament, games, index.parsed.players, countries)
 
 
-def _games_of(path: Path, runs: list[tuple[int, int, int]]) -> Iterator[ParsedGame]:
-    """The games the runs locate, read again from the file (their lines were checked by the first pass)."""
+def _parsed_games_of(path: Path, runs: list[tuple[int, int, int]]) -> Iterator[ParsedGame]:
     scratch = ParsedFile()
+    for line_number, columns in _game_lines(path, runs):
+        game = _parse_record(scratch, line_number, columns)
+        assert game is not None, f"line {line_number} changed since the first pass"
+        yield game
+
+
+def _game_lines(path: Path, runs: list[tuple[int, int, int]]) -> Iterator[tuple[int, list[str]]]:
+    """The game lines the runs locate (line number, stripped columns), read again from the file: the
+    first pass checked them (a game record of at least ``GAME_COLUMNS`` columns)."""
     with open(path, "rb") as stream:
         for offset, line_number, count in runs:
             stream.seek(offset)
@@ -313,9 +332,11 @@ def _games_of(path: Path, runs: list[tuple[int, int, int]]) -> Iterator[ParsedGa
             while read < count:
                 line = stream.readline().decode("utf-8").rstrip("\r\n")
                 if line.strip():
-                    game = _parse_record(scratch, line_number, [column.strip() for column in line.split("\t")])
-                    assert game is not None, f"line {line_number} changed since the first pass"
-                    yield game
+                    columns = [column.strip() for column in line.split("\t")]
+                    assert columns[0] == "game" and len(columns) >= GAME_COLUMNS, (
+                        f"line {line_number} changed since the first pass"
+                    )
+                    yield line_number, columns
                     read += 1
                 line_number += 1
 

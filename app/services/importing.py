@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
-from app.db import session_scope
+from app.db import bulk_session_scope, checkpoint_after_import
 from app.importers.formats import FileFormat, detect_format
 from app.importers.source import FileRefused, ImportOptions, SubmissionSource
 from app.models import Game, Player, Tournament
@@ -72,7 +72,7 @@ class ImportReport:
 # New tournaments are checked one after the other and stored together, in one transaction, up to
 # this many games (or one tournament with more): the statements, the commit and the recomputes'
 # queueing are a batch's, not a tournament's (docs/decisions.md 7.69). Bounded, so memory is too.
-BATCH_GAMES = 3_000
+BATCH_GAMES = 5_000
 
 
 def import_results_file(
@@ -100,7 +100,7 @@ def import_results_file(
     options = replace(options or ImportOptions(), max_games_per_tournament=max_games)
     source = (file_format or detect_format(path)).read(path, options)
     report = ImportReport(format_name=source.format_name, explanations={**source.explanations, **SERVICE_REASONS})
-    with session_scope() as session:
+    with bulk_session_scope() as session:  # a count reads every row: not through the service's memory map
         players_before = _count(session, Player)
         games_before = _count(session, Game)
     done = offered = 0
@@ -143,12 +143,13 @@ def import_results_file(
             store(batch)
             batch, games = [], 0
     store(batch)
+    checkpoint_after_import()
     if on_progress:
         on_progress(done, source.tournament_count)  # a reader may have rejected the last ones
     if offered == 0:
         reasons = ", ".join(f"{count} {reason}" for reason, count in source.rejected.most_common(3))
         raise FileRefused(f"nothing to import: the file holds no tournament with a game{f' ({reasons})' if reasons else ''}")
-    with session_scope() as session:
+    with bulk_session_scope() as session:
         report.players_stored = _count(session, Player) - players_before
         report.games_stored = _count(session, Game) - games_before
     report.rejected = source.rejected
@@ -185,16 +186,21 @@ def _import_batch(batch: list[dict[str, Any]], max_games: int) -> _BatchOutcome:
     stored together; a tournament stored already is left alone or corrected, after the new ones before
     it are stored. A tournament the service refuses is left out with the reason."""
     outcome = _BatchOutcome()
-    with session_scope() as session:
+    with bulk_session_scope() as session:
         pending: list[TournamentIn] = []
         queued: list[tuple[TournamentIn, frozenset[str]]] = []
+        # The ids stored before the batch, read at once; one the batch reaches again (stored by it, or
+        # pending) is looked up when it comes.
+        seen = _stored_ids(session, [raw["id"] for raw in batch if isinstance(raw.get("id"), str)])
         for raw in batch:
             try:
                 if raw.get("category") == "go" and not _matched_by_pin_and_name(session, outcome, raw):
                     continue
                 submission = TournamentIn.model_validate(raw)
-                stored = session.get(Tournament, submission.id) is not None
-                if not stored and submission.id not in {earlier.id for earlier in pending} and not stored_alone(submission):
+                again = submission.id in seen
+                seen.add(submission.id)
+                stored = again and session.get(Tournament, submission.id) is not None
+                if not again and not stored_alone(submission):
                     pending.append(check_new_tournament(session, submission, max_games=max_games, pending=pending))
                     queued.append((submission, frozenset()))
                     continue
@@ -228,6 +234,13 @@ def _import_batch(batch: list[dict[str, Any]], max_games: int) -> _BatchOutcome:
                 if list_outcome.job_id is not None:
                     outcome.jobs_queued[list_outcome.list_id] = list_outcome.job_id
     return outcome
+
+
+def _stored_ids(session: Session, ids: list[str]) -> set[str]:
+    found: set[str] = set()
+    for start in range(0, len(ids), 500):  # keep the IN list within every database's limits
+        found.update(session.scalars(select(Tournament.id).where(Tournament.id.in_(ids[start : start + 500]))))
+    return found
 
 
 def _matched_by_pin_and_name(session: Session, outcome: _BatchOutcome, raw: dict[str, Any]) -> bool:

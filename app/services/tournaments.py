@@ -6,9 +6,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from operator import itemgetter
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select
+from sqlalchemy import Select, delete, func, insert, select
 from sqlalchemy.orm import Session
 
 from app.db import insert_rows, locked_row
@@ -26,7 +27,7 @@ from app.models import (
 from app.problems import Conflict, FieldError, InvalidInput, NotFound, PayloadTooLarge, PreconditionFailed, Problem
 from app.rating.system import Change
 from app.schemas.players import PlayerCreate
-from app.schemas.tournaments import TOURNAMENT_PLAYER_FIELDS, TournamentIn, TournamentPlayerIn
+from app.schemas.tournaments import TOURNAMENT_PLAYER_FIELDS, Result, TournamentIn, TournamentPlayerIn
 from app.services import played_games, reviews, revisions, snapshot_changes
 from app.services.eligibility import Requirement, TournamentFields, reasons_not_met, reasons_not_rated, requirements
 from app.services.jobs import trigger_recompute
@@ -495,17 +496,7 @@ def _refuse_a_repeat(session: Session, submission: TournamentIn, pending: Sequen
     played = _played_games(submission)
     if sum(played.values()) < REPEAT_MIN_GAMES:
         return
-    rows = session.execute(
-        select(Game.tournament_id, Game.date, Game.black_id, Game.white_id, Game.result)
-        .join(Tournament, Tournament.id == Game.tournament_id)
-        .where(
-            Tournament.category == submission.category,
-            Tournament.start <= submission.end,
-            Tournament.end >= submission.start,
-            Tournament.withdrawn_at.is_(None),
-            Game.played.is_(True),
-        )
-    ).all()
+    rows = session.execute(overlapping_stored(submission.category, submission.start, submission.end)).all()
     stored: dict[str, Counter[tuple[Any, ...]]] = {}
     for tournament_id, *game in rows:
         stored.setdefault(tournament_id, Counter())[tuple(game)] += 1
@@ -522,6 +513,23 @@ def _refuse_a_repeat(session: Session, submission: TournamentIn, pending: Sequen
                 f"PUT /v1/tournaments/{tournament_id}, or send ?duplicate=intended if both are real.",
                 [FieldError("/games", f"{repeated} of {total} played games are tournament {tournament_id!r}'s")],
             )
+
+
+def overlapping_stored(category: str, start: date, end: date) -> Select[str, date, str, str, Result]:
+    """The played games (tournament, day, black, white, result) of the stored tournaments of the
+    category that overlap the days from ``start`` to ``end``: a range of the (category, end) index
+    (migration 0027), those ending on or after ``start``, filtered by their own start."""
+    return (
+        select(Game.tournament_id, Game.date, Game.black_id, Game.white_id, Game.result)
+        .join(Tournament, Tournament.id == Game.tournament_id)
+        .where(
+            Tournament.category == category,
+            Tournament.end >= start,
+            Tournament.start <= end,
+            Tournament.withdrawn_at.is_(None),
+            Game.played.is_(True),
+        )
+    )
 
 
 def _played_games(submission: TournamentIn) -> Counter[tuple[Any, ...]]:
@@ -587,6 +595,7 @@ def _insert_games(session: Session, submission: TournamentIn) -> None:
     _insert_games_of(session, [submission])
 
 
+# The date last: the bulk path takes it as ISO text, the rest as the rows hold them.
 GAME_COLUMNS = (
     "tournament_id",
     "seq",
@@ -596,10 +605,11 @@ GAME_COLUMNS = (
     "white_id",
     "result",
     "played",
-    "date",
     "handicap",
     "board_size",
+    "date",
 )
+_ALL_BUT_DATE = itemgetter(*GAME_COLUMNS[:-1])
 
 
 def _insert_games_of(session: Session, submissions: Sequence[TournamentIn]) -> None:
@@ -608,11 +618,7 @@ def _insert_games_of(session: Session, submissions: Sequence[TournamentIn]) -> N
     processing; and the same rows as each tournament's one value the recompute reads
     (``app.services.played_games``): written together, so that a value never differs from its rows."""
     per_tournament = [_game_rows(submission) for submission in submissions if submission.games]
-    rows = [
-        tuple(row["date"].isoformat() if column == "date" else row[column] for column in GAME_COLUMNS)
-        for game_rows in per_tournament
-        for row in game_rows
-    ]
+    rows = [(*_ALL_BUT_DATE(row), row["date"].isoformat()) for game_rows in per_tournament for row in game_rows]
     insert_rows(session, Game.__table__, GAME_COLUMNS, rows)
     played_games.store(session, per_tournament)
 

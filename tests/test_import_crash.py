@@ -1,0 +1,70 @@
+"""An import's committed batches survive a crash of the import process (kill -9), also on SQLite,
+where the import's connection checkpoints the WAL only every 256 MB (app.db.SQLITE_BULK_*): what
+the import reported stored is stored, whole, and a second run stores the rest."""
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+
+from app.services import importing
+from app.services.importing import import_results_file
+
+ROOT = Path(__file__).resolve().parents[1]
+TOURNAMENTS = 6
+GAMES_EACH = 40
+# Imports the file with batches of one tournament and stops for good once the first batches are
+# reported stored, printing how many: the test kills it there, its last batches committed only.
+STOPPED_IMPORT = """
+import sys, time
+from pathlib import Path
+from app.services import importing
+importing.BATCH_GAMES = 1
+def reported(done, total):
+    if done == 3:
+        print(done, flush=True)
+        time.sleep(600)
+importing.import_results_file(Path(sys.argv[1]), on_progress=reported)
+"""
+
+
+def _results_file(path: Path) -> Path:
+    lines = [f"player\t{p}\tName{p}\tSurname{p}\t\t\n" for p in range(1, 11)]
+    for t in range(TOURNAMENTS):
+        lines.append(f"tournament\tK{t}\tCup {t}\t\t\t2020-0{t + 1}-01\t2020-0{t + 1}-02\t1\n")
+    for t in range(TOURNAMENTS):
+        for g in range(GAMES_EACH):
+            black, white = 1 + (g + t) % 10, 1 + (g + t + 1 + g // 10) % 10
+            if black == white:
+                white = 1 + white % 10
+            lines.append(f"game\tK{t}-{g}\tK{t}\t{g}\t1\t{black}\t{white}\t{'BWD'[g % 3]}\n")
+    path.write_text("".join(lines), encoding="utf-8")
+    return path
+
+
+def test_batches_reported_stored_survive_a_killed_import(client: TestClient, tmp_path: Path):
+    source = _results_file(tmp_path / "results.tsv")
+    process = subprocess.Popen(
+        [sys.executable, "-c", STOPPED_IMPORT, str(source)],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        assert process.stdout.readline().strip() == "3"
+    finally:
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait()
+    page = client.get("/v1/tournaments", params={"category": "renju", "limit": 100}).json()
+    assert sorted((t["id"], t["games_count"]) for t in page["items"]) == [(f"K{t}", GAMES_EACH) for t in range(3)]
+
+    report = import_results_file(source)
+    assert (report.tournaments_stored, report.tournaments_unchanged) == (TOURNAMENTS - 3, 3)
+    assert report.rejected[importing.REPEATED_TOURNAMENT] == 0
+    page = client.get("/v1/tournaments", params={"category": "renju", "limit": 100}).json()
+    assert sorted((t["id"], t["games_count"]) for t in page["items"]) == [(f"K{t}", GAMES_EACH) for t in range(TOURNAMENTS)]
