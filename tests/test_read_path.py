@@ -209,3 +209,22 @@ def test_a_snapshot_just_written_is_read_right_by_a_process_that_never_read_it(c
             ]
         finally:
             file_alone.close()
+
+
+def test_a_checkpoint_that_fails_leaves_the_job_succeeded_and_its_snapshot_current(client, monkeypatch):
+    """The checkpoint after a snapshot is only a speed-up for its first readers (decisions 7.71): the
+    job has succeeded once the snapshot is the list's, whatever the checkpoint then meets."""
+    from sqlalchemy.exc import OperationalError
+
+    from app.services import jobs
+
+    def locked(engine):
+        raise OperationalError("PRAGMA wal_checkpoint(PASSIVE)", {}, Exception("database is locked"))
+
+    monkeypatch.setattr(jobs, "checkpoint", locked)
+    assert client.post("/v1/tournaments", json=tournament_body("T1"), headers=AUTH).status_code == 201
+    job_id = client.post("/v1/rating-lists/rif-whr/recompute", headers=AUTH).json()["job_id"]
+    jobs.run_pending_jobs()
+    job = client.get(f"/v1/jobs/{job_id}").json()
+    assert job["status"] == "succeeded", job
+    assert client.get("/v1/rating-lists/rif-whr").json()["current_snapshot_id"] == job["result"]["snapshot_id"]
