@@ -2,6 +2,7 @@
 service refuses stores nothing of itself and the batch's others are stored, each as a submission
 through the API would be."""
 
+import copy
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ from sqlalchemy.exc import IntegrityError
 
 from app.services import importing
 from app.services.importing import import_results_file
+from tests.helpers import tournament_body
 
 # Four tournaments in one batch (far fewer games than BATCH_GAMES): 900 and 903 are stored; 901 is
 # refused (a player plays himself) and its own player 3 with it; 902 repeats 900's games, which the
@@ -95,3 +97,16 @@ def _assert_stored(client: TestClient) -> None:
         assert [(r["number"], r["kind"], r["actor"]) for r in revisions["items"]] == [(1, "submitted", "import")]
     found = client.get("/v1/players", params={"q": "taimla"}).json()
     assert [player["id"] for player in found["items"]] == ["4"]
+
+
+def test_a_tournament_given_twice_in_one_batch_is_stored_once_and_then_left_alone(client: TestClient):
+    """The second copy of an id the batch stored itself is "unchanged", as it was when each tournament
+    had its own transaction (it is looked up once the batch's pending tournaments are written)."""
+    raw = tournament_body("T1")
+    outcome = importing._import_batch([copy.deepcopy(raw), copy.deepcopy(raw)], 20_000)
+    assert (outcome.stored, outcome.unchanged, outcome.rejections) == (1, 1, [])
+    corrected = copy.deepcopy(raw)
+    corrected["name"] = "Corrected"
+    outcome = importing._import_batch([copy.deepcopy(raw), corrected], 20_000)
+    assert (outcome.stored, outcome.unchanged, outcome.rejections) == (1, 1, [])
+    assert client.get("/v1/tournaments/T1").json()["name"] == "Corrected"

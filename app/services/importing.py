@@ -199,7 +199,6 @@ def _import_batch(batch: list[dict[str, Any]], max_games: int) -> _BatchOutcome:
                 submission = TournamentIn.model_validate(raw)
                 again = submission.id in seen
                 seen.add(submission.id)
-                stored = again and session.get(Tournament, submission.id) is not None
                 if not again and not stored_alone(submission):
                     pending.append(check_new_tournament(session, submission, max_games=max_games, pending=pending))
                     queued.append((submission, frozenset()))
@@ -207,6 +206,8 @@ def _import_batch(batch: list[dict[str, Any]], max_games: int) -> _BatchOutcome:
                 store_new_tournaments(session, pending, actor=IMPORT_ACTOR)
                 outcome.stored += len(pending)
                 pending = []
+                # Looked up once the pending ones are stored: the batch may have stored this id itself.
+                stored = again and session.get(Tournament, submission.id) is not None
                 if stored and stores_same(session, submission):
                     outcome.unchanged += 1
                     continue
