@@ -17,6 +17,18 @@ from sqlalchemy.pool import ConnectionPoolEntry
 from app.settings import get_settings
 
 T = TypeVar("T")
+
+# Values a statement's IN list takes at most: well within every database's limit on a statement's
+# parameters (SQLite 32,766, PostgreSQL 65,535), whatever an import's batch holds.
+IN_LIST_SIZE = 500
+
+
+def in_lists(values: Sequence[T]) -> Iterator[Sequence[T]]:
+    """``values`` in slices of at most ``IN_LIST_SIZE``, one statement's IN list each."""
+    for start in range(0, len(values), IN_LIST_SIZE):
+        yield values[start : start + IN_LIST_SIZE]
+
+
 SQLITE_MMAP_BYTES = 1 << 30  # address space only: pages are read when touched, shared with the OS cache
 
 

@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
-from app.db import bulk_session_scope, checkpoint_after_import
+from app.db import bulk_session_scope, checkpoint_after_import, in_lists
 from app.importers.formats import FileFormat, detect_format
 from app.importers.source import FileRefused, ImportOptions, SubmissionSource
 from app.models import Game, Player, Tournament
@@ -239,8 +239,8 @@ def _import_batch(batch: list[dict[str, Any]], max_games: int) -> _BatchOutcome:
 
 def _stored_ids(session: Session, ids: list[str]) -> set[str]:
     found: set[str] = set()
-    for start in range(0, len(ids), 500):  # keep the IN list within every database's limits
-        found.update(session.scalars(select(Tournament.id).where(Tournament.id.in_(ids[start : start + 500]))))
+    for some in in_lists(ids):
+        found.update(session.scalars(select(Tournament.id).where(Tournament.id.in_(some))))
     return found
 
 

@@ -23,7 +23,8 @@ import numpy as np
 from sqlalchemy import delete, insert, select
 from sqlalchemy.orm import Session
 
-from app.models import Game, PlayedGames
+from app.db import in_lists
+from app.models import Game, PlayedGames, Tournament
 from app.rating.system import SCORE_OF_RESULT, GameColumns
 
 # Packed (no padding): 13 bytes a game. Half points keep the score exact (1, 0.5 or 0) in one byte.
@@ -44,17 +45,21 @@ def rewrite(session: Session, tournament_ids: Collection[str]) -> None:
     """Build these tournaments' values again from their stored games (after their players changed)."""
     if not tournament_ids:
         return
-    wanted = sorted(set(tournament_ids))
-    session.execute(delete(PlayedGames).where(PlayedGames.tournament_id.in_(wanted)))
-    rows = session.execute(
-        select(Game.tournament_id, Game.black_id, Game.white_id, Game.result, Game.played, Game.date)
-        .where(Game.tournament_id.in_(wanted))
-        .order_by(Game.tournament_id, Game.seq)
-    ).mappings()
-    values = [value_of(list(games)) for _, games in groupby(rows, key=itemgetter("tournament_id"))]
-    stored = [value for value in values if value is not None]
-    if stored:
-        session.execute(insert(PlayedGames.__table__), stored)
+    for wanted in in_lists(sorted(set(tournament_ids))):
+        # Two merges that touch one tournament rebuild its value one after the other: the second waits
+        # for the first's tournament row lock (PostgreSQL; SQLite has one writer), then reads its games
+        # and deletes its value as the first committed them.
+        session.execute(select(Tournament.id).where(Tournament.id.in_(wanted)).order_by(Tournament.id).with_for_update())
+        session.execute(delete(PlayedGames).where(PlayedGames.tournament_id.in_(wanted)))
+        rows = session.execute(
+            select(Game.tournament_id, Game.black_id, Game.white_id, Game.result, Game.played, Game.date)
+            .where(Game.tournament_id.in_(wanted))
+            .order_by(Game.tournament_id, Game.seq)
+        ).mappings()
+        values = [value_of(list(games)) for _, games in groupby(rows, key=itemgetter("tournament_id"))]
+        stored = [value for value in values if value is not None]
+        if stored:
+            session.execute(insert(PlayedGames.__table__), stored)
 
 
 def value_of(rows: Iterable[Mapping[Any, Any]]) -> dict[str, Any] | None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.db import locked_row
+from app.db import in_lists, locked_row
 from app.models import RatingList, Tournament, TournamentReview
 from app.problems import Conflict, NotFound
 from app.services import revisions
@@ -65,10 +65,10 @@ def open_reviews_of(session: Session, tournaments: Sequence[Tournament]) -> dict
     opened = {t.id: open_reviews(session, t) for t in tournaments if t.category in reviewing}
     others = sorted(t.id for t in tournaments if t.category not in reviewing)
     found: dict[str, dict[str, str]] = {tournament_id: {} for tournament_id in others}
-    if others:
+    for some in in_lists(others):
         for tournament_id, list_id, status in session.execute(
             select(TournamentReview.tournament_id, TournamentReview.list_id, TournamentReview.status).where(
-                TournamentReview.tournament_id.in_(others)
+                TournamentReview.tournament_id.in_(some)
             )
         ):
             found[tournament_id][list_id] = status

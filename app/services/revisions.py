@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from app.db import in_lists
 from app.models import Game, Revision, Tournament, TournamentPlayer, TournamentReview, TournamentStanding
 from app.problems import NotFound
 from app.schemas.tournaments import TOURNAMENT_PLAYER_FIELDS, GameIn, TournamentIn
@@ -69,10 +70,10 @@ def record_many(session: Session, changes: Sequence[NewRevision]) -> list[Revisi
     last: dict[tuple[str, str], int] = {}
     for subject in sorted({change.subject for change in changes}):
         ids = sorted({change.subject_id for change in changes if change.subject == subject})
-        for start in range(0, len(ids), 500):  # keep the IN list within every database's limits
+        for some in in_lists(ids):
             for subject_id, number in session.execute(
                 select(Revision.subject_id, func.max(Revision.number))
-                .where(Revision.subject == subject, Revision.subject_id.in_(ids[start : start + 500]))
+                .where(Revision.subject == subject, Revision.subject_id.in_(some))
                 .group_by(Revision.subject_id)
             ):
                 last[subject, subject_id] = number

@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import Select, delete, func, insert, select
 from sqlalchemy.orm import Session
 
-from app.db import insert_rows, locked_row
+from app.db import in_lists, insert_rows, locked_row
 from app.models import (
     Game,
     PlayedGames,
@@ -324,12 +324,13 @@ def queue_recomputes_of(
     """``queue_recomputes`` for several stored tournaments (each with its ``also_for``) at once: the
     lists and the reviews read once, each list's recompute queued once (the queue coalesces them)."""
     under_review: dict[str, dict[str, str]] = {}
-    for tournament_id, list_id, status in session.execute(
-        select(TournamentReview.tournament_id, TournamentReview.list_id, TournamentReview.status).where(
-            TournamentReview.tournament_id.in_(sorted({submission.id for submission, _ in submissions}))
-        )
-    ):
-        under_review.setdefault(tournament_id, {})[list_id] = status
+    for some in in_lists(sorted({submission.id for submission, _ in submissions})):
+        for tournament_id, list_id, status in session.execute(
+            select(TournamentReview.tournament_id, TournamentReview.list_id, TournamentReview.status).where(
+                TournamentReview.tournament_id.in_(some)
+            )
+        ):
+            under_review.setdefault(tournament_id, {})[list_id] = status
     categories = sorted({submission.category for submission, _ in submissions})
     lists = list(session.scalars(select(RatingList).where(RatingList.category.in_(categories)).order_by(RatingList.id)))
     jobs: dict[str, int] = {}
@@ -746,8 +747,8 @@ def _existing_player_ids(session: Session, submission: TournamentIn, known: set[
         return set()
     found: set[str] = set()
     names = sorted(named)
-    for start in range(0, len(names), 500):  # keep the IN list within every database's limits
-        found.update(session.scalars(select(Player.id).where(Player.id.in_(names[start : start + 500]))))
+    for some in in_lists(names):
+        found.update(session.scalars(select(Player.id).where(Player.id.in_(some))))
     return found
 
 
