@@ -12,16 +12,17 @@ import os
 import re
 import subprocess
 import sys
+import time
 from html.parser import HTMLParser
 from pathlib import Path
 from types import ModuleType
 from xml.sax.saxutils import escape, quoteattr
 
 from fastapi.testclient import TestClient
-from sqlalchemy import delete, insert
+from sqlalchemy import delete, func, insert, select
 
 from app import db
-from app.models import Base, RatingList
+from app.models import Base, Job, RatingList
 from app.services.importing import import_results_file
 from app.services.jobs import run_pending_jobs
 
@@ -73,6 +74,18 @@ def empty_database() -> None:
         for table in reversed(Base.metadata.sorted_tables):
             connection.execute(delete(table))
         connection.execute(insert(RatingList), default_lists())
+
+
+def wait_until_no_job_runs(timeout_seconds: float = 60) -> None:
+    """Until no recompute is queued or running: a live server's worker that still writes a snapshot
+    while ``empty_database`` deletes would insert a row the deletes no longer see (on PostgreSQL, a
+    foreign key violation when the lists go, and the next test's tables not empty)."""
+    deadline = time.monotonic() + timeout_seconds
+    with db.get_engine().connect() as connection:
+        while connection.scalar(select(func.count()).select_from(Job).where(Job.status.in_(("queued", "running")))):
+            connection.rollback()
+            assert time.monotonic() < deadline, f"a job still ran after {timeout_seconds} s"
+            time.sleep(0.05)
 
 
 def alembic_runner(engine):  # type: ignore[no-untyped-def]

@@ -19,7 +19,7 @@ from schemathesis.checks import CHECKS, load_all_checks
 from schemathesis.core.parameters import ParameterLocation
 
 from tests.contract_rules import RULES, STORED_PLAYERS, keep_the_rules, within_the_body_limit
-from tests.helpers import AUTH, RENJU_CN
+from tests.helpers import AUTH, RENJU_CN, wait_until_no_job_runs
 from tests.live_server import running_server
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -92,11 +92,14 @@ def t0017() -> str:
 
 
 @pytest.fixture
-def stored_players(base_url: str, t0017: str) -> None:
-    """Stored before each operation's run (every test starts on empty tables)."""
+def stored_players(base_url: str, t0017: str) -> Iterator[None]:
+    """Stored before each operation's run (every test starts on empty tables, emptied once the
+    server's worker has finished the recomputes the run queued)."""
     answer = httpx.post(f"{base_url}/v1/tournaments", content=t0017, headers={**AUTH, "Content-Type": "application/json"})
     assert answer.status_code == 201, answer.text
     assert {player["id"] for player in answer.json()["players"]} >= set(STORED_PLAYERS)
+    yield
+    wait_until_no_job_runs()
 
 
 @schema.parametrize()
