@@ -93,7 +93,7 @@ _NUMBERS = frozenset(("rating_before", "rating_after", "change", "change_unround
 
 
 def _read(session: Session, snapshot_id: int) -> ChangeTable:
-    data = session.scalar(select(RatingSnapshot.change_columns).where(RatingSnapshot.id == snapshot_id))
+    data = stored_columns.stored_archive(session, RatingSnapshot.change_columns, snapshot_id)
     if not data:
         return ChangeTable(None, np.empty(0, dtype=np.int64), [], np.empty(0, dtype=np.int64), [])
     archive = stored_columns.Archive(data)

@@ -149,8 +149,7 @@ def forget_all() -> None:
 
 
 def _read(session: Session, snapshot_id: int) -> Timeline:
-    archive = session.scalar(select(RatingSnapshot.point_columns).where(RatingSnapshot.id == snapshot_id))
-    return timeline_from_archive(session, archive)
+    return timeline_from_archive(session, stored_columns.stored_archive(session, RatingSnapshot.point_columns, snapshot_id))
 
 
 def timeline_from_archive(session: Session, archive: bytes | None) -> Timeline:
