@@ -25,9 +25,7 @@ def test_equal_ratings_on_a_date_are_paged_by_player_id_across_page_ends(client)
     # Six players in three drawn pairs of one tournament: one rating for all six on its last day.
     ids = ["b", "B", "a1", "A", "a.x", "Z9"]
     players = [{"id": player_id, "name": "N", "surname": player_id} for player_id in ids]
-    games = [
-        {"id": f"g{i}", "round": "1", "black": ids[2 * i], "white": ids[2 * i + 1], "result": "D"} for i in range(3)
-    ]
+    games = [{"id": f"g{i}", "round": "1", "black": ids[2 * i], "white": ids[2 * i + 1], "result": "D"} for i in range(3)]
     created = client.post("/v1/tournaments", json=tournament_body(players=players, games=games), headers=AUTH)
     assert created.status_code == 201, created.text
     recompute_now(client)
@@ -39,9 +37,9 @@ def test_equal_ratings_on_a_date_are_paged_by_player_id_across_page_ends(client)
         paged = [
             row
             for offset in range(0, len(ids), limit)
-            for row in client.get(
-                "/v1/rating-lists/rif-whr/ratings", params={**params, "limit": limit, "offset": offset}
-            ).json()["items"]
+            for row in client.get("/v1/rating-lists/rif-whr/ratings", params={**params, "limit": limit, "offset": offset}).json()[
+                "items"
+            ]
         ]
         assert paged == whole
 
