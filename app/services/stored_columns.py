@@ -199,11 +199,10 @@ def stored_archive(session: Session, column: InstrumentedAttribute[bytes | None]
     returned: a SELECT copies the value twice (SQLite's buffer, then Python's), and a large history's
     archives are 12-17 MB, half of the first read of a snapshot in a process (decisions 7.74)."""
     connection = session.connection()
-    if connection.dialect.name == "sqlite":
+    driver = connection.connection.driver_connection
+    if isinstance(driver, sqlite3.Connection):
         try:
-            with connection.connection.driver_connection.blobopen(  # type: ignore[union-attr]
-                RatingSnapshot.__tablename__, column.key, snapshot_id, readonly=True
-            ) as blob:
+            with driver.blobopen(RatingSnapshot.__tablename__, column.key, snapshot_id, readonly=True) as blob:
                 read: bytes = blob.read()
                 return read
         except sqlite3.OperationalError:
