@@ -119,7 +119,7 @@ class Timeline:
             # Every player: a player's rows are by date, so his rows on or before the day are the first
             # few; counted for all at once with one running sum over the rows (no search per player).
             players = np.arange(len(self.player_ids), dtype=np.int64)
-            up_to = np.concatenate(([0], np.cumsum(self.numbers["day"] <= day.toordinal())))
+            up_to = np.concatenate(([0], np.cumsum(self.numbers["day"] <= day.toordinal(), dtype=np.int32)))
             row = self.first_row[:-1] + (up_to[self.first_row[1:]] - up_to[self.first_row[:-1]]) - 1
         else:
             row = np.searchsorted(self.key, (players << _DAY_BITS) | day.toordinal(), side="right") - 1
