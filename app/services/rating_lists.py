@@ -387,8 +387,7 @@ def _ratings_as_of(
     if played_after is not None:
         selected &= standings.last_played > played_after.toordinal()
     chosen = np.flatnonzero(selected)
-    best_first = chosen[np.lexsort((players[chosen], -standings.rating[chosen]))]
-    page = best_first[offset : offset + limit]
+    page = chosen[_best_first(-standings.rating[chosen], offset + limit)[offset:]]
     ids = [timeline.player_ids[p] for p in players[page].tolist()]
     people = {
         player_id: (full_name(name, surname), player_country)
@@ -410,6 +409,19 @@ def _ratings_as_of(
         standings.counters[page].tolist(),
     )
     return _ROWS.validate_python([dict(zip(_ROW_FIELDS, row)) for row in columns]), len(chosen)
+
+
+def _best_first(lower_first: np.ndarray, count: int) -> np.ndarray:
+    """The places of the ``count`` lowest values, lowest first, equal values by place (the list's order:
+    rating, then player id, the players being numbered by id): as a stable sort of all of them, but
+    only the values up to the ``count``-th lowest are sorted (a page of a list of tens of thousands)."""
+    if count < len(lower_first):
+        threshold = np.partition(lower_first, count - 1)[count - 1]
+        if not np.isnan(threshold):
+            # Every value equal to the threshold is kept: which of them make the page is their places'.
+            candidates = np.flatnonzero(lower_first <= threshold)
+            return candidates[np.argsort(lower_first[candidates], kind="stable")[:count]]
+    return np.argsort(lower_first, kind="stable")[:count]
 
 
 _ROW_FIELDS = (

@@ -37,14 +37,17 @@ _DAY_BITS = 22  # date(9999, 12, 31).toordinal() < 2 ** 22: a (player, day) pair
 
 @dataclass(frozen=True)
 class Timeline:
-    """A snapshot's points sorted by player, then date; players numbered in the order of their ids."""
+    """A snapshot's points sorted by player, then date; players numbered in the order of their ids.
+
+    The numbers are kept as stored (``int32`` days, say) and widened for the rows a read takes; the
+    statuses, titles and counters are decoded from the archive for those rows only: a list as of a
+    date reads one row per player, a fifth of a large history's rows, and a history one player's."""
 
     player_ids: list[str]  # sorted as Python sorts strings: the list's tie-break on equal ratings
-    player_of_row: np.ndarray
-    first_row: np.ndarray  # per player: his first row; his rows end where the next player's begin
+    first_row: np.ndarray  # per player (and one past the last): his first row; his rows end where the next player's begin
     key: np.ndarray  # per row: player << _DAY_BITS | day, ascending
-    points: PointArrays  # per row
-    archive: stored_columns.Archive | None  # where each row's tournaments are read from
+    numbers: dict[str, np.ndarray]  # per row: each of _NUMBER_COLUMNS as stored
+    archive: stored_columns.Archive | None  # where each row's objects (status, title, counters, tournaments) are read from
     stored_row: np.ndarray | None  # per row, its row in the archive (None: the same)
     _people: dict[str, np.ndarray] = field(default_factory=dict, compare=False, repr=False)
 
@@ -70,8 +73,8 @@ class Timeline:
         player = bisect_left(self.player_ids, player_id)
         if player == len(self.player_ids) or self.player_ids[player] != player_id:
             return []
-        rows = slice(self.first_row[player], self.first_row[player + 1] if player + 1 < len(self.player_ids) else len(self.key))
-        points = self.points
+        rows = np.arange(self.first_row[player], self.first_row[player + 1])
+        points = self.points(rows)
         return [
             {
                 "date": dt.date.fromordinal(day),
@@ -84,39 +87,53 @@ class Timeline:
                 "tournament_ids": tournament_ids,
             }
             for day, rating, deviation, games, status, title, counters, tournament_ids in zip(
-                points.day[rows].tolist(),
-                points.rating[rows].tolist(),
-                points.deviation[rows].tolist(),
-                points.games[rows].tolist(),
-                points.status[rows].tolist(),
-                points.title[rows].tolist(),
-                points.counters[rows].tolist(),
-                self._tournament_ids(rows).tolist(),
+                points.day.tolist(),
+                points.rating.tolist(),
+                points.deviation.tolist(),
+                points.games.tolist(),
+                points.status.tolist(),
+                points.title.tolist(),
+                points.counters.tolist(),
+                self._objects("tournament_ids", rows).tolist(),
                 strict=True,
             )
         ]
 
-    def _tournament_ids(self, rows: slice) -> np.ndarray:
+    def points(self, rows: np.ndarray) -> PointArrays:
+        """The points at ``rows`` (ascending row numbers), numbers widened, objects decoded."""
+        return PointArrays(
+            **{name: self.numbers[name][rows].astype(dtype, copy=False) for name, dtype in _NUMBER_COLUMNS.items()},
+            **{name: self._objects(name, rows) for name in _OBJECT_COLUMNS},
+        )
+
+    def _objects(self, name: str, rows: np.ndarray) -> np.ndarray:
         if self.archive is None:
             return np.empty(0, dtype=object)
-        return self.archive.rows("tournament_ids", rows if self.stored_row is None else self.stored_row[rows])
+        return self.archive.rows(name, rows if self.stored_row is None else self.stored_row[rows])
 
     def held_on(self, day: dt.date, players: np.ndarray | None = None) -> tuple[np.ndarray, HeldPoints]:
         """The players who have a point on or before ``day`` (their numbers, ascending) and, for
         each, that last point with the date, rating and deviation of the one after it. ``players``:
         only these (their numbers, ascending), not every player."""
-        players = np.arange(len(self.player_ids), dtype=np.int64) if players is None else players
-        row = np.searchsorted(self.key, (players << _DAY_BITS) | day.toordinal(), side="right") - 1
+        if players is None:
+            # Every player: a player's rows are by date, so his rows on or before the day are the first
+            # few; counted for all at once with one running sum over the rows (no search per player).
+            players = np.arange(len(self.player_ids), dtype=np.int64)
+            up_to = np.concatenate(([0], np.cumsum(self.numbers["day"] <= day.toordinal(), dtype=np.int32)))
+            row = self.first_row[:-1] + (up_to[self.first_row[1:]] - up_to[self.first_row[:-1]]) - 1
+        else:
+            row = np.searchsorted(self.key, (players << _DAY_BITS) | day.toordinal(), side="right") - 1
         has_point = row >= self.first_row[players]
         players, row = players[has_point], row[has_point]
         following = row + 1
-        has_next = following < np.append(self.first_row[1:], len(self.key))[players]
+        has_next = following < self.first_row[players + 1]
         following = np.where(has_next, following, row)
+        numbers = self.numbers
         held = HeldPoints(
-            **self.points.columns(row),
-            next_day=np.where(has_next, self.points.day[following], NO_DAY),
-            next_rating=np.where(has_next, self.points.rating[following], np.nan),
-            next_deviation=np.where(has_next, self.points.deviation[following], np.nan),
+            **self.points(row).columns(),
+            next_day=np.where(has_next, numbers["day"][following].astype(np.int64), NO_DAY),
+            next_rating=np.where(has_next, numbers["rating"][following], np.nan),
+            next_deviation=np.where(has_next, numbers["deviation"][following], np.nan),
         )
         return players, held
 
@@ -132,8 +149,7 @@ def forget_all() -> None:
 
 
 def _read(session: Session, snapshot_id: int) -> Timeline:
-    archive = session.scalar(select(RatingSnapshot.point_columns).where(RatingSnapshot.id == snapshot_id))
-    return timeline_from_archive(session, archive)
+    return timeline_from_archive(session, stored_columns.stored_archive(session, RatingSnapshot.point_columns, snapshot_id))
 
 
 def timeline_from_archive(session: Session, archive: bytes | None) -> Timeline:
@@ -169,34 +185,26 @@ def _timeline(archive: stored_columns.Archive | None, player_ids: list[str], pla
     def column(name: str) -> np.ndarray:
         return columns.column(name) if isinstance(columns, stored_columns.Archive) else columns[name]
 
-    player_of_row = player_of_row.astype(np.int64)
-    key = (player_of_row << _DAY_BITS) | column("day").astype(np.int64)
+    key = (player_of_row.astype(np.int64) << _DAY_BITS) | column("day")
     # Stored in this order already; not relied on.
     order = None if bool(np.all(key[:-1] <= key[1:])) else np.argsort(key, kind="stable")
     rows = slice(None) if order is None else order
-    player_of_row = player_of_row[rows]
+    key = key[rows]
     return Timeline(
         player_ids=player_ids,
-        player_of_row=player_of_row,
-        first_row=np.searchsorted(player_of_row, np.arange(len(player_ids)), side="left"),
-        key=key[rows],
-        points=PointArrays(
-            day=column("day")[rows].astype(np.int64),
-            rating=column("rating")[rows],
-            deviation=column("deviation")[rows],
-            games=column("games")[rows].astype(np.int64),
-            last_played=column("last_played")[rows].astype(np.int64),
-            status=column("status")[rows],
-            title=column("title")[rows],
-            counters=column("counters")[rows],
-        ),
+        first_row=np.searchsorted(key, np.arange(len(player_ids) + 1, dtype=np.int64) << _DAY_BITS, side="left"),
+        key=key,
+        numbers={name: column(name)[rows] for name in _NUMBER_COLUMNS},
         archive=archive,
         stored_row=order,
     )
 
 
+# The point columns read as numbers, each with the type a reader gets; the others are objects.
+_NUMBER_COLUMNS = {"day": np.int64, "rating": np.float64, "deviation": np.float64, "games": np.int64, "last_played": np.int64}
+_OBJECT_COLUMNS = ("status", "title", "counters")
 _NO_POINTS = {
-    **{name: np.empty(0, dtype=object) for name in ("player_id", "status", "title", "counters", "tournament_ids")},
+    **{name: np.empty(0, dtype=object) for name in ("player_id", *_OBJECT_COLUMNS, "tournament_ids")},
     **{name: np.empty(0, dtype=np.int64) for name in ("day", "games", "last_played")},
     **{name: np.empty(0, dtype=np.float64) for name in ("rating", "deviation")},
 }

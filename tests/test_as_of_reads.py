@@ -1,0 +1,57 @@
+"""The reads of a list as of a date and of a snapshot's archives, as the large history needs them
+fast (issue 27 item 6): a page ranked without sorting every player, archives read in one copy."""
+
+import numpy as np
+import pytest
+from sqlalchemy import select
+
+from app import db
+from app.models import RatingSnapshot
+from app.services import stored_columns
+from app.services.rating_lists import _best_first
+from tests.helpers import AUTH, recompute_now, tournament_body
+
+
+@pytest.mark.parametrize("count", [0, 1, 7, 50, 199, 200, 260])
+def test_a_pages_rows_are_those_a_full_stable_sort_puts_first(count):
+    values = np.random.default_rng(count).integers(0, 12, 200).astype(np.float64)  # many equal values
+    values[::17] = np.nan  # no rating: last, as a sort puts them
+    values[::23] = -0.0
+    expected = np.lexsort((np.arange(len(values)), values))[:count]
+    assert _best_first(values, count).tolist() == expected.tolist()
+
+
+def test_equal_ratings_on_a_date_are_paged_by_player_id_across_page_ends(client):
+    # Six players in three drawn pairs of one tournament: one rating for all six on its last day.
+    ids = ["b", "B", "a1", "A", "a.x", "Z9"]
+    players = [{"id": player_id, "name": "N", "surname": player_id} for player_id in ids]
+    games = [{"id": f"g{i}", "round": "1", "black": ids[2 * i], "white": ids[2 * i + 1], "result": "D"} for i in range(3)]
+    created = client.post("/v1/tournaments", json=tournament_body(players=players, games=games), headers=AUTH)
+    assert created.status_code == 201, created.text
+    recompute_now(client)
+    params = {"status": "all", "as_of": "2020-05-03"}
+    whole = client.get("/v1/rating-lists/rif-whr/ratings", params=params).json()["items"]
+    assert len({row["rating"] for row in whole}) == 1
+    assert [row["player_id"] for row in whole] == sorted(ids)  # by code point: "A" < "B" < "Z9" < "a.x" < "a1" < "b"
+    for limit in (1, 2, 4):
+        paged = [
+            row
+            for offset in range(0, len(ids), limit)
+            for row in client.get("/v1/rating-lists/rif-whr/ratings", params={**params, "limit": limit, "offset": offset}).json()[
+                "items"
+            ]
+        ]
+        assert paged == whole
+
+
+def test_a_snapshots_archives_read_whole_as_stored(client):
+    client.post("/v1/tournaments", json=tournament_body(), headers=AUTH)
+    snapshot_id = recompute_now(client)["snapshot_id"]
+    with db.session_scope() as session:
+        for column in (RatingSnapshot.point_columns, RatingSnapshot.change_columns):
+            stored = session.scalar(select(column).where(RatingSnapshot.id == snapshot_id))
+            assert stored and stored_columns.stored_archive(session, column, snapshot_id) == stored
+            assert stored_columns.stored_archive(session, column, snapshot_id + 1000) is None
+        session.get(RatingSnapshot, snapshot_id).change_columns = None  # type: ignore[union-attr]
+        session.flush()
+        assert stored_columns.stored_archive(session, RatingSnapshot.change_columns, snapshot_id) is None
