@@ -11,9 +11,10 @@ Prints each figure beside its target.
   whatever the file's size, at least 30,000 games a second.
 - recompute: one uvicorn server (`app.main:app`, its worker in the process, as `make run`), the
   queued jobs the import left removed first; `POST /v1/rating-lists/rif-whr/recompute` until the
-  job has succeeded, polled every 25 ms, with the job's own read / compute / write split. Target:
-  under 2.5 s end to end. With --reference, the `whr` package's iterate(100) on the same games
-  (bench_whr.py's reference side, in a subprocess) in the same run.
+  job has succeeded, polled every 25 ms, with the job's own read / compute / write split; then once
+  more, warm-started from the snapshot the first wrote. Target: under 2.5 s end to end. With
+  --reference, the `whr` package's iterate(100) on the same games (bench_whr.py's reference side,
+  in a subprocess) in the same run.
 - reads: each kind --reads times, each time a query the server has not answered before (another
   page, date, player, tournament or search text), so nothing is kept; the first and the median.
   Target: under 30 ms each. Then the same list page again (kept: the bytes sent before) and with
@@ -186,18 +187,22 @@ def _serve_and_measure(args: argparse.Namespace, environment: dict[str, str]) ->
     )
     try:
         _wait_until_up(base, server)
-        recompute = _recompute(base)
-        timings = recompute.get("timings_s", {})
-        print(f"recompute through the API: {recompute['total']:.2f} s; the job's split: {json.dumps(timings)}", flush=True)
-        rows: list[tuple[str, str, str, bool | None]] = [
-            (
-                "WHR recompute through the API",
-                f"{recompute['total']:.2f} s (read {timings.get('read', 0):.2f}, compute {timings.get('compute', 0):.2f},"
-                f" write {timings.get('write', 0):.2f})",
-                f"< {RECOMPUTE_S} s",
-                recompute["total"] < RECOMPUTE_S,
+        rows: list[tuple[str, str, str, bool | None]] = []
+        # The first recompute of the database (cold after an import: no snapshot to start from), then
+        # the list recomputed again, warm-started from the snapshot the first wrote, as after a submission.
+        for label in ("WHR recompute through the API", "the same again, warm-started"):
+            recompute = _recompute(base)
+            timings = recompute.get("timings_s", {})
+            print(f"{label}: {recompute['total']:.2f} s; the job's split: {json.dumps(timings)}", flush=True)
+            rows.append(
+                (
+                    label,
+                    f"{recompute['total']:.2f} s (read {timings.get('read', 0):.2f}, compute {timings.get('compute', 0):.2f},"
+                    f" write {timings.get('write', 0):.2f})",
+                    f"< {RECOMPUTE_S} s",
+                    recompute["total"] < RECOMPUTE_S,
+                )
             )
-        ]
         rows += _reads(base, args.reads)
     finally:
         server.terminate()
