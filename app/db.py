@@ -134,6 +134,17 @@ def bulk_session_scope() -> Iterator[Session]:
         yield session
 
 
+def fetch_all(session: Session, statement: Any, parameters: dict[str, Any] | None = None) -> Sequence[tuple[Any, ...]]:
+    """All rows of a select as the driver's own tuples, on the session's connection (its
+    transaction): SQLAlchemy's per-row processing is skipped, so the statement selects only columns
+    the driver returns in the wanted form (text for dates, as ``cast(..., String)``)."""
+    result = session.connection().execute(statement, parameters)
+    try:
+        return result.cursor.fetchall()
+    finally:
+        result.close()
+
+
 def checkpoint_after_import() -> None:
     """After an import on SQLite: the WAL its batches left copied into the database and truncated, so
     that the service's readers do not search a WAL of hundreds of megabytes; should a reader outlast
@@ -166,6 +177,30 @@ def dialect_insert(session: Session) -> Callable[[type[Any] | Table], postgresql
     UPDATE: the database settles a race between two inserts of one key, not a look-up before the
     insert."""
     return postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
+
+
+def select_rows_by_key(
+    session: Session, table: Table, columns: Sequence[str], key: str, values: Sequence[Any]
+) -> list[tuple[Any, ...]]:
+    """The rows of ``table`` whose ``key`` is one of ``values`` (at most ``IN_LIST_SIZE``), as the
+    driver's tuples of ``columns``: one statement in the driver's own SQL, whose IN list SQLAlchemy
+    would otherwise render again for every call (0.6 ms for 500 values: a page of a list as of a
+    date names its 500 players this way)."""
+    if not values:
+        return []
+    assert len(values) <= IN_LIST_SIZE, len(values)
+    connection = session.connection()
+    quote = connection.dialect.identifier_preparer.quote
+    marker = "?" if connection.dialect.paramstyle == "qmark" else "%s"
+    statement = (
+        f"SELECT {', '.join(quote(column) for column in columns)} FROM {quote(table.name)}"
+        f" WHERE {quote(key)} IN ({', '.join([marker] * len(values))})"
+    )
+    result = connection.exec_driver_sql(statement, tuple(values))
+    try:
+        return list(result.cursor.fetchall())
+    finally:
+        result.close()
 
 
 def insert_rows(

@@ -376,7 +376,7 @@ def refresh_search_keys(session: Session, player_ids: Sequence[str]) -> None:
 
 def full_name(name: str | None, surname: str | None) -> str | None:
     """First name and surname as a list shows them; None when the record has neither."""
-    return " ".join(part for part in (name, surname) if part) or None
+    return f"{name} {surname}" if name and surname else name or surname or None
 
 
 def _spelling(detail: dict[str, Any]) -> str:

@@ -13,7 +13,7 @@ from pydantic import TypeAdapter, ValidationError
 from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session
 
-from app.db import locked_row
+from app.db import locked_row, select_rows_by_key
 from app.models import (
     Player,
     RatingEntry,
@@ -391,8 +391,8 @@ def _ratings_as_of(
     ids = [timeline.player_ids[p] for p in players[page].tolist()]
     people = {
         player_id: (full_name(name, surname), player_country)
-        for player_id, name, surname, player_country in session.execute(
-            select(Player.id, Player.name, Player.surname, Player.country).where(Player.id.in_(ids))
+        for player_id, name, surname, player_country in select_rows_by_key(
+            session, Player.__table__, ("id", "name", "surname", "country"), "id", ids
         )
     }
     columns = zip(

@@ -23,6 +23,7 @@ import numpy as np
 from sqlalchemy import ColumnElement, String, and_, cast, select
 from sqlalchemy.orm import Session
 
+from app.db import fetch_all
 from app.models import Game, PlayedGames, RatingList, RatingSeed, RatingSnapshot, Tournament, TournamentPlayer
 from app.rating.registry import get_system
 from app.rating.system import (
@@ -164,7 +165,7 @@ def stored_tournaments(session: Session, rating_list: RatingList, only: Collecti
     """The list's eligible tournaments with their played games, in (end, start, id) order."""
     tournaments = _only(_eligible_tournaments(session, rating_list), only)
     # Dates are read as ISO text and parsed by date.fromisoformat, cheaper than the drivers' own.
-    rows = _fetch_all(
+    rows = fetch_all(
         session,
         select(
             Game.tournament_id,
@@ -205,7 +206,7 @@ def eligible_games(
     some 9,500 values for a million games, put in the tournaments' order here."""
     tournaments = _only(_eligible_tournaments(session, rating_list), only)
     position = {tid: i for i, tid in enumerate(tournaments)}
-    rows = _fetch_all(
+    rows = fetch_all(
         session,
         select(PlayedGames.tournament_id, PlayedGames.players, PlayedGames.games)
         .join(Tournament, PlayedGames.tournament_id == Tournament.id)
@@ -263,17 +264,6 @@ def eligible_games_from_rows(
         day=np.fromiter(map(ordinal.__getitem__, dates), np.int64, len(dates))[order],
         tournament=tournament.astype(np.int64, copy=False),
     )
-
-
-def _fetch_all(session: Session, statement: Any) -> Sequence[tuple[Any, ...]]:
-    """All rows of a select as the driver's own tuples, on the session's connection (its
-    transaction): SQLAlchemy's per-row processing is skipped, so the statement selects only columns
-    the driver returns in the wanted form (text for dates, as ``cast(..., String)``)."""
-    result = session.connection().execute(statement)
-    try:
-        return result.cursor.fetchall()
-    finally:
-        result.close()
 
 
 _NOT_FIELDS = {"id", "start", "end", "created_at", "updated_at", "withdrawn_at", "withdrawn_reason"}
