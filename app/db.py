@@ -7,7 +7,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import Engine, Table, create_engine, event, inspect, update
+from sqlalchemy import CursorResult, Engine, Table, create_engine, event, inspect, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.exc import DBAPIError
@@ -138,7 +138,11 @@ def fetch_all(session: Session, statement: Any, parameters: dict[str, Any] | Non
     """All rows of a select as the driver's own tuples, on the session's connection (its
     transaction): SQLAlchemy's per-row processing is skipped, so the statement selects only columns
     the driver returns in the wanted form (text for dates, as ``cast(..., String)``)."""
-    result = session.connection().execute(statement, parameters)
+    return _driver_tuples(session.connection().execute(statement, parameters))
+
+
+def _driver_tuples(result: CursorResult[Any]) -> Sequence[tuple[Any, ...]]:
+    """The result's rows as its cursor returns them, without SQLAlchemy's per-row processing."""
     try:
         return result.cursor.fetchall()
     finally:
@@ -196,11 +200,7 @@ def select_rows_by_key(
         f"SELECT {', '.join(quote(column) for column in columns)} FROM {quote(table.name)}"
         f" WHERE {quote(key)} IN ({', '.join([marker] * len(values))})"
     )
-    result = connection.exec_driver_sql(statement, tuple(values))
-    try:
-        return list(result.cursor.fetchall())
-    finally:
-        result.close()
+    return list(_driver_tuples(connection.exec_driver_sql(statement, tuple(values))))
 
 
 def insert_rows(

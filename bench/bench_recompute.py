@@ -41,13 +41,18 @@ EXTRA_TOURNAMENT = "bench-one-more"
 TARGET_S = 0.35
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def history_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of a bench that works on an imported history (``imported_history``)."""
     parser.add_argument("--database", choices=["sqlite", "postgresql"], default="sqlite")
     parser.add_argument("--postgresql-url", default=DEFAULT_POSTGRESQL_URL, help=f"default {DEFAULT_POSTGRESQL_URL}")
     parser.add_argument("--size", choices=["rif", "small"], default="rif")
-    parser.add_argument("--repeat", type=int, default=5, help="cold recomputes (default 5; the median is reported)")
     parser.add_argument("--reuse", type=Path, metavar="DIR", help="keep the history and the import in DIR")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    history_arguments(parser)
+    parser.add_argument("--repeat", type=int, default=5, help="cold recomputes (default 5; the median is reported)")
     parser.add_argument("--compare", action="store_true", help="also run the whr package (about 13 s on rif)")
     parser.add_argument(
         "--stages", action="store_true", help="also time each stage of the job in this process (CPU, best of --repeat)"

@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_recompute import DEFAULT_POSTGRESQL_URL, _load, imported_history  # noqa: E402
+from bench.bench_recompute import _load, history_arguments, imported_history  # noqa: E402
 
 LIST_ID = "rif-whr"
 TARGET_S = 1.0
@@ -32,11 +32,8 @@ TARGET_S = 1.0
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--database", choices=["sqlite", "postgresql"], default="sqlite")
-    parser.add_argument("--postgresql-url", default=DEFAULT_POSTGRESQL_URL, help=f"default {DEFAULT_POSTGRESQL_URL}")
-    parser.add_argument("--size", choices=["rif", "small"], default="rif")
+    history_arguments(parser)
     parser.add_argument("--repeat", type=int, default=7, help="what-if requests (default 7; the median is reported)")
-    parser.add_argument("--reuse", type=Path, metavar="DIR", help="keep the history and the import in DIR")
     args = parser.parse_args()
 
     os.environ.setdefault("CALC_TIME_BUDGET_SECONDS", "60")  # measure the request, not the budget
