@@ -80,7 +80,7 @@ def replay_whr(given: ReplayInput[WhrListParams]) -> Replay:
     tournament_ids = [t.id for t in given.tournaments]
     name_rank = _ranks(tournament_ids)
     cumulative = _cumulative_games(fitted)
-    played_days = _PlayedDays.of(games, name_rank)
+    played_days = _PlayedDays.of(games, fitted, name_rank)
     points = _points(
         fitted, cumulative, player_ids, id_rank, _tournaments_of_days(played_days, fitted, tournament_ids, name_rank)
     )
@@ -191,12 +191,33 @@ class _PlayedDays:
     games: np.ndarray
 
     @classmethod
-    def of(cls, games: GameColumns, name_rank: np.ndarray) -> _PlayedDays:
-        player = np.concatenate((games.black, games.white))
-        day = np.concatenate((games.day, games.day))
-        rank = name_rank[np.concatenate((games.tournament, games.tournament))]
-        (player, day, rank), counts = _distinct_rows((player, day, rank))
-        return cls(player, day, rank, counts)
+    def of(cls, games: GameColumns, fitted: whr.WhrFit, name_rank: np.ndarray) -> _PlayedDays:
+        """From the fit's player-days (each game's black and white rows): nearly every day is one
+        tournament's, and is one row here with the day's games; only the days of several tournaments
+        (445 of 227,601 on the large history) are split, by counting their games' (day, tournament)
+        pairs. No sort of the games' two million sides (a quarter of the list's work outside the fit)."""
+        rows = len(fitted)
+        rank = name_rank[games.tournament]
+        lowest = np.full(rows, len(name_rank), dtype=np.int64)  # each day's lowest tournament rank
+        highest = np.full(rows, -1, dtype=np.int64)
+        for side in (fitted.black_row, fitted.white_row):
+            np.minimum.at(lowest, side, rank)
+            np.maximum.at(highest, side, rank)
+        several = lowest != highest
+        black, white = several[fitted.black_row], several[fitted.white_row]
+        (split_row, split_rank), split_games = _distinct_rows(
+            (
+                np.concatenate((fitted.black_row[black], fitted.white_row[white])),
+                np.concatenate((rank[black], rank[white])),
+            )
+        )
+        one = np.flatnonzero(~several)
+        row = np.concatenate((one, split_row))
+        rank = np.concatenate((lowest[one], split_rank))
+        # Two runs sorted by (row, rank): a stable sort (timsort) merges them in linear time.
+        order = np.argsort(row * max(len(name_rank), 1) + rank, kind="stable")
+        row = row[order]
+        return cls(fitted.player[row], fitted.day[row], rank[order], np.concatenate((fitted.games[one], split_games))[order])
 
 
 def _distinct_rows(columns: tuple[np.ndarray, ...]) -> tuple[tuple[np.ndarray, ...], np.ndarray]:

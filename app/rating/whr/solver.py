@@ -91,6 +91,8 @@ class Problem:
         self.row_day = (row_keys & ((1 << day_bits) - 1)) + dmin
         ib = inverse[:m]
         iw = inverse[m:]
+        self.black_row = ib  # each game's black player-day (row), and white's
+        self.white_row = iw
 
         # --- consecutive days of the same player: the Wiener prior (# RIF 2021 #3-#4)
         same = self.row_player[1:] == self.row_player[:-1]
