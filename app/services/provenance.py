@@ -31,12 +31,17 @@ def service_version() -> str:
         return "unknown"
 
 
+# What json.dumps(values, sort_keys=True, default=str, ensure_ascii=False) builds on every call, built
+# once: the same text (a digest of ten thousand tournaments calls it ten thousand times).
+_LINE = json.JSONEncoder(sort_keys=True, default=str, ensure_ascii=False)
+
+
 def inputs_digest(tournaments: Sequence[StoredTournament], columns: GameColumns | None, seeds: Sequence[Seed]) -> str:
     """SHA-256 (hex) of the replay's inputs in their canonical order."""
     digest = hashlib.sha256()
 
     def line(*values: Any) -> None:
-        digest.update(json.dumps(values, sort_keys=True, default=str, ensure_ascii=False).encode())
+        digest.update(_LINE.encode(values).encode())
         digest.update(b"\n")
 
     for tournament in tournaments:
