@@ -51,9 +51,10 @@ def inputs_digest(tournaments: Sequence[StoredTournament], columns: GameColumns 
             line("game", tournament.id, *game_fields, game.board_size)
     if columns is not None:
         line("players", columns.player_ids)
+        # The arrays' own memory is hashed (no copy as bytes) when they already are what is hashed.
         for name in ("black", "white", "day", "tournament"):
-            digest.update(np.ascontiguousarray(getattr(columns, name), dtype="<i8").tobytes())
-        digest.update(np.ascontiguousarray(columns.black_score, dtype="<f8").tobytes())
+            digest.update(np.ascontiguousarray(getattr(columns, name), dtype="<i8"))
+        digest.update(np.ascontiguousarray(columns.black_score, dtype="<f8"))
     for seed in sorted(seeds, key=lambda s: s.player_id):
         line("seed", seed.player_id, seed.rating, seed.status, seed.as_of, seed.title, seed.counters)
     return digest.hexdigest()

@@ -66,8 +66,9 @@ def replay_whr(given: ReplayInput[WhrListParams]) -> Replay:
     _, played, last_day = whr.games_on(fitted, list_day)
     statuses = whr.statuses_on(played, last_day, list_day)
     by_id = np.argsort(id_rank[players], kind="stable")
+    days: dict[int, date] = {}  # a few thousand distinct last days for 47,051 players: each made once
     entries = [
-        Entry(player_ids[p], r, s, n, date.fromordinal(last), str(status))
+        Entry(player_ids[p], r, s, n, days.get(last) or days.setdefault(last, date.fromordinal(last)), str(status))
         for p, r, s, n, last, status in zip(
             players[by_id].tolist(),
             rating[by_id].tolist(),
