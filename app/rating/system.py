@@ -271,6 +271,9 @@ class CodedColumn:
 
     codes: np.ndarray  # integers, one per row
     values: Sequence[str | None] | Sequence[Sequence[str]]
+    # Of distinct strings (ids): each value's place among them in code-point order, when the system
+    # has it already (the recompute sorts rows by it; the WHR list ranks its 47,051 player ids once).
+    value_order: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.codes)
@@ -282,7 +285,7 @@ class CodedColumn:
 
     def taken(self, rows: np.ndarray) -> CodedColumn:
         """Only these rows, in this order."""
-        return CodedColumn(self.codes[rows], self.values)
+        return CodedColumn(self.codes[rows], self.values, self.value_order)
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -53,8 +53,8 @@ def inputs_digest(tournaments: Sequence[StoredTournament], columns: GameColumns 
         line("players", columns.player_ids)
         # The arrays' own memory is hashed (no copy as bytes) when they already are what is hashed.
         for name in ("black", "white", "day", "tournament"):
-            digest.update(np.ascontiguousarray(getattr(columns, name), dtype="<i8"))
-        digest.update(np.ascontiguousarray(columns.black_score, dtype="<f8"))
+            digest.update(np.ascontiguousarray(getattr(columns, name), dtype="<i8").data)
+        digest.update(np.ascontiguousarray(columns.black_score, dtype="<f8").data)
     for seed in sorted(seeds, key=lambda s: s.player_id):
         line("seed", seed.player_id, seed.rating, seed.status, seed.as_of, seed.title, seed.counters)
     return digest.hexdigest()

@@ -367,6 +367,9 @@ _CHANGE_NUMBERS = ("rating_before", "rating_after", "change", "change_unrounded"
 def _sorted_codes(names: Sequence[str] | CodedColumn) -> np.ndarray:
     """Each name's position among the distinct names in sorted order: a key numpy sorts by."""
     if isinstance(names, CodedColumn):
+        if names.value_order is not None:
+            known: np.ndarray = names.value_order[names.codes]
+            return known
         values = typing.cast(list[str], list(names.values))  # ids: strings
         rank = np.empty(len(values), dtype=np.int64)
         rank[sorted(range(len(values)), key=values.__getitem__)] = np.arange(len(values))

@@ -155,7 +155,7 @@ def _points(
     days = fitted.day[order]
     n = len(order)
     return PointColumns(
-        player_id=CodedColumn(fitted.player[order], player_ids),
+        player_id=CodedColumn(fitted.player[order], player_ids, id_rank),
         date=days,
         rating=fitted.rating[order],
         deviation=fitted.deviation[order],
@@ -307,8 +307,8 @@ def _changes(
     day_names = (distinct_days - _EPOCH).astype("datetime64[D]").astype(str).tolist()
     n = len(player)
     return ChangeColumns(
-        tournament_id=CodedColumn(tournament, tournament_ids),
-        player_id=CodedColumn(player, player_ids),
+        tournament_id=CodedColumn(tournament, tournament_ids, name_rank),
+        player_id=CodedColumn(player, player_ids, id_rank),
         system=CodedColumn(np.zeros(n, dtype=np.int8), ["rif-whr"]),
         rating_before=before,
         rating_after=rating_after,
