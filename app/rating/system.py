@@ -82,6 +82,7 @@ __all__ = [
     "ChangeColumns",
     "CodedColumn",
     "Entry",
+    "EntryColumns",
     "GameColumns",
     "HeldPoints",
     "PointArrays",
@@ -325,6 +326,25 @@ def values_at(column: Sequence[Any] | np.ndarray | CodedColumn | RecordColumn, r
 
 
 @dataclass(slots=True, eq=False)
+class EntryColumns:
+    """Entries as one sequence per ``Entry`` field, all of one length: what a columnar system may
+    return instead of ``Entry`` objects (see ``PointColumns``). Numbers may come as arrays,
+    ``last_played`` as an ``int`` array of ``date.toordinal()`` numbers (``NO_DAY`` for none)."""
+
+    player_id: Sequence[str]
+    rating: Sequence[float] | np.ndarray
+    deviation: Sequence[float | None] | np.ndarray
+    games: Sequence[int] | np.ndarray
+    last_played: np.ndarray
+    status: Sequence[str]
+    title: Sequence[str | None]
+    counters: Sequence[dict[str, Any] | None]
+
+    def __len__(self) -> int:
+        return len(self.player_id)
+
+
+@dataclass(slots=True, eq=False)
 class PointColumns:
     """Points as one sequence per ``Point`` field, all of one length: what a system that computes its
     points as arrays may return instead of ``Point`` objects (the recompute stores the sequences as
@@ -370,7 +390,7 @@ class ChangeColumns:
 
 @dataclass(slots=True)
 class Replay:
-    entries: list[Entry]
+    entries: list[Entry] | EntryColumns
     points: list[Point] | PointColumns
     changes: list[Change] | ChangeColumns = field(default_factory=list)
     notes: list[str] = field(default_factory=list)

@@ -16,7 +16,7 @@ from app.rating.system import (
     NO_DAY,
     ChangeColumns,
     CodedColumn,
-    Entry,
+    EntryColumns,
     GameColumns,
     HeldPoints,
     PointColumns,
@@ -51,7 +51,7 @@ def replay_whr(given: ReplayInput[WhrListParams]) -> Replay:
     """Fit every eligible game and read the fit on the list date (INTERPRETATIONS 3.6).
 
     The games come as arrays (the system is columnar) and everything after the fit is array work too:
-    the points and changes go back as columns, one list per field, with no object per row. Entries,
+    the entries, points and changes go back as columns, one list per field, with no object per row. Entries,
     points and changes come in the order they are stored in (player id, date; tournament id, player
     id), so the recompute's sorts find them sorted."""
     params = given.params
@@ -66,18 +66,17 @@ def replay_whr(given: ReplayInput[WhrListParams]) -> Replay:
     _, played, last_day = whr.games_on(fitted, list_day)
     statuses = whr.statuses_on(played, last_day, list_day)
     by_id = np.argsort(id_rank[players], kind="stable")
-    days: dict[int, date] = {}  # a few thousand distinct last days for 47,051 players: each made once
-    entries = [
-        Entry(player_ids[p], r, s, n, days.get(last) or days.setdefault(last, date.fromordinal(last)), str(status))
-        for p, r, s, n, last, status in zip(
-            players[by_id].tolist(),
-            rating[by_id].tolist(),
-            deviation[by_id].tolist(),
-            played[by_id].tolist(),
-            last_day[by_id].tolist(),
-            statuses[by_id].tolist(),
-        )
-    ]
+    n = len(players)
+    entries = EntryColumns(
+        player_id=list(map(player_ids.__getitem__, players[by_id].tolist())),
+        rating=rating[by_id],
+        deviation=deviation[by_id],
+        games=played[by_id],
+        last_played=last_day[by_id],
+        status=list(map(str, statuses[by_id].tolist())),
+        title=[None] * n,
+        counters=[None] * n,
+    )
     tournament_ids = [t.id for t in given.tournaments]
     name_rank = _ranks(tournament_ids)
     cumulative = _cumulative_games(fitted)
