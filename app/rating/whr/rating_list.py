@@ -331,9 +331,17 @@ def _distinct_days(days: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _pack_fit(fitted: whr.WhrFit, player_ids: list[str]) -> bytes:
-    """The fitted player-days as a compact .npz blob, so the next recompute can warm-start."""
+    """The fitted player-days as a compact .npz blob, so the next recompute can warm-start. Player
+    numbers and days as int32 (a third less to write and read than int64; ``_warm_start`` reads
+    either, as blobs written before)."""
     buffer = io.BytesIO()
-    np.savez(buffer, player_ids=np.array(player_ids, dtype=str), player=fitted.player, day=fitted.day, rating=fitted.rating)
+    np.savez(
+        buffer,
+        player_ids=np.array(player_ids, dtype=str),
+        player=fitted.player.astype(np.int32),
+        day=fitted.day.astype(np.int32),
+        rating=fitted.rating,
+    )
     return buffer.getvalue()
 
 
