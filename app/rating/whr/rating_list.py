@@ -51,9 +51,9 @@ def replay_whr(given: ReplayInput[WhrListParams]) -> Replay:
     """Fit every eligible game and read the fit on the list date (INTERPRETATIONS 3.6).
 
     The games come as arrays (the system is columnar) and everything after the fit is array work too:
-    the entries, points and changes go back as columns, one list per field, with no object per row. Entries,
-    points and changes come in the order they are stored in (player id, date; tournament id, player
-    id), so the recompute's sorts find them sorted."""
+    the entries, points and changes go back as columns, one list per field, with no object per row.
+    They come in the order they are stored in (player id; player id, date; tournament id, player id),
+    so the recompute's sorts find them sorted."""
     params = given.params
     games = given.columns if given.columns is not None else GameColumns.from_tournaments(given.tournaments)
     player_ids = games.player_ids

@@ -56,7 +56,7 @@ REFERENCE_HESSIAN_DAMPING = 0.001
 # land: on small histories the fit then stops 1e-9 Elo short of the floating-point fixed point it
 # reaches now, and a list recomputed after a withdrawal no longer equals, to the last bit, the list
 # that never had the tournament (tests/test_revisions.py). Kept at 1 (docs/decisions.md 7.75).
-_FORCING = 1.0  # relative CG accuracy of a Newton step: min(0.1, _FORCING * |gradient| / sqrt(n))
+_FORCING = 1.0
 _MAX_NEWTON_STEPS = 200  # typically 5-9 are needed; more means something is wrong: ArithmeticError
 _MAX_HALVINGS = 80  # of one step by the line search
 _MIN_CURVATURE = 1e-9  # floor of the Newton matrix's diagonal (far from the optimum only)
@@ -481,7 +481,7 @@ def _sort(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         # The digits read in place as 16-bit words of the keys (little-endian int64: the first word is
         # the lowest), so that no key-sized temporary is made: each is a page fault per 4 KiB when
         # first touched, as costly as the sorting on the development VM.
-        words = keys.astype("<i8", copy=False).view("<u2").reshape(m, 4)
+        words = np.ascontiguousarray(keys, dtype="<i8").view("<u2").reshape(m, 4)
         order = np.argsort(words[:, 0], kind="stable")
         if key_bits > _DIGIT_BITS:
             order = order[np.argsort(words[:, 1][order], kind="stable")]
