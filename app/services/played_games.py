@@ -88,7 +88,8 @@ def columns(values: Sequence[tuple[str, bytes]]) -> GameColumns:
     records = np.frombuffer(b"".join(games for _, games in values), dtype=RECORD)
     counts = np.fromiter((len(games) // RECORD.itemsize for _, games in values), np.int64, len(values))
     sizes = np.fromiter(map(len, locals_), np.int64, len(values))
-    number = {player_id: i for i, player_id in enumerate(dict.fromkeys(chain.from_iterable(locals_)))}
+    distinct = dict.fromkeys(chain.from_iterable(locals_))
+    number = dict(zip(distinct, range(len(distinct))))  # (twice as fast as a comprehension)
     global_of_local = np.fromiter(map(number.__getitem__, chain.from_iterable(locals_)), np.int64, int(sizes.sum()))
     # Each game's tournament's first entry in global_of_local, so a local number indexes it.
     offset = np.repeat(np.cumsum(sizes) - sizes, counts)

@@ -31,6 +31,7 @@ from app.rating.system import (
     SCORE_OF_RESULT,
     ChangeColumns,
     CodedColumn,
+    EntryColumns,
     GameColumns,
     PointColumns,
     RecordColumn,
@@ -311,12 +312,33 @@ def _eligible_tournaments(session: Session, rating_list: RatingList) -> dict[str
 
 def entry_rows(replayed: Replay) -> list[tuple[Any, ...]]:
     """The list's entries as ENTRY_COLUMNS tuples, in primary-key order (an index filled in key order
-    is written sequentially, faster than in a system's own order)."""
-    iso = _IsoDates()
-    rows = [
-        (player_id, rating, deviation, games, iso[last_played], status, title, _json_value(counters))
-        for player_id, rating, deviation, games, last_played, status, title, counters in map(_ENTRY_FIELDS, replayed.entries)
-    ]
+    is written sequentially, faster than in a system's own order): from ``Entry`` objects or from a
+    columnar system's ``EntryColumns`` (zipped, no object per entry on the way)."""
+    entries = replayed.entries
+    if isinstance(entries, EntryColumns):
+        iso = {
+            day: None if day == NO_DAY else dt.date.fromordinal(day).isoformat()
+            for day in np.unique(entries.last_played).tolist()
+        }
+        rows = list(
+            zip(
+                entries.player_id,
+                _python_values(entries.rating),
+                _python_values(entries.deviation),
+                _python_values(entries.games),
+                map(iso.__getitem__, entries.last_played.tolist()),
+                entries.status,
+                entries.title,
+                map(_json_value, entries.counters),
+                strict=True,
+            )
+        )
+    else:
+        iso_dates = _IsoDates()
+        rows = [
+            (player_id, rating, deviation, games, iso_dates[last_played], status, title, _json_value(counters))
+            for player_id, rating, deviation, games, last_played, status, title, counters in map(_ENTRY_FIELDS, entries)
+        ]
     rows.sort(key=itemgetter(0))
     return rows
 
@@ -367,6 +389,9 @@ _CHANGE_NUMBERS = ("rating_before", "rating_after", "change", "change_unrounded"
 def _sorted_codes(names: Sequence[str] | CodedColumn) -> np.ndarray:
     """Each name's position among the distinct names in sorted order: a key numpy sorts by."""
     if isinstance(names, CodedColumn):
+        if names.value_order is not None:
+            known: np.ndarray = names.value_order[names.codes]
+            return known
         values = typing.cast(list[str], list(names.values))  # ids: strings
         rank = np.empty(len(values), dtype=np.int64)
         rank[sorted(range(len(values)), key=values.__getitem__)] = np.arange(len(values))
@@ -389,6 +414,11 @@ def _taken(values: Sequence[Any] | CodedColumn | RecordColumn, order: np.ndarray
         return values.taken(order)
     taken: np.ndarray = object_column(values)[order]
     return taken
+
+
+def _python_values(values: Sequence[Any] | np.ndarray) -> Sequence[Any]:
+    """An array's values as Python numbers (what the driver binds), a sequence as it is."""
+    return values.tolist() if isinstance(values, np.ndarray) else values
 
 
 def _columns(records: Sequence[Any] | PointColumns | ChangeColumns, names: tuple[str, ...]) -> list[Any]:

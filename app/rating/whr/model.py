@@ -15,7 +15,7 @@ Pure: numpy only, no I/O.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from enum import StrEnum
 
@@ -83,6 +83,11 @@ class WhrFit:
     newton_steps: int = 0
     max_change: float = 0.0  # Elo, largest change of the last Newton step
     cg_iterations: int = 0  # conjugate-gradient iterations over all Newton steps (diagnostics)
+    # The row of each game's black player and of its white player, in the games' order (what `fit`
+    # grouped the games by; empty in a fit built by hand): a caller that groups the games by
+    # player-day again (the rating list's tournaments of a day) starts from these.
+    black_row: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    white_row: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
 
     def history(self, player: int) -> slice:
         """Rows of one player: ``fit.day[fit.history(p)]`` etc. An empty slice if he never played."""
@@ -142,6 +147,8 @@ def fit(
         newton_steps=steps,
         max_change=change * ELO_PER_NATURAL,
         cg_iterations=cg_iterations,
+        black_row=problem.black_row,
+        white_row=problem.white_row,
     )
 
 
