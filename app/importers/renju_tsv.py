@@ -275,7 +275,7 @@ def _index(path: Path) -> _Index:
             start, offset = offset, offset + len(raw)
             if not line.strip():
                 continue  # a blank line does not end a run: the second pass skips it too
-            columns = [column.strip() for column in line.split("\t")]
+            columns = list(map(str.strip, line.split("\t")))
             # A valid game's line (most of the file) needs only its tournament here: no ParsedGame.
             if columns[0] == "game" and len(columns) >= GAME_COLUMNS and columns[7] in ("B", "W", "D"):
                 tournament_id = columns[2]
@@ -332,7 +332,7 @@ def _game_lines(path: Path, runs: list[tuple[int, int, int]]) -> Iterator[tuple[
             while read < count:
                 line = stream.readline().decode("utf-8").rstrip("\r\n")
                 if line.strip():
-                    columns = [column.strip() for column in line.split("\t")]
+                    columns = list(map(str.strip, line.split("\t")))
                     assert columns[0] == "game" and len(columns) >= GAME_COLUMNS, (
                         f"line {line_number} changed since the first pass"
                     )

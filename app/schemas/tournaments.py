@@ -1,4 +1,6 @@
 import datetime as dt
+from collections import Counter
+from functools import cached_property
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationInfo, field_validator
@@ -156,6 +158,13 @@ class TournamentIn(StrictModel):
         "with his place and tie-break values (e.g. MMS, SOS, SOSOS for Go); stored as given, never computed. "
         "Empty (the default): the website places players by score",
     )
+
+    @cached_property
+    def played_games(self) -> Counter[tuple[Any, ...]]:
+        """Its played games as a repeat check compares them (app.services.tournaments): day (the
+        tournament's end when the game gives none, as stored), black, white, result. Counted once: an
+        import's later tournaments are each compared with the earlier ones of the same days."""
+        return Counter((game.date or self.end, game.black, game.white, game.result) for game in self.games if game.played)
 
     @field_validator("rule")
     @classmethod

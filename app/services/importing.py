@@ -1,7 +1,9 @@
 """Importing other programs' result files through the same submission service the API uses."""
 
+import queue
+import threading
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -104,45 +106,26 @@ def import_results_file(
         players_before = _count(session, Player)
         games_before = _count(session, Game)
     done = offered = 0
-
-    def store(batch: list[dict[str, Any]]) -> None:
-        nonlocal done
-        if not batch:
-            return
+    for offer in _read_ahead(source, options):
+        for reason, example, count in offer.rejections:
+            source.record_rejection(reason, example, count)
+        if not offer.raws:
+            continue
+        offered += len(offer.raws)
         try:
-            outcome = _import_batch(batch, max_games)
+            outcome = _import_batch(offer.raws, max_games, offer.validated)
         except SQLAlchemyError:
-            if len(batch) == 1:
+            if len(offer.raws) == 1:
                 raise
             outcome = _BatchOutcome()
-            for raw in batch:  # the database refused a write: each alone, as a submission of its own would be
-                outcome.add(_import_batch([raw], max_games))
+            # the database refused a write: each alone, as a submission of its own would be
+            for raw, validated in zip(offer.raws, offer.validated, strict=True):
+                outcome.add(_import_batch([raw], max_games, [validated]))
         outcome.apply(report, source)
-        for _ in batch:
+        for _ in offer.raws:
             done += 1
             if on_progress:
                 on_progress(done, source.tournament_count)
-
-    batch: list[dict[str, Any]] = []
-    games = 0
-    for raw in source.submissions:
-        if not raw.get("games"):
-            source.reject(TOURNAMENT_WITHOUT_GAMES, f"tournament {raw.get('id')}")
-            source.tournament_count -= 1
-            continue
-        offered += 1
-        raw["rated"] = options.rated(raw["id"], raw.get("rated", True))
-        if raw.get("category") == "go":
-            store(batch)
-            batch, games = [], 0
-            store([raw])
-            continue
-        batch.append(raw)
-        games += len(raw["games"])
-        if games >= BATCH_GAMES:
-            store(batch)
-            batch, games = [], 0
-    store(batch)
     checkpoint_after_import()
     if on_progress:
         on_progress(done, source.tournament_count)  # a reader may have rejected the last ones
@@ -177,14 +160,117 @@ class _BatchOutcome:
         report.tournaments_unchanged += self.unchanged
         report.jobs_queued |= self.jobs_queued
         for reason, example, count in self.rejections:
-            source.reject(reason, example, count=count)
+            source.record_rejection(reason, example, count)
 
 
-def _import_batch(batch: list[dict[str, Any]], max_games: int) -> _BatchOutcome:
+@dataclass
+class _Offer:
+    """What the reading thread hands over: a batch of raw submissions (none when only rejections are
+    handed over), each one's validation (a Go tournament's is None: it is validated once its players
+    are matched to stored ones), and the rejections counted while it was read."""
+
+    raws: list[dict[str, Any]]
+    validated: list[TournamentIn | ValidationError | None]
+    rejections: list[tuple[str, str, int]]
+
+
+class _Stopped(Exception):
+    """The storing thread stopped taking batches (it failed): the reading thread stops too."""
+
+
+def _read_ahead(source: SubmissionSource, options: ImportOptions) -> Iterator[_Offer]:
+    """The file's submissions in batches (``BATCH_GAMES``; a Go tournament alone), read and validated
+    by a thread of its own while the caller stores the batch before (docs/decisions.md 7.81): reading
+    and validating are Python's work, storing is mostly SQLite's, which runs without the interpreter's
+    lock. One batch is read ahead, no more, so memory stays bounded. The reader's rejections are handed
+    over with the batch they were counted with (``SubmissionSource.deferred``); an error of the reader
+    is raised here, after the batches read before it."""
+    hand_over: queue.SimpleQueue[_Offer | BaseException | None] = queue.SimpleQueue()
+    taken = threading.Semaphore(0)
+    stop = threading.Event()
+    source.deferred = []
+    reader = threading.Thread(
+        target=_read_batches, args=(source, options, hand_over, taken, stop), name="import-reader", daemon=True
+    )
+    reader.start()
+    try:
+        while (offer := hand_over.get()) is not None:
+            taken.release()
+            if isinstance(offer, BaseException):
+                raise offer
+            yield offer
+    finally:
+        stop.set()
+        reader.join()
+        source.deferred = None
+
+
+def _read_batches(
+    source: SubmissionSource,
+    options: ImportOptions,
+    hand_over: "queue.SimpleQueue[_Offer | BaseException | None]",
+    taken: threading.Semaphore,
+    stop: threading.Event,
+) -> None:
+    """``_read_ahead``'s thread: batches into ``hand_over``, each once the one before is ``taken``;
+    then None, or the error that stopped the reading."""
+
+    def hand(raws: list[dict[str, Any]], validated: list[TournamentIn | ValidationError | None]) -> None:
+        rejections, source.deferred = source.deferred or [], []
+        if not raws and not rejections:
+            return
+        hand_over.put(_Offer(raws, validated, rejections))
+        # Read on only once it is taken: one batch is stored while the next waits, no more.
+        while not taken.acquire(timeout=0.1):
+            if stop.is_set():
+                raise _Stopped
+
+    try:
+        batch: list[dict[str, Any]] = []
+        validated: list[TournamentIn | ValidationError | None] = []
+        games = 0
+        for raw in source.submissions:
+            if stop.is_set():
+                return
+            if not raw.get("games"):
+                source.reject(TOURNAMENT_WITHOUT_GAMES, f"tournament {raw.get('id')}")
+                source.tournament_count -= 1
+                continue
+            raw["rated"] = options.rated(raw["id"], raw.get("rated", True))
+            if raw.get("category") == "go":
+                hand(batch, validated)
+                hand([raw], [None])
+                batch, validated, games = [], [], 0
+                continue
+            batch.append(raw)
+            validated.append(_validated(raw))
+            games += len(raw["games"])
+            if games >= BATCH_GAMES:
+                hand(batch, validated)
+                batch, validated, games = [], [], 0
+        hand(batch, validated)
+        hand_over.put(None)
+    except _Stopped:
+        return
+    except BaseException as error:  # raised in the storing thread, where the import stops
+        hand_over.put(error)
+
+
+def _validated(raw: dict[str, Any]) -> TournamentIn | ValidationError:
+    try:
+        return TournamentIn.model_validate(raw)
+    except ValidationError as error:
+        return error
+
+
+def _import_batch(
+    batch: list[dict[str, Any]], max_games: int, validated: Sequence[TournamentIn | ValidationError | None] | None = None
+) -> _BatchOutcome:
     """Store the batch's tournaments in one transaction, each through the submission service: new ones
     checked one after the other (each against the stored tournaments and the batch's earlier ones) and
     stored together; a tournament stored already is left alone or corrected, after the new ones before
-    it are stored. A tournament the service refuses is left out with the reason."""
+    it are stored. A tournament the service refuses is left out with the reason. ``validated``: each
+    raw submission's validation done already (None: validated here)."""
     outcome = _BatchOutcome()
     with bulk_session_scope() as session:
         pending: list[TournamentIn] = []
@@ -192,11 +278,14 @@ def _import_batch(batch: list[dict[str, Any]], max_games: int) -> _BatchOutcome:
         # The ids stored before the batch, read at once; one the batch reaches again (stored by it, or
         # pending) is looked up when it comes.
         seen = _stored_ids(session, [raw["id"] for raw in batch if isinstance(raw.get("id"), str)])
-        for raw in batch:
+        for index, raw in enumerate(batch):
             try:
                 if raw.get("category") == "go" and not _matched_by_pin_and_name(session, outcome, raw):
                     continue
-                submission = TournamentIn.model_validate(raw)
+                given = validated[index] if validated is not None else None
+                if isinstance(given, ValidationError):
+                    raise given
+                submission = given if given is not None else TournamentIn.model_validate(raw)
                 again = submission.id in seen
                 seen.add(submission.id)
                 if not again and not stored_alone(submission):
