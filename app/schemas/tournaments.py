@@ -5,7 +5,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationInfo, field_validator
 
-from app.schemas.common import ID_RULE, CountryCode, Date, Identifier, StrictModel, Text
+from app.schemas.common import ID_RULE, CountryCode, Date, Identifier, StrictModel, Text, json_kinds_checked_on
 from app.schemas.opening_rules import CATEGORIES_WITH_KNOWN_RULES, KNOWN_RULES, canonical_rule
 from app.schemas.players import PlayerCreate, PlayerRead
 
@@ -62,6 +62,9 @@ class GameIn(StrictModel):
         le=100,
         description="Lines of the board: go 9 / 13 / 19, renju 15, gomoku 15 or 19, shogi 9; none: the tournament's",
     )
+
+    # The JSON-kind check where it can refuse a value: a large import validates a million games.
+    _json_types_as_declared = json_kinds_checked_on("played", "handicap", "board_size")
 
 
 class TieBreak(StrictModel):

@@ -1,5 +1,6 @@
 """Importing other programs' result files through the same submission service the API uses."""
 
+import os
 import queue
 import threading
 from collections import Counter
@@ -174,24 +175,40 @@ class _Offer:
     rejections: list[tuple[str, str, int]]
 
 
-class _Stopped(Exception):
-    """The storing thread stopped taking batches (it failed): the reading thread stops too."""
-
-
 def _read_ahead(source: SubmissionSource, options: ImportOptions) -> Iterator[_Offer]:
-    """The file's submissions in batches (``BATCH_GAMES``; a Go tournament alone), read and validated
-    by a thread of its own while the caller stores the batch before (docs/decisions.md 7.81): reading
-    and validating are Python's work, storing is mostly SQLite's, which runs without the interpreter's
-    lock. One batch is read ahead, no more, so memory stays bounded. The reader's rejections are handed
-    over with the batch they were counted with (``SubmissionSource.deferred``); an error of the reader
-    is raised here, after the batches read before it."""
+    """``_batches``, read and validated by a thread of its own while the caller stores the batch before
+    (docs/decisions.md 7.81): reading and validating are Python's work, storing is mostly SQLite's,
+    which runs without the interpreter's lock. One batch waits while one is stored, no more, so memory
+    stays bounded. The reader's rejections are handed over with the batch they were counted with
+    (``SubmissionSource.deferred``); an error of the reader is raised here, after the batches read
+    before it."""
+    if os.environ.get("IMPORT_INLINE"):
+        source.deferred = []
+        try:
+            yield from _batches(source, options)
+        finally:
+            source.deferred = None
+        return
     hand_over: queue.SimpleQueue[_Offer | BaseException | None] = queue.SimpleQueue()
     taken = threading.Semaphore(0)
     stop = threading.Event()
+
+    def read() -> None:
+        try:
+            for offer in _batches(source, options):
+                hand_over.put(offer)
+                # Read on only once it is taken: one batch is stored while the next waits, no more.
+                while not taken.acquire(timeout=0.1):
+                    if stop.is_set():
+                        return
+                if stop.is_set():
+                    return
+            hand_over.put(None)
+        except BaseException as error:  # raised in the storing thread, where the import stops
+            hand_over.put(error)
+
     source.deferred = []
-    reader = threading.Thread(
-        target=_read_batches, args=(source, options, hand_over, taken, stop), name="import-reader", daemon=True
-    )
+    reader = threading.Thread(target=read, name="import-reader", daemon=True)
     reader.start()
     try:
         while (offer := hand_over.get()) is not None:
@@ -205,55 +222,36 @@ def _read_ahead(source: SubmissionSource, options: ImportOptions) -> Iterator[_O
         source.deferred = None
 
 
-def _read_batches(
-    source: SubmissionSource,
-    options: ImportOptions,
-    hand_over: "queue.SimpleQueue[_Offer | BaseException | None]",
-    taken: threading.Semaphore,
-    stop: threading.Event,
-) -> None:
-    """``_read_ahead``'s thread: batches into ``hand_over``, each once the one before is ``taken``;
-    then None, or the error that stopped the reading."""
+def _batches(source: SubmissionSource, options: ImportOptions) -> Iterator[_Offer]:
+    """The file's submissions in batches of ``BATCH_GAMES`` games (a Go tournament alone), each with
+    its validation and the rejections counted while it was read (``source.deferred``, a list)."""
 
-    def hand(raws: list[dict[str, Any]], validated: list[TournamentIn | ValidationError | None]) -> None:
+    def offer(raws: list[dict[str, Any]], validated: list[TournamentIn | ValidationError | None]) -> Iterator[_Offer]:
         rejections, source.deferred = source.deferred or [], []
-        if not raws and not rejections:
-            return
-        hand_over.put(_Offer(raws, validated, rejections))
-        # Read on only once it is taken: one batch is stored while the next waits, no more.
-        while not taken.acquire(timeout=0.1):
-            if stop.is_set():
-                raise _Stopped
+        if raws or rejections:
+            yield _Offer(raws, validated, rejections)
 
-    try:
-        batch: list[dict[str, Any]] = []
-        validated: list[TournamentIn | ValidationError | None] = []
-        games = 0
-        for raw in source.submissions:
-            if stop.is_set():
-                return
-            if not raw.get("games"):
-                source.reject(TOURNAMENT_WITHOUT_GAMES, f"tournament {raw.get('id')}")
-                source.tournament_count -= 1
-                continue
-            raw["rated"] = options.rated(raw["id"], raw.get("rated", True))
-            if raw.get("category") == "go":
-                hand(batch, validated)
-                hand([raw], [None])
-                batch, validated, games = [], [], 0
-                continue
-            batch.append(raw)
-            validated.append(_validated(raw))
-            games += len(raw["games"])
-            if games >= BATCH_GAMES:
-                hand(batch, validated)
-                batch, validated, games = [], [], 0
-        hand(batch, validated)
-        hand_over.put(None)
-    except _Stopped:
-        return
-    except BaseException as error:  # raised in the storing thread, where the import stops
-        hand_over.put(error)
+    batch: list[dict[str, Any]] = []
+    validated: list[TournamentIn | ValidationError | None] = []
+    games = 0
+    for raw in source.submissions:
+        if not raw.get("games"):
+            source.reject(TOURNAMENT_WITHOUT_GAMES, f"tournament {raw.get('id')}")
+            source.tournament_count -= 1
+            continue
+        raw["rated"] = options.rated(raw["id"], raw.get("rated", True))
+        if raw.get("category") == "go":
+            yield from offer(batch, validated)
+            yield from offer([raw], [None])
+            batch, validated, games = [], [], 0
+            continue
+        batch.append(raw)
+        validated.append(_validated(raw))
+        games += len(raw["games"])
+        if games >= BATCH_GAMES:
+            yield from offer(batch, validated)
+            batch, validated, games = [], [], 0
+    yield from offer(batch, validated)
 
 
 def _validated(raw: dict[str, Any]) -> TournamentIn | ValidationError:
