@@ -77,7 +77,7 @@ def checkpoint(engine: Engine, *, truncate: bool = False) -> None:
 # ends (``checkpoint_after_import``); no memory map: the import's counts read every row, and the map's pages
 # counted in its resident memory (330 MB). Durability is the service's: synchronous=NORMAL under WAL,
 # a committed batch survives a crash of the process, not necessarily of the machine (decisions 7.73).
-SQLITE_BULK_CACHE_KIB = int(__import__("os").environ.get("CACHE_KIB", 8 * 1024))
+SQLITE_BULK_CACHE_KIB = 8 * 1024
 SQLITE_BULK_CHECKPOINT_PAGES = 65_536
 
 
