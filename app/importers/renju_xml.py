@@ -317,8 +317,7 @@ class _Staging:
     def __init__(self) -> None:
         handle, self.path = tempfile.mkstemp(prefix="renju-xml-import-", suffix=".sqlite3")
         os.close(handle)
-        # Filled here, read back by the import's reading thread (app.services.importing): one thread at a time.
-        self.connection = sqlite3.connect(self.path, check_same_thread=False)
+        self.connection = sqlite3.connect(self.path)
         self.closed = False
         self.connection.execute("PRAGMA journal_mode=OFF")
         self.connection.execute("PRAGMA synchronous=OFF")

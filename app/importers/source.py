@@ -119,20 +119,8 @@ class SubmissionSource:
     explanations: dict[str, str]
     rejected: Counter[str] = field(default_factory=Counter)
     examples: dict[str, list[str]] = field(default_factory=dict)
-    # Set (to a list) while ``submissions`` is read by a thread of its own, ahead of the thread that
-    # stores them (app.services.importing): that thread's rejections wait here until the storing
-    # thread takes the submissions read with them, so that they are counted in the order a single
-    # thread would count them (the report's examples and its order of reasons stay the same).
-    deferred: list[tuple[str, str, int]] | None = None
 
     def reject(self, reason: str, example: str, count: int = 1) -> None:
-        if self.deferred is not None:
-            self.deferred.append((reason, example, count))
-        else:
-            self.record_rejection(reason, example, count)
-
-    def record_rejection(self, reason: str, example: str, count: int = 1) -> None:
-        """Count a rejection at once (``reject`` defers it while the submissions are read ahead)."""
         self.rejected[reason] += count
         kept = self.examples.setdefault(reason, [])
         if len(kept) < EXAMPLES_KEPT:

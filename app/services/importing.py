@@ -1,10 +1,7 @@
 """Importing other programs' result files through the same submission service the API uses."""
 
-import os
-import queue
-import threading
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -107,26 +104,45 @@ def import_results_file(
         players_before = _count(session, Player)
         games_before = _count(session, Game)
     done = offered = 0
-    for offer in _read_ahead(source, options):
-        for reason, example, count in offer.rejections:
-            source.record_rejection(reason, example, count)
-        if not offer.raws:
-            continue
-        offered += len(offer.raws)
+
+    def store(batch: list[dict[str, Any]]) -> None:
+        nonlocal done
+        if not batch:
+            return
         try:
-            outcome = _import_batch(offer.raws, max_games, offer.validated)
+            outcome = _import_batch(batch, max_games)
         except SQLAlchemyError:
-            if len(offer.raws) == 1:
+            if len(batch) == 1:
                 raise
             outcome = _BatchOutcome()
-            # the database refused a write: each alone, as a submission of its own would be
-            for raw, validated in zip(offer.raws, offer.validated, strict=True):
-                outcome.add(_import_batch([raw], max_games, [validated]))
+            for raw in batch:  # the database refused a write: each alone, as a submission of its own would be
+                outcome.add(_import_batch([raw], max_games))
         outcome.apply(report, source)
-        for _ in offer.raws:
+        for _ in batch:
             done += 1
             if on_progress:
                 on_progress(done, source.tournament_count)
+
+    batch: list[dict[str, Any]] = []
+    games = 0
+    for raw in source.submissions:
+        if not raw.get("games"):
+            source.reject(TOURNAMENT_WITHOUT_GAMES, f"tournament {raw.get('id')}")
+            source.tournament_count -= 1
+            continue
+        offered += 1
+        raw["rated"] = options.rated(raw["id"], raw.get("rated", True))
+        if raw.get("category") == "go":
+            store(batch)
+            batch, games = [], 0
+            store([raw])
+            continue
+        batch.append(raw)
+        games += len(raw["games"])
+        if games >= BATCH_GAMES:
+            store(batch)
+            batch, games = [], 0
+    store(batch)
     checkpoint_after_import()
     if on_progress:
         on_progress(done, source.tournament_count)  # a reader may have rejected the last ones
@@ -161,114 +177,14 @@ class _BatchOutcome:
         report.tournaments_unchanged += self.unchanged
         report.jobs_queued |= self.jobs_queued
         for reason, example, count in self.rejections:
-            source.record_rejection(reason, example, count)
+            source.reject(reason, example, count=count)
 
 
-@dataclass
-class _Offer:
-    """What the reading thread hands over: a batch of raw submissions (none when only rejections are
-    handed over), each one's validation (a Go tournament's is None: it is validated once its players
-    are matched to stored ones), and the rejections counted while it was read."""
-
-    raws: list[dict[str, Any]]
-    validated: list[TournamentIn | ValidationError | None]
-    rejections: list[tuple[str, str, int]]
-
-
-def _read_ahead(source: SubmissionSource, options: ImportOptions) -> Iterator[_Offer]:
-    """``_batches``, read and validated by a thread of its own while the caller stores the batch before
-    (docs/decisions.md 7.81): reading and validating are Python's work, storing is mostly SQLite's,
-    which runs without the interpreter's lock. One batch waits while one is stored, no more, so memory
-    stays bounded. The reader's rejections are handed over with the batch they were counted with
-    (``SubmissionSource.deferred``); an error of the reader is raised here, after the batches read
-    before it."""
-    if os.environ.get("IMPORT_INLINE"):
-        source.deferred = []
-        try:
-            yield from _batches(source, options)
-        finally:
-            source.deferred = None
-        return
-    hand_over: queue.SimpleQueue[_Offer | BaseException | None] = queue.SimpleQueue()
-    taken = threading.Semaphore(0)
-    stop = threading.Event()
-
-    def read() -> None:
-        try:
-            for offer in _batches(source, options):
-                hand_over.put(offer)
-                # Read on only once it is taken: one batch is stored while the next waits, no more.
-                while not taken.acquire(timeout=0.1):
-                    if stop.is_set():
-                        return
-                if stop.is_set():
-                    return
-            hand_over.put(None)
-        except BaseException as error:  # raised in the storing thread, where the import stops
-            hand_over.put(error)
-
-    source.deferred = []
-    reader = threading.Thread(target=read, name="import-reader", daemon=True)
-    reader.start()
-    try:
-        while (offer := hand_over.get()) is not None:
-            taken.release()
-            if isinstance(offer, BaseException):
-                raise offer
-            yield offer
-    finally:
-        stop.set()
-        reader.join()
-        source.deferred = None
-
-
-def _batches(source: SubmissionSource, options: ImportOptions) -> Iterator[_Offer]:
-    """The file's submissions in batches of ``BATCH_GAMES`` games (a Go tournament alone), each with
-    its validation and the rejections counted while it was read (``source.deferred``, a list)."""
-
-    def offer(raws: list[dict[str, Any]], validated: list[TournamentIn | ValidationError | None]) -> Iterator[_Offer]:
-        rejections, source.deferred = source.deferred or [], []
-        if raws or rejections:
-            yield _Offer(raws, validated, rejections)
-
-    batch: list[dict[str, Any]] = []
-    validated: list[TournamentIn | ValidationError | None] = []
-    games = 0
-    for raw in source.submissions:
-        if not raw.get("games"):
-            source.reject(TOURNAMENT_WITHOUT_GAMES, f"tournament {raw.get('id')}")
-            source.tournament_count -= 1
-            continue
-        raw["rated"] = options.rated(raw["id"], raw.get("rated", True))
-        if raw.get("category") == "go":
-            yield from offer(batch, validated)
-            yield from offer([raw], [None])
-            batch, validated, games = [], [], 0
-            continue
-        batch.append(raw)
-        validated.append(_validated(raw))
-        games += len(raw["games"])
-        if games >= BATCH_GAMES:
-            yield from offer(batch, validated)
-            batch, validated, games = [], [], 0
-    yield from offer(batch, validated)
-
-
-def _validated(raw: dict[str, Any]) -> TournamentIn | ValidationError:
-    try:
-        return TournamentIn.model_validate(raw)
-    except ValidationError as error:
-        return error
-
-
-def _import_batch(
-    batch: list[dict[str, Any]], max_games: int, validated: Sequence[TournamentIn | ValidationError | None] | None = None
-) -> _BatchOutcome:
+def _import_batch(batch: list[dict[str, Any]], max_games: int) -> _BatchOutcome:
     """Store the batch's tournaments in one transaction, each through the submission service: new ones
     checked one after the other (each against the stored tournaments and the batch's earlier ones) and
     stored together; a tournament stored already is left alone or corrected, after the new ones before
-    it are stored. A tournament the service refuses is left out with the reason. ``validated``: each
-    raw submission's validation done already (None: validated here)."""
+    it are stored. A tournament the service refuses is left out with the reason."""
     outcome = _BatchOutcome()
     with bulk_session_scope() as session:
         pending: list[TournamentIn] = []
@@ -276,14 +192,11 @@ def _import_batch(
         # The ids stored before the batch, read at once; one the batch reaches again (stored by it, or
         # pending) is looked up when it comes.
         seen = _stored_ids(session, [raw["id"] for raw in batch if isinstance(raw.get("id"), str)])
-        for index, raw in enumerate(batch):
+        for raw in batch:
             try:
                 if raw.get("category") == "go" and not _matched_by_pin_and_name(session, outcome, raw):
                     continue
-                given = validated[index] if validated is not None else None
-                if isinstance(given, ValidationError):
-                    raise given
-                submission = given if given is not None else TournamentIn.model_validate(raw)
+                submission = TournamentIn.model_validate(raw)
                 again = submission.id in seen
                 seen.add(submission.id)
                 if not again and not stored_alone(submission):

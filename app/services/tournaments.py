@@ -659,8 +659,7 @@ def _validate(session: Session, submission: TournamentIn, *, max_games: int, pen
         if inline_ids[player.id] > 1:
             errors.append(FieldError(f"/players/{index}/id", f"player {player.id!r} is given more than once"))
 
-    known = set(inline_ids) | {player.id for earlier in pending for player in earlier.players}
-    known |= _existing_player_ids(session, submission, known)
+    known = _known_players(session, submission, set(inline_ids), pending)
     game_ids = Counter(game.id for game in submission.games if game.id is not None)
     seen_game_ids: set[str] = set()
     for index, game in enumerate(submission.games):
@@ -726,9 +725,23 @@ def _standings_errors(submission: TournamentIn) -> list[FieldError]:
     return errors
 
 
-def _existing_player_ids(session: Session, submission: TournamentIn, known: set[str]) -> set[str]:
-    """The stored players among those the games name that are not ``known`` already."""
-    named = ({game.black for game in submission.games} | {game.white for game in submission.games}) - known
+def _known_players(session: Session, submission: TournamentIn, inline: set[str], pending: Sequence[TournamentIn]) -> set[str]:
+    """``inline`` and those of the players the games name that a pending tournament gives or that are
+    stored: the players a game may name. The pending ones are looked through only for players the
+    submission does not give itself (an import's submissions give all theirs: a batch's later
+    tournaments then never go through the earlier ones' players)."""
+    named = ({game.black for game in submission.games} | {game.white for game in submission.games}) - inline
+    for earlier in pending:
+        if not named:
+            break
+        given = named & {player.id for player in earlier.players}
+        inline |= given
+        named -= given
+    return inline | _stored_player_ids(session, named)
+
+
+def _stored_player_ids(session: Session, named: set[str]) -> set[str]:
+    """The stored players among ``named``."""
     if not named:
         return set()
     found: set[str] = set()
