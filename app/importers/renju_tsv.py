@@ -324,7 +324,11 @@ def _game_columns(stream: BinaryIO, runs: list[tuple[int, int, int, int]]) -> It
         lines = [line for line in stream.read(end - offset).decode("utf-8").split("\n") if line.strip()]
         assert len(lines) == count, f"line {line_number} changed since the first pass"
         for line in lines:
-            yield list(map(str.strip, line.split("\t")))
+            columns = list(map(str.strip, line.split("\t")))
+            assert columns[0] == "game" and len(columns) >= GAME_COLUMNS, (
+                f"a line from {line_number} changed since the first pass"
+            )
+            yield columns
 
 
 def _parsed_games_of(path: Path, runs: list[tuple[int, int, int, int]]) -> Iterator[ParsedGame]:
