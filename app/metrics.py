@@ -9,6 +9,7 @@ a counter starts again at zero when its process restarts, which ``rate()`` allow
 templates and lists, never raw paths or ids, so their number stays bounded."""
 
 from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -23,10 +24,12 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 from sqlalchemy import Engine
 from sqlalchemy.pool import QueuePool
-from starlette.requests import Request
-from starlette.responses import Response
 
 from app.db import get_engine
+
+if TYPE_CHECKING:
+    from starlette.requests import Request
+    from starlette.responses import Response
 
 # No `_created` series beside each counter: nobody graphs them, and they double the page.
 disable_created_metrics()  # type: ignore[no-untyped-call]  # prometheus-client leaves it unannotated
@@ -71,7 +74,9 @@ JOB_QUEUED_SECONDS = Histogram(
 )
 
 
-async def metrics_page(_: Request) -> Response:
+async def metrics_page(_: "Request") -> "Response":
+    from starlette.responses import Response  # here: the worker and the import count jobs without serving HTTP
+
     """``GET /metrics``: this process's metrics in Prometheus's text format (outside the API contract)."""
     return Response(generate_latest(REGISTRY), media_type=CONTENT_TYPE_LATEST)
 

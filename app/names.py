@@ -2,6 +2,7 @@
 finds Soosõrv), native spellings are found as written (``汪清清``), and a name matches in either order
 (first name and surname, or surname first as the renju directory writes them)."""
 
+import functools
 import hashlib
 import unicodedata
 from collections.abc import Iterable
@@ -21,6 +22,7 @@ _LETTERS = str.maketrans(
 )
 
 
+@functools.lru_cache(maxsize=4096)
 def folded(text: str) -> str:
     """Lower case, without diacritics, spaces collapsed: what a name is compared as. CJK characters stay."""
     decomposed = unicodedata.normalize("NFKD", text.casefold())

@@ -37,6 +37,10 @@ CASES = [
     ("player given twice", lambda b: b["players"].append({"id": "p1"}), 422, "/players/4/id"),
     ("bad country code", lambda b: b["players"][0].update(country="estonia"), 422, "/players/0/country"),
     ("missing games", lambda b: b.pop("games"), 422, "/games"),
+    ("a game's handicap true", _game(1, handicap=True), 422, "/games/1/handicap"),
+    ("a game's board size false", _game(1, board_size=False), 422, "/games/1/board_size"),
+    ("a game's played 1", _game(1, played=1), 422, "/games/1/played"),
+    ("a game's played 'false'", _game(1, played="false"), 422, "/games/1/played"),
 ]
 
 
@@ -110,3 +114,24 @@ def test_unknown_route_is_problem_json(client):
     response = client.get("/v1/nothing-here")
     assert response.status_code == 404
     assert response.headers["content-type"].startswith("application/problem+json")
+
+
+def _all_subclasses(model: type) -> list[type]:
+    return [model, *(sub for direct in model.__subclasses__() for sub in _all_subclasses(direct))]
+
+
+def test_every_model_checks_the_json_kind_of_its_numbers_and_booleans():
+    """A model may narrow StrictModel's JSON-kind check to some fields (json_kinds_checked_on, GameIn):
+    every field the check can refuse a value of (a number, a boolean) stays among them."""
+    import app.main  # noqa: F401  (every model of the service, the rating systems' included)
+    from app.schemas.common import StrictModel, _field_kinds
+
+    for model in _all_subclasses(StrictModel):
+        checked = model.__pydantic_decorators__.field_validators["_json_types_as_declared"].info.fields
+        if checked == ("*",):
+            continue
+        for name in model.__pydantic_fields__:
+            kinds = _field_kinds(model, name)
+            assert kinds is not None
+            refusing = kinds == {"boolean"} or ("number" in kinds and not kinds & {"boolean", "other"})
+            assert not refusing or name in checked, (model.__name__, name, kinds)

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from app.countries import country_code
 from app.importers.source import ImportOptions, SubmissionSource
@@ -257,15 +257,16 @@ def _game_submission(game: ParsedGame) -> dict[str, str]:
 @dataclass
 class _Index:
     """The first pass of a streamed read: every record but the games, and where each tournament's
-    valid games are: runs of consecutive game lines as (byte offset, first line number, games)."""
+    valid games are: runs of consecutive game lines as (byte offset, first line number, games,
+    byte offset after its last line)."""
 
     parsed: ParsedFile
-    runs: dict[str, list[tuple[int, int, int]]]
+    runs: dict[str, list[tuple[int, int, int, int]]]
 
 
 def _index(path: Path) -> _Index:
     parsed = ParsedFile()
-    runs: dict[str, list[tuple[int, int, int]]] = {}
+    runs: dict[str, list[tuple[int, int, int, int]]] = {}
     bad_results: list[ParsedGame] = []  # few: kept whole, judged once the tournaments are known
     previous_tournament: str | None = None  # the tournament of the line before, when it was a valid game
     offset = 0
@@ -275,7 +276,7 @@ def _index(path: Path) -> _Index:
             start, offset = offset, offset + len(raw)
             if not line.strip():
                 continue  # a blank line does not end a run: the second pass skips it too
-            columns = [column.strip() for column in line.split("\t")]
+            columns = list(map(str.strip, line.split("\t")))
             # A valid game's line (most of the file) needs only its tournament here: no ParsedGame.
             if columns[0] == "game" and len(columns) >= GAME_COLUMNS and columns[7] in ("B", "W", "D"):
                 tournament_id = columns[2]
@@ -287,10 +288,10 @@ def _index(path: Path) -> _Index:
                 continue
             tournament_runs = runs.setdefault(tournament_id, [])
             if previous_tournament == tournament_id:
-                run_offset, first_line, count = tournament_runs[-1]
-                tournament_runs[-1] = (run_offset, first_line, count + 1)
+                run_offset, first_line, count, _ = tournament_runs[-1]
+                tournament_runs[-1] = (run_offset, first_line, count + 1, offset)
             else:
-                tournament_runs.append((start, line_number, 1))
+                tournament_runs.append((start, line_number, 1, offset))
             previous_tournament = tournament_id
     # Known only once the whole file is read: which games name a tournament no record defines (that
     # reason first, as to_submissions judges them), and which games of known ones have no result.
@@ -306,15 +307,31 @@ def _index(path: Path) -> _Index:
 
 def _streamed_submissions(path: Path, index: _Index) -> Iterator[dict[str, Any]]:
     countries = _country_abbreviations(index.parsed)
-    for tournament in index.parsed.tournaments.values():
-        games = [
-            {"id": columns[1], "round": columns[3], "black": columns[5], "white": columns[6], "result": columns[7]}
-            for _, columns in _game_lines(path, index.runs.get(tournament.id, []))
-        ]
-        yield _submission(tournament, games, index.parsed.players, countries)
+    with open(path, "rb") as stream:
+        for tournament in index.parsed.tournaments.values():
+            games = [
+                {"id": columns[1], "round": columns[3], "black": columns[5], "white": columns[6], "result": columns[7]}
+                for columns in _game_columns(stream, index.runs.get(tournament.id, []))
+            ]
+            yield _submission(tournament, games, index.parsed.players, countries)
 
 
-def _parsed_games_of(path: Path, runs: list[tuple[int, int, int]]) -> Iterator[ParsedGame]:
+def _game_columns(stream: BinaryIO, runs: list[tuple[int, int, int, int]]) -> Iterator[list[str]]:
+    """The stripped columns of the game lines the runs locate, as ``_game_lines`` gives them, each run
+    read and decoded in one piece rather than a line at a time (a million lines in a large file)."""
+    for offset, line_number, count, end in runs:
+        stream.seek(offset)
+        lines = [line for line in stream.read(end - offset).decode("utf-8").split("\n") if line.strip()]
+        assert len(lines) == count, f"line {line_number} changed since the first pass"
+        for line in lines:
+            columns = list(map(str.strip, line.split("\t")))
+            assert columns[0] == "game" and len(columns) >= GAME_COLUMNS, (
+                f"a line from {line_number} changed since the first pass"
+            )
+            yield columns
+
+
+def _parsed_games_of(path: Path, runs: list[tuple[int, int, int, int]]) -> Iterator[ParsedGame]:
     scratch = ParsedFile()
     for line_number, columns in _game_lines(path, runs):
         game = _parse_record(scratch, line_number, columns)
@@ -322,17 +339,17 @@ def _parsed_games_of(path: Path, runs: list[tuple[int, int, int]]) -> Iterator[P
         yield game
 
 
-def _game_lines(path: Path, runs: list[tuple[int, int, int]]) -> Iterator[tuple[int, list[str]]]:
+def _game_lines(path: Path, runs: list[tuple[int, int, int, int]]) -> Iterator[tuple[int, list[str]]]:
     """The game lines the runs locate (line number, stripped columns), read again from the file: the
     first pass checked them (a game record of at least ``GAME_COLUMNS`` columns)."""
     with open(path, "rb") as stream:
-        for offset, line_number, count in runs:
+        for offset, line_number, count, _ in runs:
             stream.seek(offset)
             read = 0
             while read < count:
                 line = stream.readline().decode("utf-8").rstrip("\r\n")
                 if line.strip():
-                    columns = [column.strip() for column in line.split("\t")]
+                    columns = list(map(str.strip, line.split("\t")))
                     assert columns[0] == "game" and len(columns) >= GAME_COLUMNS, (
                         f"line {line_number} changed since the first pass"
                     )

@@ -1,9 +1,11 @@
 import datetime as dt
+from collections import Counter
+from functools import cached_property
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationInfo, field_validator
 
-from app.schemas.common import ID_RULE, CountryCode, Date, Identifier, StrictModel, Text
+from app.schemas.common import ID_RULE, CountryCode, Date, Identifier, StrictModel, Text, json_kinds_checked_on
 from app.schemas.opening_rules import CATEGORIES_WITH_KNOWN_RULES, KNOWN_RULES, canonical_rule
 from app.schemas.players import PlayerCreate, PlayerRead
 
@@ -60,6 +62,9 @@ class GameIn(StrictModel):
         le=100,
         description="Lines of the board: go 9 / 13 / 19, renju 15, gomoku 15 or 19, shogi 9; none: the tournament's",
     )
+
+    # The JSON-kind check where it can refuse a value: a large import validates a million games.
+    _json_types_as_declared = json_kinds_checked_on("played", "handicap", "board_size")
 
 
 class TieBreak(StrictModel):
@@ -156,6 +161,13 @@ class TournamentIn(StrictModel):
         "with his place and tie-break values (e.g. MMS, SOS, SOSOS for Go); stored as given, never computed. "
         "Empty (the default): the website places players by score",
     )
+
+    @cached_property
+    def played_games(self) -> Counter[tuple[Any, ...]]:
+        """Its played games as a repeat check compares them (app.services.tournaments): day (the
+        tournament's end when the game gives none, as stored), black, white, result. Counted once: an
+        import's later tournaments are each compared with the earlier ones of the same days."""
+        return Counter((game.date or self.end, game.black, game.white, game.result) for game in self.games if game.played)
 
     @field_validator("rule")
     @classmethod

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import or_, select
+from sqlalchemy import bindparam, or_, select
 from sqlalchemy.orm import Session
 
 from app.models import Game, Player, PlayerExternalId, PlayerSearchTerm, Tournament
@@ -42,12 +42,16 @@ def resolve_players(session: Session, submission: TournamentIn) -> TournamentIn:
     named = (
         {player.id for player in submission.players} | {g.black for g in submission.games} | {g.white for g in submission.games}
     )
-    for merged, target in session.execute(
-        select(Player.id, Player.merged_into).where(Player.id.in_(sorted(named)), Player.merged_into.is_not(None))
-    ):
+    for merged, target in session.execute(_MERGED_AMONG, {"ids": sorted(named)}):
         if target is not None:
             renames.setdefault(merged, target)
     return _renamed(submission, renames) if renames else submission
+
+
+# Built once (each submission asks it, an import thousands of times): only the IN list is rendered anew.
+_MERGED_AMONG = select(Player.id, Player.merged_into).where(
+    Player.id.in_(bindparam("ids", expanding=True)), Player.merged_into.is_not(None)
+)
 
 
 def gives_external_ids(submission: TournamentIn) -> bool:

@@ -283,8 +283,15 @@ def refuse_merged(player: Player, pointer: str) -> None:
         )
 
 
+# A player's own columns, which the upsert writes: a subclass's fields (what a tournament declared for
+# him, TournamentPlayerIn) are not, nor are his external ids (a table of their own).
+_PLAYER_COLUMNS = set(PlayerCreate.model_fields) - {"external_ids"}
+_GIVEN_COLUMNS = frozenset(_PLAYER_COLUMNS - {"id"})
+
+
 def upsert_players(session: Session, players: Sequence[PlayerCreate]) -> None:
-    """Create the players a submission describes, and update existing ones with the fields it gives.
+    """Create the players a submission describes, and update existing ones with the fields it gives
+    (a player's own fields only: ``players`` may be a submission's ``TournamentPlayerIn``).
 
     One insert-on-conflict-update of the database itself, so two submissions naming the same new
     player both succeed (no look-up-then-insert race). Rows go in sorted id order: every
@@ -294,8 +301,8 @@ def upsert_players(session: Session, players: Sequence[PlayerCreate]) -> None:
     ordered = sorted(players, key=lambda player: player.id)
     table = Player.__table__
     renamed = _new_or_renamed(session, ordered)
-    for given_fields, run in groupby(ordered, key=lambda player: frozenset(player.model_fields_set - {"id", "external_ids"})):
-        rows = [player.model_dump(exclude={"external_ids"}) for player in run]
+    for given_fields, run in groupby(ordered, key=lambda player: frozenset(player.model_fields_set & _GIVEN_COLUMNS)):
+        rows = [player.model_dump(include=_PLAYER_COLUMNS) for player in run]
         # One statement executed for many rows (the driver's executemany; SQLAlchemy batches it into
         # multi-row VALUES where the database allows): compiled once per set of fields and cached,
         # where a statement with the rows as literal VALUES was compiled again for every submission.

@@ -9,7 +9,7 @@ from datetime import UTC, date, datetime
 from operator import itemgetter
 from typing import Any
 
-from sqlalchemy import Select, delete, func, insert, select
+from sqlalchemy import Select, bindparam, delete, func, insert, select
 from sqlalchemy.orm import Session
 
 from app.db import in_lists, insert_rows, locked_row
@@ -26,8 +26,7 @@ from app.models import (
 )
 from app.problems import Conflict, FieldError, InvalidInput, NotFound, PayloadTooLarge, PreconditionFailed, Problem
 from app.rating.system import Change
-from app.schemas.players import PlayerCreate
-from app.schemas.tournaments import TOURNAMENT_PLAYER_FIELDS, Result, TournamentIn, TournamentPlayerIn
+from app.schemas.tournaments import TOURNAMENT_PLAYER_FIELDS, Result, TournamentIn
 from app.services import played_games, reviews, revisions, snapshot_changes
 from app.services.eligibility import Requirement, TournamentFields, reasons_not_met, reasons_not_rated, requirements
 from app.services.jobs import trigger_recompute
@@ -97,7 +96,7 @@ def store_new_tournaments(session: Session, submissions: Sequence[TournamentIn],
     """Store checked new tournaments (``check_new_tournament``, in this order): their players (one
     upsert, later tournaments' fields last), games, declared entries and standings, each tournament's
     reviews and its first revision; a statement of each kind for the whole batch."""
-    upsert_players(session, _player_records([player for submission in submissions for player in submission.players]))
+    upsert_players(session, [player for submission in submissions for player in submission.players])
     for submission in submissions:
         attach_external_ids(session, submission)
     tournaments = [Tournament(id=submission.id, **_tournament_fields(submission)) for submission in submissions]
@@ -147,7 +146,7 @@ def replace_tournament(
     submission = resolve_players(session, submission)
     _validate(session, submission, max_games=max_games)
     previous = revisions.tournament_version(session, tournament_id)
-    upsert_players(session, _player_records(submission.players))
+    upsert_players(session, submission.players)
     attach_external_ids(session, submission)
     for field, value in _tournament_fields(submission).items():
         setattr(tournament, field, value)
@@ -494,16 +493,18 @@ class RepeatedTournament(Conflict):
 
 
 def _refuse_a_repeat(session: Session, submission: TournamentIn, pending: Sequence[TournamentIn] = ()) -> None:
-    played = _played_games(submission)
+    played = submission.played_games
     if sum(played.values()) < REPEAT_MIN_GAMES:
         return
-    rows = session.execute(overlapping_stored(submission.category, submission.start, submission.end)).all()
+    rows = session.execute(
+        _OVERLAPPING_STORED, {"category": submission.category, "start": submission.start, "end": submission.end}
+    ).all()
     stored: dict[str, Counter[tuple[Any, ...]]] = {}
     for tournament_id, *game in rows:
         stored.setdefault(tournament_id, Counter())[tuple(game)] += 1
     for earlier in pending:
         if earlier.category == submission.category and earlier.start <= submission.end and earlier.end >= submission.start:
-            stored[earlier.id] = _played_games(earlier)
+            stored[earlier.id] = earlier.played_games
     total = sum(played.values())
     for tournament_id, games in sorted(stored.items()):
         repeated = (played & games).total()
@@ -520,37 +521,22 @@ def overlapping_stored(category: str, start: date, end: date) -> Select[str, dat
     """The played games (tournament, day, black, white, result) of the stored tournaments of the
     category that overlap the days from ``start`` to ``end``: a range of the (category, end) index
     (migration 0027), those ending on or after ``start``, filtered by their own start."""
-    return (
-        select(Game.tournament_id, Game.date, Game.black_id, Game.white_id, Game.result)
-        .join(Tournament, Tournament.id == Game.tournament_id)
-        .where(
-            Tournament.category == category,
-            Tournament.end >= start,
-            Tournament.start <= end,
-            Tournament.withdrawn_at.is_(None),
-            Game.played.is_(True),
-        )
+    return _OVERLAPPING_STORED.params(category=category, start=start, end=end)
+
+
+# ``overlapping_stored`` with its values as parameters: built once, not for each tournament checked
+# (an import checks thousands), so SQLAlchemy finds its compiled form without building it again.
+_OVERLAPPING_STORED = (
+    select(Game.tournament_id, Game.date, Game.black_id, Game.white_id, Game.result)
+    .join(Tournament, Tournament.id == Game.tournament_id)
+    .where(
+        Tournament.category == bindparam("category"),
+        Tournament.end >= bindparam("start"),
+        Tournament.start <= bindparam("end"),
+        Tournament.withdrawn_at.is_(None),
+        Game.played.is_(True),
     )
-
-
-def _played_games(submission: TournamentIn) -> Counter[tuple[Any, ...]]:
-    """The played games as the repeat check compares them: day (the tournament's end when none is
-    given, as stored), black, white, result."""
-    return Counter((game.date or submission.end, game.black, game.white, game.result) for game in submission.games if game.played)
-
-
-def _player_records(players: Sequence[TournamentPlayerIn]) -> list[PlayerCreate]:
-    """The players' own fields (the per-tournament ones go to tournament_players), keeping which
-    fields were given so that an update changes only those."""
-    # Built from values the submission's validation checked already (PlayerCreate's own fields): not validated again.
-    own_fields = set(PlayerCreate.model_fields)
-    return [
-        PlayerCreate.model_construct(
-            _fields_set=(player.model_fields_set & own_fields) | {"id"},
-            **{field: getattr(player, field) for field in own_fields},
-        )
-        for player in players
-    ]
+)
 
 
 def _insert_tournament_players(session: Session, submissions: Sequence[TournamentIn]) -> None:
@@ -673,8 +659,7 @@ def _validate(session: Session, submission: TournamentIn, *, max_games: int, pen
         if inline_ids[player.id] > 1:
             errors.append(FieldError(f"/players/{index}/id", f"player {player.id!r} is given more than once"))
 
-    known = set(inline_ids) | {player.id for earlier in pending for player in earlier.players}
-    known |= _existing_player_ids(session, submission, known)
+    known = _known_players(session, submission, set(inline_ids), pending)
     game_ids = Counter(game.id for game in submission.games if game.id is not None)
     seen_game_ids: set[str] = set()
     for index, game in enumerate(submission.games):
@@ -740,16 +725,35 @@ def _standings_errors(submission: TournamentIn) -> list[FieldError]:
     return errors
 
 
-def _existing_player_ids(session: Session, submission: TournamentIn, known: set[str]) -> set[str]:
-    """The stored players among those the games name that are not ``known`` already."""
-    named = ({game.black for game in submission.games} | {game.white for game in submission.games}) - known
+def _known_players(session: Session, submission: TournamentIn, inline: set[str], pending: Sequence[TournamentIn]) -> set[str]:
+    """``inline`` and those of the players the games name that a pending tournament gives or that are
+    stored: the players a game may name. The pending ones are looked through only for players the
+    submission does not give itself (an import's submissions give all theirs: a batch's later
+    tournaments then never go through the earlier ones' players)."""
+    named = ({game.black for game in submission.games} | {game.white for game in submission.games}) - inline
+    for earlier in pending:
+        if not named:
+            break
+        given = named & {player.id for player in earlier.players}
+        inline |= given
+        named -= given
+    return inline | _stored_player_ids(session, named)
+
+
+def _stored_player_ids(session: Session, named: set[str]) -> set[str]:
+    """The stored players among ``named``."""
     if not named:
         return set()
     found: set[str] = set()
     names = sorted(named)
     for some in in_lists(names):
-        found.update(session.scalars(select(Player.id).where(Player.id.in_(some))))
+        found.update(session.scalars(_STORED_PLAYER_IDS, {"ids": some}))
     return found
+
+
+# Built once (an import asks this for each tournament): SQLAlchemy renders the IN list from the
+# values given each time, and finds the rest compiled.
+_STORED_PLAYER_IDS = select(Player.id).where(Player.id.in_(bindparam("ids", expanding=True)))
 
 
 def _board_message(category: str, size: int) -> str:
