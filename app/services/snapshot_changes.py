@@ -145,7 +145,7 @@ def _codes(session: Session | None, archive: stored_columns.Archive, name: str) 
     """A column of ids as a number per row and the ids those numbers stand for."""
     coded = archive.codes(session, name)
     if coded is not None:
-        return coded[0], coded[1].tolist()
+        return coded
     ids = archive.column(session, name).tolist()
     distinct = list(dict.fromkeys(ids))
     number = {value: i for i, value in enumerate(distinct)}

@@ -54,6 +54,7 @@ _Read = TypeVar("_Read")
 _NPY_HEADER_FIRST = 256  # bytes read for a .npy header (NumPy writes 64 or 128); a longer one is read again
 _NPY_HEADER_FIRST_FIXED = 12  # its magic, version and length
 _MOST_RUNS = 64  # runs of rows a reader of some rows reads alone (more: the whole member)
+_PARTS_BEFORE_WHOLE = 2  # reads of a part of a member before the next reads it whole
 _CHUNK = 1 << 16  # bytes per read of a large member: a malloc'd size (glibc maps larger ones afresh)
 
 
@@ -109,6 +110,7 @@ class Archive:
         self._places = places  # per member of the stored archive: where its .npy data starts, and its size
         self._headers: dict[str, tuple[np.dtype[Any], int, int]] = {}
         self._distinct: dict[str, np.ndarray] = {}
+        self._parts_read: dict[str, int] = {}  # per member not read whole: how many reads read a part of it
         self._lock = threading.Lock()
         self._member_names = frozenset(stored) | frozenset(places)
         self.names = list(dict.fromkeys(stored_name.split(".", 1)[0] for stored_name in (places or stored)))
@@ -169,13 +171,14 @@ class Archive:
         with _Reading(self._blob, session) as reading:
             return [self._rows(reading, name, rows) for name in names]
 
-    def codes(self, session: Session | None, name: str) -> tuple[np.ndarray, np.ndarray] | None:
-        """A dictionary-encoded column as its codes and its distinct values (None for another layout)."""
+    def codes(self, session: Session | None, name: str) -> tuple[np.ndarray, list[Any]] | None:
+        """A dictionary-encoded column as its codes and its distinct values (None for another layout),
+        the values decoded for the caller (an index it builds once: not kept here as objects too)."""
         if name + _VALUES not in self._member_names:
             return None
         with _Reading(self._blob, session) as reading:
             self._load(reading, self._members_of((name,)))
-            return self._member(reading, name), self._values(reading, name + _VALUES)
+            return self._member(reading, name), _loaded(self._member(reading, name + _VALUES))
 
     def _rows(self, reading: _Reading, name: str, rows: np.ndarray | slice) -> np.ndarray:
         stored = self._member_names
@@ -238,7 +241,11 @@ class Archive:
         opened = reading.opened()
         dtype, count, data_start = self._header(opened, stored_name)
         runs = _runs(rows, count)
-        if runs is None:
+        with self._lock:
+            # A member read in part again and again is read whole: a process serving many players' pages
+            # holds the columns, as when every archive was read whole, and each read is an index.
+            self._parts_read[stored_name] = parts_read = self._parts_read.get(stored_name, 0) + 1
+        if runs is None or parts_read > _PARTS_BEFORE_WHOLE:
             self._load_members(opened, [stored_name])
             return self._member(reading, stored_name)[rows]
         wanted, places = runs
@@ -505,7 +512,7 @@ def _dictionary(keys: list[Any]) -> dict[str, np.ndarray]:
     distinct = dict.fromkeys(keys)
     code_of = {key: i for i, key in enumerate(distinct)}
     return {
-        "": np.fromiter(map(code_of.__getitem__, keys), dtype=np.int32, count=len(keys)),
+        "": np.fromiter(map(code_of.__getitem__, keys), dtype=np.int32, count=len(keys)).astype(_code_type(len(distinct))),
         _VALUES: _utf8(_json([list(key) if type(key) is tuple else key for key in distinct])),
     }
 
@@ -519,8 +526,8 @@ def _coded(column: CodedColumn) -> dict[str, np.ndarray]:
     np.minimum.at(first_row, codes, np.arange(rows))
     named = np.flatnonzero(first_row < rows)
     by_first_row = named[np.argsort(first_row[named])]
-    number = np.zeros(len(column.values), dtype=np.int32)
-    number[by_first_row] = np.arange(len(by_first_row), dtype=np.int32)
+    number = np.zeros(len(column.values), dtype=_code_type(len(by_first_row)))
+    number[by_first_row] = np.arange(len(by_first_row))
     values = column.values
     return {
         "": number[codes],
@@ -528,6 +535,15 @@ def _coded(column: CodedColumn) -> dict[str, np.ndarray]:
             _json([list(value) if type(value) is tuple else value for value in map(values.__getitem__, by_first_row.tolist())])
         ),
     }
+
+
+def _code_type(distinct: int) -> type[np.integer[Any]]:
+    """The narrowest type of the codes into ``distinct`` values: a status or a title (a few values) is
+    one byte a row, a player (tens of thousands) two; four bytes a row for all of them made the
+    columns a list as of a date reads half again as large (decisions 7.79). Readers take any."""
+    if distinct <= 1 << 8:
+        return np.uint8
+    return np.uint16 if distinct <= 1 << 16 else np.int32
 
 
 def _record_columns(column: RecordColumn) -> dict[str, np.ndarray]:

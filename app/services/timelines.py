@@ -28,7 +28,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.models import Player, RatingSnapshot
-from app.rating.system import NO_DAY, HeldPoints, PointArrays, object_column
+from app.rating.system import NO_DAY, HeldPoints, PointArrays
 from app.services import stored_columns
 from app.services.players import full_name
 
@@ -129,8 +129,11 @@ class Timeline:
             # Every player: a player's rows are by date, so his rows on or before the day are the first
             # few; counted for all at once with one running sum over the rows (no search per player).
             players = np.arange(len(self.player_ids), dtype=np.int64)
-            up_to = np.concatenate(([0], np.cumsum(self._column("day", slice(None)) <= day.toordinal(), dtype=np.int32)))
-            row = first_row[:-1] + (up_to[first_row[1:]] - up_to[first_row[:-1]]) - 1
+            on_or_before = self._column("day", slice(None)) <= day.toordinal()
+            up_to = np.cumsum(on_or_before, dtype=np.int32)
+            # His rows' count: up to his last row, less up to his first, plus his first (every player has a row).
+            starts, ends = first_row[:-1], first_row[1:] - 1
+            row = starts + (up_to[ends] - up_to[starts] + on_or_before[starts]) - 1
         else:
             # A few players: each one's days alone, searched.
             row = np.array(
@@ -200,9 +203,8 @@ def _timeline(session: Session, archive: stored_columns.Archive | None) -> Timel
     if archive is None:
         return Timeline([], np.zeros(1, dtype=np.int64), None, None, session)
     coded = archive.codes(session, "player_id")
-    codes, ids = coded if coded is not None else _as_codes(archive.column(session, "player_id"))
+    codes, row_ids = coded if coded is not None else _as_codes(archive.column(session, "player_id"))
     day = archive.column(session, "day")
-    row_ids = ids.tolist()
     player_ids = sorted(row_ids)
     # The archive lists its ids in the order of their first rows, which is sorted when its rows are;
     # each player's rows are then one run of his code, by date (checked: not relied on).
@@ -223,10 +225,10 @@ def _by_player_then_day(codes: np.ndarray, day: np.ndarray) -> bool:
     return bool(np.all(later_player | (codes[1:] == codes[:-1]))) and bool(np.all(later_player | (day[1:] >= day[:-1])))
 
 
-def _as_codes(column: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _as_codes(column: np.ndarray) -> tuple[np.ndarray, list[str]]:
     distinct = list(dict.fromkeys(column.tolist()))
     code = {value: i for i, value in enumerate(distinct)}
-    return np.fromiter(map(code.__getitem__, column.tolist()), dtype=np.int64, count=len(column)), object_column(distinct)
+    return np.fromiter(map(code.__getitem__, column.tolist()), dtype=np.int64, count=len(column)), distinct
 
 
 def _numbers(ids: list[str], player_ids: list[str]) -> np.ndarray:
