@@ -174,3 +174,21 @@ def test_an_archive_in_a_database_is_read_member_by_member_as_in_memory(tmp_path
     with pytest.raises(ValueError, match="session"):
         unread.rows(None, "rating", slice(0, 1))  # what is not read yet is read through a reader's session
     engine.dispose()
+
+
+@pytest.mark.parametrize(
+    "ids",
+    [
+        ["a", "b, c", "10", "1", ", ", '"', "x\\y", "", "ü", "a"],  # escapes: the values decoded
+        ["a", "b, c", "10", "1", ", ", "", "z", "a"],  # no escape: the text searched
+        [],
+    ],
+)
+def test_a_values_code_is_found_in_the_stored_text_as_by_decoding(ids):
+    archive = stored_columns.Archive(stored_columns.pack({"player_id": object_column(ids)}))
+    distinct = list(dict.fromkeys(ids))
+    for value in [*distinct, "b", "c", '"b', ', "', "0", "", "ü", "A", '1", "']:
+        assert archive.code_of(None, "player_id", value) == (distinct.index(value) if value in distinct else None), value
+    assert archive.code_column(None, "player_id").tolist() == [distinct.index(value) for value in ids]
+    with pytest.raises(ValueError):
+        stored_columns.Archive(stored_columns.pack({"n": np.arange(3)})).code_of(None, "n", "1")

@@ -27,7 +27,7 @@ class _Kept:
     """What a table builds when first asked, shared by its copies bound to readers' sessions."""
 
     by_tournament: tuple[np.ndarray, list[str]] | None = None
-    by_player: tuple[np.ndarray, list[str]] | None = None
+    player_codes: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -66,14 +66,10 @@ class ChangeTable:
 
     def of_player(self, player_id: str) -> list[Change]:
         """The player's changes, by tournament id."""
-        player_codes, players = self._by_player()
-        # The distinct player ids are in the order of their first rows: a player's number is looked up
-        # by a scan (under a millisecond for tens of thousands), no dict of them built (5 ms).
-        try:
-            code = players.index(player_id)
-        except ValueError:
+        if self.archive is None:
             return []
-        return self._changes(np.flatnonzero(player_codes == code))
+        player_codes, code = self._player_codes(), self._player_code(player_id)
+        return [] if code is None else self._changes(np.flatnonzero(player_codes == code))
 
     def _changes(self, rows: slice | np.ndarray) -> list[Change]:
         if self.archive is None:
@@ -99,13 +95,24 @@ class ChangeTable:
             self._kept.by_tournament = (tournament_codes, tournaments)
         return self._kept.by_tournament
 
-    def _by_player(self) -> tuple[np.ndarray, list[str]]:
-        """Per row its player's number in the distinct player ids (in the order of their first rows); and those ids."""
-        if self._kept.by_player is None:
-            if self.archive is None:
-                return np.empty(0, dtype=np.int64), []
-            self._kept.by_player = _codes(self.session, self.archive, "player_id")
-        return self._kept.by_player
+    def _player_codes(self) -> np.ndarray:
+        """Per row its player's number in the distinct player ids (in the order of their first rows)."""
+        if self._kept.player_codes is None:
+            assert self.archive is not None
+            try:
+                self._kept.player_codes = self.archive.code_column(self.session, "player_id")
+            except ValueError:  # not dictionary-encoded (a layout this service does not write)
+                self._kept.player_codes = _codes(self.session, self.archive, "player_id")[0]
+        return self._kept.player_codes
+
+    def _player_code(self, player_id: str) -> int | None:
+        """His number (None: no change of his): looked up in the stored text of the ids, not decoded."""
+        assert self.archive is not None
+        try:
+            return self.archive.code_of(self.session, "player_id", player_id)
+        except ValueError:  # not dictionary-encoded (a layout this service does not write)
+            players = _codes(self.session, self.archive, "player_id")[1]
+            return players.index(player_id) if player_id in players else None
 
 
 def _stored_values(values: tuple[Any, ...]) -> list[Any]:

@@ -22,6 +22,7 @@ time: a snapshot id reused after a deletion is never served another snapshot's c
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import io
 import json
@@ -111,6 +112,7 @@ class Archive:
         self._headers: dict[str, tuple[np.dtype[Any], int, int]] = {}
         self._distinct: dict[str, np.ndarray] = {}
         self._parts_read: dict[str, int] = {}  # per member not read whole: how many reads read a part of it
+        self._quoted: dict[str, _Quoted] = {}  # what code_of searches, per column
         self._lock = threading.Lock()
         self._member_names = frozenset(stored) | frozenset(places)
         self.names = list(dict.fromkeys(stored_name.split(".", 1)[0] for stored_name in (places or stored)))
@@ -179,6 +181,45 @@ class Archive:
         with _Reading(self._blob, session) as reading:
             self._load(reading, self._members_of((name,)))
             return self._member(reading, name), _loaded(self._member(reading, name + _VALUES))
+
+    def code_of(self, session: Session | None, name: str, value: str) -> int | None:
+        """The code of ``value`` in the dictionary-encoded column ``name`` (None when no row holds it),
+        found in the stored JSON text of its distinct values, not by decoding them: tens of thousands of
+        player ids are 3 ms to decode, a search of their text a tenth of that. Where the text holds an
+        escape (a backslash) the values are decoded. ValueError for another layout."""
+        if name + _VALUES not in self._member_names:
+            raise ValueError(f"{name} is not dictionary-encoded")
+        with _Reading(self._blob, session) as reading:
+            found = self._quoted.get(name)
+            if found is None:
+                self._load(reading, self._members_of((name,)))
+                codes, text = self._member(reading, name), self._member(reading, name + _VALUES).tobytes()
+                quotes = np.flatnonzero(np.frombuffer(text, dtype=np.uint8) == ord('"'))
+                distinct = int(codes.max()) + 1 if len(codes) else 0  # (every value is some row's)
+                plain = b"\\" not in text and len(quotes) == 2 * distinct and _strings_only(text, quotes)
+                found = _Quoted(text, quotes) if plain else _Quoted(None, quotes, _loaded(self._member(reading, name + _VALUES)))
+                with self._lock:
+                    self._quoted[name] = found
+        if found.text is None:
+            return found.values.index(value) if value in found.values else None
+        if any(character in value for character in '"\\') or any(ord(character) < 0x20 for character in value):
+            return None  # its JSON text would hold a backslash, which this text does not
+        needle = f'"{value}"'.encode()
+        start = found.text.find(needle)
+        while start != -1:
+            k = int(np.searchsorted(found.quotes, start))
+            if k % 2 == 0:  # an opening quote: the whole value (its closing quote the needle's last)
+                return k // 2
+            start = found.text.find(needle, start + 1)
+        return None
+
+    def code_column(self, session: Session | None, name: str) -> np.ndarray:
+        """The codes of the dictionary-encoded column ``name``, its values not decoded (ValueError for
+        another layout)."""
+        if name + _VALUES not in self._member_names:
+            raise ValueError(f"{name} is not dictionary-encoded")
+        with _Reading(self._blob, session) as reading:
+            return self._member(reading, name)
 
     def _rows(self, reading: _Reading, name: str, rows: np.ndarray | slice) -> np.ndarray:
         stored = self._member_names
@@ -282,6 +323,22 @@ class Archive:
                 self._stored.setdefault(stored_name, array)
 
 
+def _strings_only(text: bytes, quotes: np.ndarray) -> bool:
+    """Whether a JSON text without a backslash, its quotes at ``quotes``, is an array of strings alone:
+    ``["a", "b"]`` (every quote then starts or ends a string, as ``json_text`` separates them)."""
+    if not len(quotes):
+        return text == b"[]"
+    closes, opens = quotes[1:-1:2], quotes[2::2]
+    as_bytes = np.frombuffer(text, dtype=np.uint8)
+    return (
+        text[:2] == b'["'
+        and text[-2:] == b'"]'
+        and bool(np.all(opens - closes == 3))
+        and bool(np.all(as_bytes[closes + 1] == ord(",")))
+        and bool(np.all(as_bytes[closes + 2] == ord(" ")))
+    )
+
+
 def _members(data: bytes) -> dict[str, np.ndarray]:
     """The archive's arrays by name, as read-only views of ``data`` where its members are stored
     uncompressed (as ``np.savez`` writes them), else as ``np.load`` reads them."""
@@ -354,6 +411,16 @@ def _runs(rows: np.ndarray | slice, count: int) -> tuple[list[tuple[int, int]], 
     ends = (distinct[np.concatenate((breaks - 1, [len(distinct) - 1]))] + 1).tolist()
     places = None if len(distinct) == len(wanted) and bool(np.all(distinct == wanted)) else np.searchsorted(distinct, wanted)
     return list(zip(starts, ends, strict=True)), places
+
+
+@dataclass(frozen=True)
+class _Quoted:
+    """The distinct values of a column as ``Archive.code_of`` searches them: the JSON text and where its
+    quotes are, or (for a text with escapes) the values decoded."""
+
+    text: bytes | None
+    quotes: np.ndarray
+    values: list[Any] = dataclasses.field(default_factory=list)
 
 
 class _Reading:
