@@ -187,19 +187,7 @@ class Archive:
         found in the stored JSON text of its distinct values, not by decoding them: tens of thousands of
         player ids are 3 ms to decode, a search of their text a tenth of that. Where the text holds an
         escape (a backslash) the values are decoded. ValueError for another layout."""
-        if name + _VALUES not in self._member_names:
-            raise ValueError(f"{name} is not dictionary-encoded")
-        with _Reading(self._blob, session) as reading:
-            found = self._quoted.get(name)
-            if found is None:
-                self._load(reading, self._members_of((name,)))
-                codes, text = self._member(reading, name), self._member(reading, name + _VALUES).tobytes()
-                quotes = np.flatnonzero(np.frombuffer(text, dtype=np.uint8) == ord('"'))
-                distinct = int(codes.max()) + 1 if len(codes) else 0  # (every value is some row's)
-                plain = b"\\" not in text and len(quotes) == 2 * distinct and _strings_only(text, quotes)
-                found = _Quoted(text, quotes) if plain else _Quoted(None, quotes, _loaded(self._member(reading, name + _VALUES)))
-                with self._lock:
-                    self._quoted[name] = found
+        found = self._quoted_values(session, name)
         if found.text is None:
             return found.values.index(value) if value in found.values else None
         if any(character in value for character in '"\\') or any(ord(character) < 0x20 for character in value):
@@ -212,6 +200,30 @@ class Archive:
                 return k // 2
             start = found.text.find(needle, start + 1)
         return None
+
+    def plain_strings(self, session: Session | None, name: str) -> tuple[bytes, np.ndarray] | None:
+        """The distinct values of the dictionary-encoded column ``name`` as their stored JSON text and
+        where its quotes are (value i between quotes 2i and 2i + 1), when they are strings without an
+        escape; else None (ValueError for another layout)."""
+        found = self._quoted_values(session, name)
+        return None if found.text is None else (found.text, found.quotes)
+
+    def _quoted_values(self, session: Session | None, name: str) -> _Quoted:
+        if name + _VALUES not in self._member_names:
+            raise ValueError(f"{name} is not dictionary-encoded")
+        with self._lock:
+            found = self._quoted.get(name)
+        if found is None:
+            with _Reading(self._blob, session) as reading:
+                self._load(reading, self._members_of((name,)))
+                codes, text = self._member(reading, name), self._member(reading, name + _VALUES).tobytes()
+                quotes = np.flatnonzero(np.frombuffer(text, dtype=np.uint8) == ord('"'))
+                distinct = int(codes.max()) + 1 if len(codes) else 0  # (every value is some row's)
+                plain = b"\\" not in text and len(quotes) == 2 * distinct and _strings_only(text, quotes)
+                found = _Quoted(text, quotes) if plain else _Quoted(None, quotes, _loaded(self._member(reading, name + _VALUES)))
+            with self._lock:
+                self._quoted[name] = found
+        return found
 
     def code_column(self, session: Session | None, name: str) -> np.ndarray:
         """The codes of the dictionary-encoded column ``name``, its values not decoded (ValueError for
