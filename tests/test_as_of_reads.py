@@ -84,6 +84,9 @@ def test_player_ids_are_read_from_their_json_text_as_decoded(ids, ascending):
     assert list(player_ids) == ids and player_ids[1:] == ids[1:] and player_ids.all() == ids
     if ascending and ids:
         assert bisect_left(player_ids, ids[-1]) == len(ids) - 1
+    fresh = timelines.PlayerIds(text, quotes)
+    numbers = np.arange(len(ids))[::-1]
+    assert fresh.take(numbers[:1]) == ids[-1:] and fresh.take(numbers) == ids[::-1]
 
 
 def test_many_single_player_ids_decode_them_all_once():
@@ -92,3 +95,4 @@ def test_many_single_player_ids_decode_them_all_once():
     player_ids = timelines.PlayerIds(text, np.flatnonzero(np.frombuffer(text, dtype=np.uint8) == ord('"')))
     assert [player_ids[i] for i in range(len(ids))] == ids
     assert player_ids._all == ids  # decoded whole after the first 2,000
+    assert player_ids.take(np.array([2_999, 0, 5])) == ["p02999", "p00000", "p00005"]

@@ -55,7 +55,7 @@ _Read = TypeVar("_Read")
 _NPY_HEADER_FIRST = 256  # bytes read for a .npy header (NumPy writes 64 or 128); a longer one is read again
 _NPY_HEADER_FIRST_FIXED = 12  # its magic, version and length
 _MOST_RUNS = 64  # runs of rows a reader of some rows reads alone (more: the whole member)
-_PARTS_BEFORE_WHOLE = 2  # reads of a part of a member before the next reads it whole
+_PARTS_BEFORE_WHOLE = 1  # reads of a part of a member before the next reads it whole
 _CHUNK = 1 << 16  # bytes per read of a large member: a malloc'd size (glibc maps larger ones afresh)
 
 

@@ -62,6 +62,12 @@ class Timeline:
     session: Session | None = None  # the session the archive's columns are read through
     _kept: _Kept = field(default_factory=_Kept, compare=False, repr=False)
 
+    def ids_of(self, players: np.ndarray) -> list[str]:
+        """The ids of the players numbered ``players``."""
+        if isinstance(self.player_ids, PlayerIds):
+            return self.player_ids.take(players)
+        return [self.player_ids[p] for p in players.tolist()]
+
     def reading_through(self, session: Session) -> Timeline:
         """The same timeline, its columns read through ``session`` when first needed."""
         return replace(self, session=session)
@@ -271,6 +277,17 @@ class PlayerIds(Sequence[str]):
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.all())
+
+    def take(self, numbers: np.ndarray) -> list[str]:
+        """The ids numbered ``numbers``, decoded (all of them once, for as many as a tenth of them)."""
+        if self._all is not None or len(numbers) * 10 > len(self):
+            every = self.all()
+            return [every[i] for i in numbers.tolist()]
+        text = self._text
+        return [
+            text[start:end].decode()
+            for start, end in zip(self._starts[numbers].tolist(), self._ends[numbers].tolist(), strict=True)
+        ]
 
     def all(self) -> list[str]:
         """Every id, decoded once."""
