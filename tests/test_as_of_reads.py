@@ -1,16 +1,13 @@
 """The reads of a list as of a date and of a snapshot's archives, as the large history needs them
 fast (issue 27 item 6): a page ranked without sorting every player, archives read in one copy."""
 
-import json
-from bisect import bisect_left
-
 import numpy as np
 import pytest
 from sqlalchemy import select
 
 from app import db
 from app.models import RatingSnapshot
-from app.services import stored_columns, timelines
+from app.services import stored_columns
 from app.services.rating_lists import _best_first
 from tests.helpers import AUTH, recompute_now, tournament_body
 
@@ -58,41 +55,3 @@ def test_a_snapshots_archives_read_whole_as_stored(client):
         session.get(RatingSnapshot, snapshot_id).change_columns = None  # type: ignore[union-attr]
         session.flush()
         assert stored_columns.stored_archive(session, RatingSnapshot.change_columns, snapshot_id) is None
-
-
-@pytest.mark.parametrize(
-    ("ids", "ascending"),
-    [
-        (["1", "10", "100", "2", "20", "9"], True),  # as Python orders strings, not numbers
-        (["A", "B", "Z9", "a.x", "a1", "b"], True),
-        (["a", "ab", "b"], True),
-        (["ab", "a"], False),
-        (["b", "a"], False),
-        (["a", "a"], False),
-        (["ä", "é", "z"], False),  # as UTF-8 bytes, as Python orders them: "z" < "ä"
-        (["z", "ä", "é", "ü" * 70], True),
-        ([""], True),
-        ([], True),
-    ],
-)
-def test_player_ids_are_read_from_their_json_text_as_decoded(ids, ascending):
-    text = json.dumps(ids, ensure_ascii=False).encode()
-    quotes = np.flatnonzero(np.frombuffer(text, dtype=np.uint8) == ord('"'))
-    player_ids = timelines.PlayerIds(text, quotes)
-    assert player_ids.ascending() is ascending and ascending == (ids == sorted(ids) and len(set(ids)) == len(ids))
-    assert len(player_ids) == len(ids) and [player_ids[i] for i in range(len(ids))] == ids
-    assert list(player_ids) == ids and player_ids[1:] == ids[1:] and player_ids.all() == ids
-    if ascending and ids:
-        assert bisect_left(player_ids, ids[-1]) == len(ids) - 1
-    fresh = timelines.PlayerIds(text, quotes)
-    numbers = np.arange(len(ids))[::-1]
-    assert fresh.take(numbers[:1]) == ids[-1:] and fresh.take(numbers) == ids[::-1]
-
-
-def test_many_single_player_ids_decode_them_all_once():
-    ids = [f"p{i:05d}" for i in range(3_000)]
-    text = json.dumps(ids).encode()
-    player_ids = timelines.PlayerIds(text, np.flatnonzero(np.frombuffer(text, dtype=np.uint8) == ord('"')))
-    assert [player_ids[i] for i in range(len(ids))] == ids
-    assert player_ids._all == ids  # decoded whole after the first 2,000
-    assert player_ids.take(np.array([2_999, 0, 5])) == ["p02999", "p00000", "p00005"]

@@ -154,7 +154,6 @@ def rows_from_timeline(
     standings = system.standings_on(held, day, system.params(params))
     names, countries = timeline.people(session)
     order = np.lexsort((players, -standings.rating))
-    player_ids = timeline.ids_of(np.arange(len(timeline.player_ids)))
     places: Counter[str] = Counter()
     rows = []
     for position, i in enumerate(order.tolist(), start=1):
@@ -166,7 +165,7 @@ def rows_from_timeline(
         rows.append(
             {
                 "position": position,
-                "player_id": player_ids[player],
+                "player_id": timeline.player_ids[player],
                 "name": names[player],
                 "country": countries[player],
                 "rating": float(standings.rating[i]),

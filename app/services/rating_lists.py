@@ -383,12 +383,12 @@ def _ratings_as_of(
     for attribute, wanted in ((Player.country, country), (Player.gender, gender)):
         if wanted:
             having = set(session.scalars(select(Player.id).where(attribute == wanted)))
-            selected &= np.array([player_id in having for player_id in timeline.ids_of(players)], dtype=bool)
+            selected &= np.array([timeline.player_ids[p] in having for p in players.tolist()], dtype=bool)
     if played_after is not None:
         selected &= standings.last_played > played_after.toordinal()
     chosen = np.flatnonzero(selected)
     page = chosen[_best_first(-standings.rating[chosen], offset + limit)[offset:]]
-    ids = timeline.ids_of(players[page])
+    ids = [timeline.player_ids[p] for p in players[page].tolist()]
     people = {
         player_id: (full_name(name, surname), player_country)
         for player_id, name, surname, player_country in select_rows_by_key(

@@ -55,7 +55,7 @@ _Read = TypeVar("_Read")
 _NPY_HEADER_FIRST = 256  # bytes read for a .npy header (NumPy writes 64 or 128); a longer one is read again
 _NPY_HEADER_FIRST_FIXED = 12  # its magic, version and length
 _MOST_RUNS = 64  # runs of rows a reader of some rows reads alone (more: the whole member)
-_PARTS_BEFORE_WHOLE = 1  # reads of a part of a member before the next reads it whole
+_PARTS_BEFORE_WHOLE = 2  # reads of a part of a member before the next reads it whole
 _CHUNK = 1 << 16  # bytes per read of a large member: a malloc'd size (glibc maps larger ones afresh)
 
 
@@ -200,13 +200,6 @@ class Archive:
                 return k // 2
             start = found.text.find(needle, start + 1)
         return None
-
-    def plain_strings(self, session: Session | None, name: str) -> tuple[bytes, np.ndarray] | None:
-        """The distinct values of the dictionary-encoded column ``name`` as their stored JSON text and
-        where its quotes are (value i between quotes 2i and 2i + 1), when they are strings without an
-        escape; else None (ValueError for another layout)."""
-        found = self._quoted_values(session, name)
-        return None if found.text is None else (found.text, found.quotes)
 
     def _quoted_values(self, session: Session | None, name: str) -> _Quoted:
         if name + _VALUES not in self._member_names:

@@ -18,12 +18,10 @@ few most recently read snapshots (``stored_columns.PerSnapshot``)."""
 from __future__ import annotations
 
 import datetime as dt
-import json
 import math
 from bisect import bisect_left
-from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, overload
+from typing import Any
 
 import numpy as np
 from sqlalchemy import select
@@ -55,18 +53,12 @@ class Timeline:
     The archive's columns are read when a reader first needs them (``stored_columns.Archive``), through
     the session of the copy the reader got (``timeline_of``): a history reads its player's rows alone."""
 
-    player_ids: Sequence[str]  # sorted as Python sorts strings: the list's tie-break on equal ratings
+    player_ids: list[str]  # sorted as Python sorts strings: the list's tie-break on equal ratings
     first_row: np.ndarray  # per player (and one past the last): his first row; his rows end where the next player's begin
     archive: stored_columns.Archive | None  # the points' columns (None: no points)
     stored_row: np.ndarray | None  # per row, its row in the archive (None: the same)
     session: Session | None = None  # the session the archive's columns are read through
     _kept: _Kept = field(default_factory=_Kept, compare=False, repr=False)
-
-    def ids_of(self, players: np.ndarray) -> list[str]:
-        """The ids of the players numbered ``players``."""
-        if isinstance(self.player_ids, PlayerIds):
-            return self.player_ids.take(players)
-        return [self.player_ids[p] for p in players.tolist()]
 
     def reading_through(self, session: Session) -> Timeline:
         """The same timeline, its columns read through ``session`` when first needed."""
@@ -210,113 +202,21 @@ def timeline_from_archive(session: Session, archive: bytes | None) -> Timeline:
 def _timeline(session: Session, archive: stored_columns.Archive | None) -> Timeline:
     if archive is None:
         return Timeline([], np.zeros(1, dtype=np.int64), None, None, session)
+    coded = archive.codes(session, "player_id")
+    codes, row_ids = coded if coded is not None else _as_codes(archive.column(session, "player_id"))
     day = archive.column(session, "day")
+    player_ids = sorted(row_ids)
     # The archive lists its ids in the order of their first rows, which is sorted when its rows are;
     # each player's rows are then one run of his code, by date (checked: not relied on).
-    plain = _plain_ids(session, archive)
-    if plain is not None and _by_player_then_day(plain[0], day):
-        codes, player_ids = plain
+    if player_ids == row_ids and _by_player_then_day(codes, day):
         first_row = np.concatenate(([0], np.flatnonzero(codes[1:] != codes[:-1]) + 1, [len(codes)]))
         if len(first_row) == len(player_ids) + 1:
             return Timeline(player_ids, first_row, archive, None, session)
-    coded = archive.codes(session, "player_id")
-    codes, row_ids = coded if coded is not None else _as_codes(archive.column(session, "player_id"))
-    sorted_ids = sorted(row_ids)
-    if sorted_ids == row_ids and _by_player_then_day(codes, day):
-        first_row = np.concatenate(([0], np.flatnonzero(codes[1:] != codes[:-1]) + 1, [len(codes)]))
-        if len(first_row) == len(sorted_ids) + 1:
-            return Timeline(sorted_ids, first_row, archive, None, session)
-    player_of_row = _numbers(row_ids, sorted_ids)[codes]
+    player_of_row = _numbers(row_ids, player_ids)[codes]
     order = np.argsort((player_of_row << _DAY_BITS) | day, kind="stable")
     # Each player's rows are as many as his codes, and follow the previous player's.
-    first_row = np.concatenate(([0], np.cumsum(np.bincount(player_of_row, minlength=len(sorted_ids)))))
-    return Timeline(sorted_ids, first_row, archive, order, session)
-
-
-def _plain_ids(session: Session, archive: stored_columns.Archive) -> tuple[np.ndarray, PlayerIds] | None:
-    """The player codes and ids, the ids decoded when asked (``PlayerIds``), when they are stored as
-    strings without escapes and already sorted; else None."""
-    try:
-        plain = archive.plain_strings(session, "player_id")
-    except ValueError:  # not dictionary-encoded
-        return None
-    if plain is None:
-        return None
-    ids = PlayerIds(*plain)
-    return (archive.code_column(session, "player_id"), ids) if ids.ascending() else None
-
-
-class PlayerIds(Sequence[str]):
-    """Player ids as a JSON array of strings without escapes holds them (id i between quotes 2i and
-    2i + 1), each decoded when asked. A list as of a date names the 500 players of its page, a history
-    looks one up by bisection: decoding all 47,051 ids of a large history as strings is 3 ms, most of
-    what is left of a snapshot's first read (decisions 7.80). A reader of many (a publication, a page
-    filtered by country) gets them all decoded once."""
-
-    def __init__(self, text: bytes, quotes: np.ndarray) -> None:
-        self._text = text
-        self._starts = quotes[0::2] + 1
-        self._ends = quotes[1::2]
-        self._asked = 0
-        self._all: list[str] | None = None
-
-    def __len__(self) -> int:
-        return len(self._starts)
-
-    @overload
-    def __getitem__(self, index: int) -> str: ...
-    @overload
-    def __getitem__(self, index: slice) -> list[str]: ...
-    def __getitem__(self, index: int | slice) -> str | list[str]:
-        if self._all is not None or isinstance(index, slice):
-            return self.all()[index]
-        self._asked += 1
-        if self._asked > _ASKED_BEFORE_ALL:
-            return self.all()[index]
-        return self._text[self._starts[index] : self._ends[index]].decode()
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.all())
-
-    def take(self, numbers: np.ndarray) -> list[str]:
-        """The ids numbered ``numbers``, decoded (all of them once, for as many as a tenth of them)."""
-        if self._all is not None or len(numbers) * 10 > len(self):
-            every = self.all()
-            return [every[i] for i in numbers.tolist()]
-        text = self._text
-        return [
-            text[start:end].decode()
-            for start, end in zip(self._starts[numbers].tolist(), self._ends[numbers].tolist(), strict=True)
-        ]
-
-    def all(self) -> list[str]:
-        """Every id, decoded once."""
-        if self._all is None:
-            self._all = json.loads(self._text)  # (the JSON array of these strings)
-        return self._all
-
-    def ascending(self) -> bool:
-        """Whether the ids are in ascending order as Python orders strings: compared as their UTF-8 bytes
-        (the same order), side by side in a table of bytes, not as strings."""
-        starts = self._starts
-        lengths = self._ends - starts
-        if len(starts) < 2:
-            return True
-        width = int(lengths.max())
-        if width > _WIDEST_COMPARED:
-            return self.all() == sorted(self.all())
-        text = np.frombuffer(self._text, dtype=np.uint8)
-        table = np.zeros((len(starts), max(width, 1)), dtype=np.uint8)
-        for i in range(width):
-            has = lengths > i
-            table[has, i] = text[starts[has] + i]
-        # Fixed-width bytes, padded with zeros (which no unescaped id holds): ordered as the ids.
-        padded = table.view(f"S{max(width, 1)}").ravel()
-        return bool(np.all(padded[:-1] < padded[1:]))
-
-
-_ASKED_BEFORE_ALL = 2_000  # single ids decoded before all of them are
-_WIDEST_COMPARED = 64  # longer ids: compared as strings
+    first_row = np.concatenate(([0], np.cumsum(np.bincount(player_of_row, minlength=len(player_ids)))))
+    return Timeline(player_ids, first_row, archive, order, session)
 
 
 def _by_player_then_day(codes: np.ndarray, day: np.ndarray) -> bool:
