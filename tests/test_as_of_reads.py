@@ -44,14 +44,19 @@ def test_equal_ratings_on_a_date_are_paged_by_player_id_across_page_ends(client)
         assert paged == whole
 
 
-def test_a_snapshots_archives_read_whole_as_stored(client):
+def test_a_snapshots_archives_read_as_stored(client):
     client.post("/v1/tournaments", json=tournament_body(), headers=AUTH)
     snapshot_id = recompute_now(client)["snapshot_id"]
     with db.session_scope() as session:
         for column in (RatingSnapshot.point_columns, RatingSnapshot.change_columns):
             stored = session.scalar(select(column).where(RatingSnapshot.id == snapshot_id))
-            assert stored and stored_columns.stored_archive(session, column, snapshot_id) == stored
-            assert stored_columns.stored_archive(session, column, snapshot_id + 1000) is None
+            archive = stored_columns.Archive.stored(session, column, snapshot_id)
+            assert stored and archive is not None
+            wanted = stored_columns.unpack(stored)
+            assert archive.names == list(wanted)
+            for name, values in wanted.items():
+                assert str(archive.column(session, name).tolist()) == str(values.tolist()), name  # (NaN too)
+            assert stored_columns.Archive.stored(session, column, snapshot_id + 1000) is None
         session.get(RatingSnapshot, snapshot_id).change_columns = None  # type: ignore[union-attr]
-        session.flush()
-        assert stored_columns.stored_archive(session, RatingSnapshot.change_columns, snapshot_id) is None
+        session.flush()  # (read through this session: its own transaction's row)
+        assert stored_columns.Archive.stored(session, RatingSnapshot.change_columns, snapshot_id) is None

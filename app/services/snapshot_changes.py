@@ -2,9 +2,11 @@
 at a time.
 
 A snapshot's changes are stored as one archive of columns (``RatingSnapshot.change_columns``, see
-``app.services.stored_columns``), sorted by tournament id, then player id. Each process decodes a
-snapshot's archive once and keeps the columns (``stored_columns.PerSnapshot``): a tournament's changes
-are then a binary search away, a player's a comparison over one column."""
+``app.services.stored_columns``), sorted by tournament id, then player id. Each process keeps a
+snapshot's table (``stored_columns.PerSnapshot``) and reads its columns as readers first need them: a
+tournament's changes are a binary search over the tournament codes away, a player's a comparison
+over the player codes; only their rows of the other columns are read (until a column is asked for
+often enough to be read whole)."""
 
 from __future__ import annotations
 

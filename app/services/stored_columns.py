@@ -6,8 +6,8 @@ that produced them (a database's per-row work: 0.3 s on SQLite, 0.8 s on Postgre
 their readers want them all at once (the list as of a date) or from columns kept per process (a
 player's history, a tournament's changes: ``app.services.timelines``,
 ``app.services.snapshot_changes``). So each is written as one NumPy ``.npz`` archive: a numeric column as its array; a column of strings (or ``None``), or of
-lists of strings, dictionary-encoded, as ``int32`` codes into its distinct values (``<name>.values``:
-the UTF-8 bytes of one JSON array); a column of dicts of one shape, whose every key holds floats or
+lists of strings, dictionary-encoded, as codes into its distinct values (``<name>.values``: the
+UTF-8 bytes of one JSON array; the codes in the narrowest integer type that holds them); a column of dicts of one shape, whose every key holds floats or
 strings, as one such column per key (``<name>.<i>``, the keys in ``<name>.fields``, which rows are
 None in ``<name>.absent``); any other column of objects as the UTF-8 bytes of one JSON array of all
 its values (``<name>.json``). Nothing is pickled: ``unpack`` loads with
@@ -18,7 +18,8 @@ hold the same list): readers never change a decoded value.
 
 A committed snapshot never changes, so what a reader builds from its columns is kept per process
 (``PerSnapshot``) for the few most recently read snapshots, keyed by the snapshot's id and creation
-time: a snapshot id reused after a deletion is never served another snapshot's columns."""
+time: a snapshot id reused after a deletion is never served another snapshot's columns. On SQLite
+an archive's members are read from the database as readers first need them (``Archive.stored``)."""
 
 from __future__ import annotations
 
@@ -540,23 +541,6 @@ class PerSnapshot(Generic[_Read]):
         """Drop everything kept (tests that rebuild the database between cases)."""
         with self._lock:
             self._kept.clear()
-
-
-def stored_archive(session: Session, column: InstrumentedAttribute[bytes | None], snapshot_id: int) -> bytes | None:
-    """The snapshot's archive stored in ``column`` (None when it has none). On SQLite it is read
-    through the driver's incremental blob I/O, copied once from the database's pages into the bytes
-    returned: a SELECT copies the value twice (SQLite's buffer, then Python's), and a large history's
-    archives are 12-17 MB, half of the first read of a snapshot in a process (decisions 7.74)."""
-    connection = session.connection()
-    driver = connection.connection.driver_connection
-    if isinstance(driver, sqlite3.Connection):
-        try:
-            with driver.blobopen(RatingSnapshot.__tablename__, column.key, snapshot_id, readonly=True) as blob:
-                read: bytes = blob.read()
-                return read
-        except sqlite3.OperationalError:
-            pass  # no such row, or a NULL (no blob to open): answered by the SELECT below
-    return session.scalar(select(column).where(RatingSnapshot.id == snapshot_id))
 
 
 def json_text(value: Any) -> str:

@@ -9,11 +9,11 @@ one archive of columns, ``RatingSnapshot.point_columns``) and answers any date f
 the last point on or before the day is a binary search per player, the standings are the system's own
 column formulas. A player's history is his slice of the same columns.
 
-The archive is read in place and decoded only as far as a reader needs (``stored_columns.Archive``):
-the numeric columns and the statuses for any date, a player's tournaments for his rows alone; the
-players' names and countries are read when a reader asks for them (``people``). So the first read of
-a snapshot in a process costs little more than fetching its archive. The timelines are kept for the
-few most recently read snapshots (``stored_columns.PerSnapshot``)."""
+The archive is read and decoded only as far as a reader needs (``stored_columns.Archive``): a
+timeline is built from the player codes, ids and days; a date reads the other columns but the
+tournaments, a history his rows alone; the players' names and countries are read when a reader asks
+for them (``people``). The timelines are kept for the few most recently read snapshots
+(``stored_columns.PerSnapshot``), each reader given a copy reading through his session."""
 
 from __future__ import annotations
 
