@@ -131,6 +131,7 @@ def test_an_archive_in_a_database_is_read_member_by_member_as_in_memory(tmp_path
         "tournament_ids": object_column([[f"t{i % 7}", f"t{i % 11}"] for i in range(rows)]),
         "counters": object_column([{"n": [i]} if i % 2 else None for i in range(rows)]),
         "details": object_column([{"after": float(i), "day": f"d{i % 5}"} if i % 4 else None for i in range(rows)]),
+        "tournament_id": object_column([f"t{i // 3}, ü" for i in range(rows)]),  # plain strings: some decoded alone
     }
     data = stored_columns.pack(columns)
     engine = create_engine(f"sqlite:///{tmp_path / 'archive.sqlite3'}")  # (no foreign keys: the snapshot's table alone)
@@ -160,6 +161,7 @@ def test_an_archive_in_a_database_is_read_member_by_member_as_in_memory(tmp_path
                 for name in columns:
                     got, wanted = source.rows(session, name, rows_wanted), in_memory.rows(None, name, rows_wanted)
                     assert got.dtype == wanted.dtype and got.tolist() == wanted.tolist(), (name, rows_wanted)
+                    assert got.tolist() == columns[name][rows_wanted].tolist(), (name, rows_wanted)
         with pytest.raises(IndexError):
             archive.rows(session, "rating", np.array([rows]))
         assert [c.tolist() for c in archive.rows_of(session, ("day", "status"), slice(0, 3))] == [

@@ -23,7 +23,6 @@ an archive's members are read from the database as readers first need them (``Ar
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import io
 import json
@@ -57,6 +56,7 @@ _NPY_HEADER_FIRST = 256  # bytes read for a .npy header (NumPy writes 64 or 128)
 _NPY_HEADER_FIRST_FIXED = 12  # its magic, version and length
 _MOST_RUNS = 64  # runs of rows a reader of some rows reads alone (more: the whole member)
 _PARTS_BEFORE_WHOLE = 2  # reads of a part of a member before the next reads it whole
+_MOST_DECODED_ALONE = 1_000  # codes whose values a read decodes alone (more: all the values)
 _CHUNK = 1 << 16  # bytes per read of a large member: a malloc'd size (glibc maps larger ones afresh)
 
 
@@ -113,7 +113,8 @@ class Archive:
         self._headers: dict[str, tuple[np.dtype[Any], int, int]] = {}
         self._distinct: dict[str, np.ndarray] = {}
         self._parts_read: dict[str, int] = {}  # per member not read whole: how many reads read a part of it
-        self._quoted: dict[str, _Quoted] = {}  # what code_of searches, per column
+        self._plain_texts: dict[str, tuple[bytes, np.ndarray] | None] = {}  # per values member: see _plain
+        self._parts_decoded: dict[str, int] = {}  # per values member not decoded whole: reads that decoded some
         self._lock = threading.Lock()
         self._member_names = frozenset(stored) | frozenset(places)
         self.names = list(dict.fromkeys(stored_name.split(".", 1)[0] for stored_name in (places or stored)))
@@ -187,36 +188,39 @@ class Archive:
         """The code of ``value`` in the dictionary-encoded column ``name`` (None when no row holds it),
         found in the stored JSON text of its distinct values, not by decoding them: tens of thousands of
         player ids are 3 ms to decode, a search of their text a tenth of that. Where the text holds an
-        escape (a backslash) the values are decoded. ValueError for another layout."""
-        found = self._quoted_values(session, name)
-        if found.text is None:
-            return found.values.index(value) if value in found.values else None
+        escape (a backslash) or anything but strings, the values are decoded. ValueError for another
+        layout."""
+        if name + _VALUES not in self._member_names:
+            raise ValueError(f"{name} is not dictionary-encoded")
+        with _Reading(self._blob, session) as reading:
+            plain = self._plain(reading, name + _VALUES)
+            if plain is None:
+                values = self._values(reading, name + _VALUES).tolist()
+                return values.index(value) if value in values else None
+        text, quotes = plain
         if any(character in value for character in '"\\') or any(ord(character) < 0x20 for character in value):
             return None  # its JSON text would hold a backslash, which this text does not
         needle = f'"{value}"'.encode()
-        start = found.text.find(needle)
+        start = text.find(needle)
         while start != -1:
-            k = int(np.searchsorted(found.quotes, start))
+            k = int(np.searchsorted(quotes, start))
             if k % 2 == 0:  # an opening quote: the whole value (its closing quote the needle's last)
                 return k // 2
-            start = found.text.find(needle, start + 1)
+            start = text.find(needle, start + 1)
         return None
 
-    def _quoted_values(self, session: Session | None, name: str) -> _Quoted:
-        if name + _VALUES not in self._member_names:
-            raise ValueError(f"{name} is not dictionary-encoded")
+    def _plain(self, reading: _Reading, stored_name: str) -> tuple[bytes, np.ndarray] | None:
+        """A JSON array of distinct values as its text and where its quotes are, when it holds strings
+        alone and no escape (value i is then the text between quotes 2i and 2i + 1); else None."""
         with self._lock:
-            found = self._quoted.get(name)
-        if found is None:
-            with _Reading(self._blob, session) as reading:
-                self._load(reading, self._members_of((name,)))
-                codes, text = self._member(reading, name), self._member(reading, name + _VALUES).tobytes()
-                quotes = np.flatnonzero(np.frombuffer(text, dtype=np.uint8) == ord('"'))
-                distinct = int(codes.max()) + 1 if len(codes) else 0  # (every value is some row's)
-                plain = b"\\" not in text and len(quotes) == 2 * distinct and _strings_only(text, quotes)
-                found = _Quoted(text, quotes) if plain else _Quoted(None, quotes, _loaded(self._member(reading, name + _VALUES)))
+            known = stored_name in self._plain_texts
+            found = self._plain_texts.get(stored_name)
+        if not known:
+            text = self._member(reading, stored_name).tobytes()
+            quotes = np.flatnonzero(np.frombuffer(text, dtype=np.uint8) == ord('"'))
+            found = (text, quotes) if b"\\" not in text and _strings_only(text, quotes) else None
             with self._lock:
-                self._quoted[name] = found
+                self._plain_texts[stored_name] = found
         return found
 
     def code_column(self, session: Session | None, name: str) -> np.ndarray:
@@ -246,9 +250,33 @@ class Archive:
             )
             return records
         if name + _VALUES in stored:
-            decoded: np.ndarray = self._values(reading, name + _VALUES)[self._member_rows(reading, name, rows)]
-            return decoded
+            return self._decoded(reading, name + _VALUES, self._member_rows(reading, name, rows))
         return self._member_rows(reading, name, rows)
+
+    def _decoded(self, reading: _Reading, stored_name: str, codes: np.ndarray) -> np.ndarray:
+        """The distinct values at ``codes``: for a few codes into values not decoded yet, those values
+        alone from the stored text when it holds plain strings (a player's tournaments out of
+        thousands); else from all of them, decoded once (as from the third such read on)."""
+        with self._lock:
+            decoded = self._distinct.get(stored_name)
+            parts_decoded = self._parts_decoded.get(stored_name, 0)
+        if decoded is None and len(codes) <= _MOST_DECODED_ALONE and parts_decoded < _PARTS_BEFORE_WHOLE:
+            plain = self._plain(reading, stored_name)
+            if plain is not None:
+                with self._lock:
+                    self._parts_decoded[stored_name] = self._parts_decoded.get(stored_name, 0) + 1
+                text, quotes = plain
+                wanted = np.sort(codes.astype(np.int64))
+                distinct = wanted[np.concatenate(([True], wanted[1:] != wanted[:-1]))] if len(wanted) else wanted
+                starts, ends = quotes[2 * distinct] + 1, quotes[2 * distinct + 1]
+                # A JSON string without an escape is its text between the quotes.
+                values = object_column(
+                    [text[start:end].decode() for start, end in zip(starts.tolist(), ends.tolist(), strict=True)]
+                )
+                picked: np.ndarray = values[np.searchsorted(distinct, codes)]
+                return picked
+        every: np.ndarray = self._values(reading, stored_name)[codes]
+        return every
 
     def _values(self, reading: _Reading, stored_name: str) -> np.ndarray:
         with self._lock:
@@ -417,16 +445,6 @@ def _runs(rows: np.ndarray | slice, count: int) -> tuple[list[tuple[int, int]], 
     ends = (distinct[np.concatenate((breaks - 1, [len(distinct) - 1]))] + 1).tolist()
     places = None if len(distinct) == len(wanted) and bool(np.all(distinct == wanted)) else np.searchsorted(distinct, wanted)
     return list(zip(starts, ends, strict=True)), places
-
-
-@dataclass(frozen=True)
-class _Quoted:
-    """The distinct values of a column as ``Archive.code_of`` searches them: the JSON text and where its
-    quotes are, or (for a text with escapes) the values decoded."""
-
-    text: bytes | None
-    quotes: np.ndarray
-    values: list[Any] = dataclasses.field(default_factory=list)
 
 
 class _Reading:
