@@ -131,7 +131,7 @@ def test_an_archive_in_a_database_is_read_member_by_member_as_in_memory(tmp_path
         "tournament_ids": object_column([[f"t{i % 7}", f"t{i % 11}"] for i in range(rows)]),
         "counters": object_column([{"n": [i]} if i % 2 else None for i in range(rows)]),
         "details": object_column([{"after": float(i), "day": f"d{i % 5}"} if i % 4 else None for i in range(rows)]),
-        "tournament_id": object_column([f"t{i // 3}, ü" for i in range(rows)]),  # plain strings: some decoded alone
+        "tournament_id": object_column([f"t{i // 3}, x" for i in range(rows)]),  # plain strings: a few decoded alone
     }
     data = stored_columns.pack(columns)
     engine = create_engine(f"sqlite:///{tmp_path / 'archive.sqlite3'}")  # (no foreign keys: the snapshot's table alone)

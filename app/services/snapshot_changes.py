@@ -29,6 +29,7 @@ class _Kept:
     """What a table builds when first asked, shared by its copies bound to readers' sessions."""
 
     by_tournament: tuple[np.ndarray, list[str]] | None = None
+    stored_tournament_codes: tuple[np.ndarray | None, bool] | None = None  # (the codes, or None: not usable; known)
     player_codes: np.ndarray | None = None
 
 
@@ -54,11 +55,21 @@ class ChangeTable:
         return self._by_tournament()[1]
 
     def of_tournament(self, tournament_id: str) -> list[Change]:
-        """The tournament's changes, by player id."""
-        tournament_codes, tournaments = self._by_tournament()
-        code = bisect_left(tournaments, tournament_id)
-        if code == len(tournaments) or tournaments[code] != tournament_id:
+        """The tournament's changes, by player id. Rows stored by tournament (as the recompute writes
+        them) give its code by a search of the stored ids' text and its rows as one range of the codes,
+        no id decoded; otherwise the ids are decoded and numbered as sorted."""
+        if self.archive is None:
             return []
+        stored_codes = self._stored_tournament_codes()
+        if stored_codes is not None:
+            tournament_codes, code = stored_codes, self.archive.code_of(self.session, "tournament_id", tournament_id)
+            if code is None:
+                return []
+        else:
+            tournament_codes, tournaments = self._by_tournament()
+            code = bisect_left(tournaments, tournament_id)
+            if code == len(tournaments) or tournaments[code] != tournament_id:
+                return []
         return self._changes(
             slice(
                 int(np.searchsorted(tournament_codes, code, side="left")),
@@ -96,6 +107,19 @@ class ChangeTable:
                     raise ValueError(f"snapshot {self.snapshot_id}: its changes are not stored by tournament")
             self._kept.by_tournament = (tournament_codes, tournaments)
         return self._kept.by_tournament
+
+    def _stored_tournament_codes(self) -> np.ndarray | None:
+        """The tournament codes as stored when they are dictionary-encoded and ascending along the rows
+        (each tournament's rows one range); else None."""
+        if self._kept.stored_tournament_codes is None:
+            assert self.archive is not None
+            try:
+                codes = self.archive.code_column(self.session, "tournament_id")
+            except ValueError:  # not dictionary-encoded (a layout this service does not write)
+                codes = None
+            ascending = codes is not None and bool(np.all(codes[:-1] <= codes[1:]))
+            self._kept.stored_tournament_codes = (codes if ascending else None, True)
+        return self._kept.stored_tournament_codes[0]
 
     def _player_codes(self) -> np.ndarray:
         """Per row its player's number in the distinct player ids (in the order of their first rows)."""

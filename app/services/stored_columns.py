@@ -114,7 +114,7 @@ class Archive:
         self._distinct: dict[str, np.ndarray] = {}
         self._parts_read: dict[str, int] = {}  # per member not read whole: how many reads read a part of it
         self._plain_texts: dict[str, tuple[bytes, np.ndarray] | None] = {}  # per values member: see _plain
-        self._parts_decoded: dict[str, int] = {}  # per values member not decoded whole: reads that decoded some
+        self._parts_decoded: dict[str, int] = {}  # per values member not decoded whole: how many were decoded alone
         self._lock = threading.Lock()
         self._member_names = frozenset(stored) | frozenset(places)
         self.names = list(dict.fromkeys(stored_name.split(".", 1)[0] for stored_name in (places or stored)))
@@ -256,18 +256,19 @@ class Archive:
     def _decoded(self, reading: _Reading, stored_name: str, codes: np.ndarray) -> np.ndarray:
         """The distinct values at ``codes``: for a few codes into values not decoded yet, those values
         alone from the stored text when it holds plain strings (a player's tournaments out of
-        thousands); else from all of them, decoded once (as from the third such read on)."""
+        thousands, a tournament's players out of tens of thousands); else from all of them, decoded
+        once (as when the values decoded alone reach a quarter of them)."""
         with self._lock:
             decoded = self._distinct.get(stored_name)
-            parts_decoded = self._parts_decoded.get(stored_name, 0)
-        if decoded is None and len(codes) <= _MOST_DECODED_ALONE and parts_decoded < _PARTS_BEFORE_WHOLE:
+            decoded_alone = self._parts_decoded.get(stored_name, 0)
+        if decoded is None and len(codes) <= _MOST_DECODED_ALONE:
             plain = self._plain(reading, stored_name)
-            if plain is not None:
+            wanted = np.sort(codes.astype(np.int64))
+            distinct = wanted[np.concatenate(([True], wanted[1:] != wanted[:-1]))] if len(wanted) else wanted
+            if plain is not None and (decoded_alone + len(distinct)) * 4 < len(plain[1]) // 2:
                 with self._lock:
-                    self._parts_decoded[stored_name] = self._parts_decoded.get(stored_name, 0) + 1
+                    self._parts_decoded[stored_name] = self._parts_decoded.get(stored_name, 0) + len(distinct)
                 text, quotes = plain
-                wanted = np.sort(codes.astype(np.int64))
-                distinct = wanted[np.concatenate(([True], wanted[1:] != wanted[:-1]))] if len(wanted) else wanted
                 starts, ends = quotes[2 * distinct] + 1, quotes[2 * distinct + 1]
                 # A JSON string without an escape is its text between the quotes.
                 values = object_column(
