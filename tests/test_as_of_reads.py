@@ -7,9 +7,9 @@ from sqlalchemy import select
 
 from app import db
 from app.models import RatingSnapshot
-from app.services import stored_columns
+from app.services import snapshot_changes, stored_columns, timelines
 from app.services.rating_lists import _best_first
-from tests.helpers import AUTH, recompute_now, tournament_body
+from tests.helpers import AUTH, cli_import_renju_cn, recompute_now, tournament_body
 
 
 @pytest.mark.parametrize("count", [0, 1, 7, 50, 199, 200, 260])
@@ -60,3 +60,29 @@ def test_a_snapshots_archives_read_as_stored(client):
         session.get(RatingSnapshot, snapshot_id).change_columns = None  # type: ignore[union-attr]
         session.flush()  # (read through this session: its own transaction's row)
         assert stored_columns.Archive.stored(session, RatingSnapshot.change_columns, snapshot_id) is None
+
+
+def test_reads_of_archives_read_member_by_member_answer_as_whole_ones(client, monkeypatch):
+    cli_import_renju_cn()  # 59 real tournaments: players with many points and changes
+    recompute_now(client)
+    rows = client.get("/v1/rating-lists/rif-whr/ratings", params={"status": "all", "limit": 500}).json()["items"]
+    players = [row["player_id"] for row in rows[:: max(1, len(rows) // 6)]]
+    tournaments = [item["id"] for item in client.get("/v1/tournaments", params={"limit": 500}).json()["items"]][::10]
+    paths = [
+        "/v1/rating-lists/rif-whr/ratings?status=all&limit=50&as_of=2015-06-30",
+        "/v1/rating-lists/rif-whr/ratings?status=all&limit=50&offset=20&as_of=2019-01-01",
+        *[f"/v1/players/{player}/history?list=rif-whr" for player in players],
+        *[f"/players/{player}" for player in players],
+        *[f"/tournaments/{tournament}" for tournament in tournaments],
+    ]
+
+    def answers() -> list[str]:
+        timelines.forget_all()
+        snapshot_changes.forget_all()
+        answered = [client.get(path) for _ in range(3) for path in paths]  # (members read in part, then whole)
+        assert {answer.status_code for answer in answered} == {200}
+        return [answer.text for answer in answered]
+
+    whole = answers()
+    monkeypatch.setattr(stored_columns, "_READ_WHOLE_BELOW", 0)  # these small archives read as large ones are
+    assert answers() == whole

@@ -121,7 +121,7 @@ def test_codes_are_as_narrow_as_their_distinct_values_allow(distinct, code_type)
         assert stored_columns.unpack(stored_columns.pack({"ids": column}))["ids"].tolist() == values.tolist()
 
 
-def test_an_archive_in_a_database_is_read_member_by_member_as_in_memory(tmp_path):
+def test_an_archive_in_a_database_is_read_member_by_member_as_in_memory(tmp_path, monkeypatch):
     rows = 5_000
     rng = np.random.default_rng(7)
     columns = {
@@ -140,6 +140,10 @@ def test_an_archive_in_a_database_is_read_member_by_member_as_in_memory(tmp_path
         session.execute(insert(RatingSnapshot).values(id=1, list_id="l", list_date=dt.date(2020, 1, 1), point_columns=data))
         session.commit()
     in_memory = stored_columns.Archive(data)
+    with Session(engine) as session:  # a small archive is read whole at once
+        whole = stored_columns.Archive.stored(session, RatingSnapshot.point_columns, 1)
+    assert whole is not None and whole.column(None, "tournament_id").tolist() == columns["tournament_id"].tolist()
+    monkeypatch.setattr(stored_columns, "_READ_WHOLE_BELOW", 0)  # this one as a large one: member by member
     picks: list[np.ndarray | slice] = [
         slice(10, 20),
         np.array([3, 4, 5, 900, 901, 4_999]),

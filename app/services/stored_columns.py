@@ -58,6 +58,7 @@ _MOST_RUNS = 64  # runs of rows a reader of some rows reads alone (more: the who
 _PARTS_BEFORE_WHOLE = 2  # reads of a part of a member before the next reads it whole
 _MOST_DECODED_ALONE = 1_000  # codes whose values a read decodes alone (more: all the values)
 _CHUNK = 1 << 16  # bytes per read of a large member: a malloc'd size (glibc maps larger ones afresh)
+_READ_WHOLE_BELOW = 4 << 20  # a stored archive smaller than this is read whole at once
 
 
 def pack(columns: Mapping[str, np.ndarray | CodedColumn | RecordColumn]) -> bytes:
@@ -151,7 +152,9 @@ class Archive:
                     places[member.filename.removesuffix(".npy")] = (start, member.file_size)
                 archive = cls.__new__(cls)
                 archive._set_up({}, blob, places)
-                archive._load_members(opened, archive._members_of(load))
+                # A small archive (a RIF-sized history's: 1-2 MB) is read whole: a read of a part saves
+                # less than its own work costs.
+                archive._load_members(opened, list(places) if len(opened) < _READ_WHOLE_BELOW else archive._members_of(load))
                 return archive
         except sqlite3.OperationalError:
             # No such row, or a NULL (no blob to open): answered by the SELECT.
