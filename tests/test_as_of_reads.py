@@ -7,9 +7,9 @@ from sqlalchemy import select
 
 from app import db
 from app.models import RatingSnapshot
-from app.services import stored_columns
+from app.services import snapshot_changes, stored_columns, timelines
 from app.services.rating_lists import _best_first
-from tests.helpers import AUTH, recompute_now, tournament_body
+from tests.helpers import AUTH, cli_import_renju_cn, recompute_now, tournament_body
 
 
 @pytest.mark.parametrize("count", [0, 1, 7, 50, 199, 200, 260])
@@ -44,14 +44,45 @@ def test_equal_ratings_on_a_date_are_paged_by_player_id_across_page_ends(client)
         assert paged == whole
 
 
-def test_a_snapshots_archives_read_whole_as_stored(client):
+def test_a_snapshots_archives_read_as_stored(client):
     client.post("/v1/tournaments", json=tournament_body(), headers=AUTH)
     snapshot_id = recompute_now(client)["snapshot_id"]
     with db.session_scope() as session:
         for column in (RatingSnapshot.point_columns, RatingSnapshot.change_columns):
             stored = session.scalar(select(column).where(RatingSnapshot.id == snapshot_id))
-            assert stored and stored_columns.stored_archive(session, column, snapshot_id) == stored
-            assert stored_columns.stored_archive(session, column, snapshot_id + 1000) is None
+            archive = stored_columns.Archive.stored(session, column, snapshot_id)
+            assert stored and archive is not None
+            wanted = stored_columns.unpack(stored)
+            assert archive.names == list(wanted)
+            for name, values in wanted.items():
+                assert str(archive.column(session, name).tolist()) == str(values.tolist()), name  # (NaN too)
+            assert stored_columns.Archive.stored(session, column, snapshot_id + 1000) is None
         session.get(RatingSnapshot, snapshot_id).change_columns = None  # type: ignore[union-attr]
-        session.flush()
-        assert stored_columns.stored_archive(session, RatingSnapshot.change_columns, snapshot_id) is None
+        session.flush()  # (read through this session: its own transaction's row)
+        assert stored_columns.Archive.stored(session, RatingSnapshot.change_columns, snapshot_id) is None
+
+
+def test_reads_of_archives_read_member_by_member_answer_as_whole_ones(client, monkeypatch):
+    cli_import_renju_cn()  # 59 real tournaments: players with many points and changes
+    recompute_now(client)
+    rows = client.get("/v1/rating-lists/rif-whr/ratings", params={"status": "all", "limit": 500}).json()["items"]
+    players = [row["player_id"] for row in rows[:: max(1, len(rows) // 6)]]
+    tournaments = [item["id"] for item in client.get("/v1/tournaments", params={"limit": 500}).json()["items"]][::10]
+    paths = [
+        "/v1/rating-lists/rif-whr/ratings?status=all&limit=50&as_of=2015-06-30",
+        "/v1/rating-lists/rif-whr/ratings?status=all&limit=50&offset=20&as_of=2019-01-01",
+        *[f"/v1/players/{player}/history?list=rif-whr" for player in players],
+        *[f"/players/{player}" for player in players],
+        *[f"/tournaments/{tournament}" for tournament in tournaments],
+    ]
+
+    def answers() -> list[str]:
+        timelines.forget_all()
+        snapshot_changes.forget_all()
+        answered = [client.get(path) for _ in range(3) for path in paths]  # (members read in part, then whole)
+        assert {answer.status_code for answer in answered} == {200}
+        return [answer.text for answer in answered]
+
+    whole = answers()
+    monkeypatch.setattr(stored_columns, "_READ_WHOLE_BELOW", 0)  # these small archives read as large ones are
+    assert answers() == whole

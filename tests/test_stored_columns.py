@@ -1,12 +1,16 @@
 """A snapshot's columns stored as one archive (app.services.stored_columns) read back exactly: every
 kind of column a rating system may fill, including the awkward values."""
 
+import datetime as dt
 import io
 import math
 
 import numpy as np
 import pytest
+from sqlalchemy import create_engine, insert
+from sqlalchemy.orm import Session
 
+from app.models import Base, RatingSnapshot
 from app.rating.system import CodedColumn, RecordColumn, object_column
 from app.services import stored_columns
 
@@ -49,7 +53,7 @@ def test_repeated_strings_are_stored_once():
     statuses = object_column(["provisional", "active"] * 10_000)
     ids = object_column([["t1"], ["t1", "t2"]] * 10_000)
     stored = np.load(io.BytesIO(stored_columns.pack({"status": statuses, "ids": ids})), allow_pickle=False)
-    assert stored["status.values"].nbytes < 50 and stored["status"].dtype == np.int32
+    assert stored["status.values"].nbytes < 50 and stored["status"].dtype == np.uint8  # a byte a row for a few values
     assert stored["ids.values"].nbytes < 50
 
 
@@ -57,7 +61,7 @@ def test_dicts_of_one_shape_are_stored_a_column_per_key():
     details = object_column([{"deviation_after": 40.0 + i / 7, "day_after": f"2019-05-{i % 28 + 1:02d}"} for i in range(10_000)])
     archive = stored_columns.pack({"details": details})
     stored = np.load(io.BytesIO(archive), allow_pickle=False)
-    assert stored["details.0"].dtype == np.float64 and stored["details.1"].dtype == np.int32
+    assert stored["details.0"].dtype == np.float64 and stored["details.1"].dtype == np.uint8
     assert "details.json" not in stored.files and len(archive) < 150_000
     assert stored_columns.unpack(archive)["details"].tolist() == details.tolist()
 
@@ -103,3 +107,94 @@ def test_nothing_pickled_is_ever_loaded():
     np.savez(buffer, status=np.array([object()], dtype=object))  # a pickled object array
     with pytest.raises(ValueError, match="pickle"):
         stored_columns.unpack(buffer.getvalue())
+
+
+@pytest.mark.parametrize(
+    ("distinct", "code_type"), [(1, np.uint8), (256, np.uint8), (257, np.uint16), (65_536, np.uint16), (65_537, np.int32)]
+)
+def test_codes_are_as_narrow_as_their_distinct_values_allow(distinct, code_type):
+    values = object_column([f"v{i}" for i in range(distinct)] + ["v0"])
+    coded = CodedColumn(np.arange(distinct + 1) % distinct, [f"v{i}" for i in range(distinct)])
+    for column in (values, coded):
+        stored = np.load(io.BytesIO(stored_columns.pack({"ids": column})), allow_pickle=False)
+        assert stored["ids"].dtype == code_type
+        assert stored_columns.unpack(stored_columns.pack({"ids": column}))["ids"].tolist() == values.tolist()
+
+
+def test_an_archive_in_a_database_is_read_member_by_member_as_in_memory(tmp_path, monkeypatch):
+    rows = 5_000
+    rng = np.random.default_rng(7)
+    columns = {
+        "day": np.arange(rows, dtype=np.int32),
+        "rating": rng.normal(size=rows),
+        "status": object_column([("active", "inactive", None)[i % 3] for i in range(rows)]),
+        "tournament_ids": object_column([[f"t{i % 7}", f"t{i % 11}"] for i in range(rows)]),
+        "counters": object_column([{"n": [i]} if i % 2 else None for i in range(rows)]),
+        "details": object_column([{"after": float(i), "day": f"d{i % 5}"} if i % 4 else None for i in range(rows)]),
+        "tournament_id": object_column([f"t{i // 3}, x" for i in range(rows)]),  # plain strings: a few decoded alone
+    }
+    data = stored_columns.pack(columns)
+    engine = create_engine(f"sqlite:///{tmp_path / 'archive.sqlite3'}")  # (no foreign keys: the snapshot's table alone)
+    Base.metadata.create_all(engine, tables=[RatingSnapshot.__table__])
+    with Session(engine) as session:
+        session.execute(insert(RatingSnapshot).values(id=1, list_id="l", list_date=dt.date(2020, 1, 1), point_columns=data))
+        session.commit()
+    in_memory = stored_columns.Archive(data)
+    with Session(engine) as session:  # a small archive is read whole at once
+        whole = stored_columns.Archive.stored(session, RatingSnapshot.point_columns, 1)
+    assert whole is not None and whole.column(None, "tournament_id").tolist() == columns["tournament_id"].tolist()
+    monkeypatch.setattr(stored_columns, "_READ_WHOLE_BELOW", 0)  # this one as a large one: member by member
+    picks: list[np.ndarray | slice] = [
+        slice(10, 20),
+        np.array([3, 4, 5, 900, 901, 4_999]),
+        np.array([7, 2, 7]),
+        np.array([], dtype=np.int64),
+    ]
+    picks += [np.arange(0, rows, 3), slice(None)]  # too many runs, and every row: read whole
+    with Session(engine) as session:
+        archive = stored_columns.Archive.stored(session, RatingSnapshot.point_columns, 1, load=("day",))
+        assert archive is not None and archive.names == in_memory.names
+        assert stored_columns.Archive.stored(session, RatingSnapshot.change_columns, 1) is None
+        assert stored_columns.Archive.stored(session, RatingSnapshot.point_columns, 2) is None
+        for rows_wanted in picks:
+            # A fresh archive reads the rows alone (or, for too many runs, whole); one read in part
+            # twice before reads them from the whole member.
+            fresh = stored_columns.Archive.stored(session, RatingSnapshot.point_columns, 1)
+            for source in (fresh, archive):
+                assert source is not None
+                for name in columns:
+                    got, wanted = source.rows(session, name, rows_wanted), in_memory.rows(None, name, rows_wanted)
+                    assert got.dtype == wanted.dtype and got.tolist() == wanted.tolist(), (name, rows_wanted)
+                    assert got.tolist() == columns[name][rows_wanted].tolist(), (name, rows_wanted)
+        with pytest.raises(IndexError):
+            archive.rows(session, "rating", np.array([rows]))
+        assert [c.tolist() for c in archive.rows_of(session, ("day", "status"), slice(0, 3))] == [
+            [0, 1, 2],
+            ["active", "inactive", None],
+        ]
+        codes = archive.codes(session, "status")
+        assert codes is not None and codes[1] == ["active", "inactive", None] and codes[0].dtype == np.uint8
+    with Session(engine) as session:
+        unread = stored_columns.Archive.stored(session, RatingSnapshot.point_columns, 1)
+    assert unread is not None
+    with pytest.raises(ValueError, match="session"):
+        unread.rows(None, "rating", slice(0, 1))  # what is not read yet is read through a reader's session
+    engine.dispose()
+
+
+@pytest.mark.parametrize(
+    "ids",
+    [
+        ["a", "b, c", "10", "1", ", ", '"', "x\\y", "", "ü", "a"],  # escapes: the values decoded
+        ["a", "b, c", "10", "1", ", ", "", "z", "a"],  # no escape: the text searched
+        [],
+    ],
+)
+def test_a_values_code_is_found_in_the_stored_text_as_by_decoding(ids):
+    archive = stored_columns.Archive(stored_columns.pack({"player_id": object_column(ids)}))
+    distinct = list(dict.fromkeys(ids))
+    for value in [*distinct, "b", "c", '"b', ', "', "0", "", "ü", "A", '1", "']:
+        assert archive.code_of(None, "player_id", value) == (distinct.index(value) if value in distinct else None), value
+    assert archive.code_column(None, "player_id").tolist() == [distinct.index(value) for value in ids]
+    with pytest.raises(ValueError):
+        stored_columns.Archive(stored_columns.pack({"n": np.arange(3)})).code_of(None, "n", "1")

@@ -335,7 +335,7 @@ def _inputs(session: Session, snapshot: RatingSnapshot) -> set[str]:
     """The tournaments the snapshot read (for one written before they were recorded: those it rated)."""
     if snapshot.input_tournaments is not None:
         return set(snapshot.input_tournaments)
-    return set(snapshot_changes.changes_of(session, snapshot).tournaments)
+    return set(snapshot_changes.changes_of(session, snapshot).tournaments())
 
 
 def _revisions_between(

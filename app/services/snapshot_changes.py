@@ -2,15 +2,17 @@
 at a time.
 
 A snapshot's changes are stored as one archive of columns (``RatingSnapshot.change_columns``, see
-``app.services.stored_columns``), sorted by tournament id, then player id. Each process decodes a
-snapshot's archive once and keeps the columns (``stored_columns.PerSnapshot``): a tournament's changes
-are then a binary search away, a player's a comparison over one column."""
+``app.services.stored_columns``), sorted by tournament id, then player id. Each process keeps a
+snapshot's table (``stored_columns.PerSnapshot``) and reads its columns as readers first need them: a
+tournament's changes are a binary search over the tournament codes away, a player's a comparison
+over the player codes; only their rows of the other columns are read (until a column is asked for
+often enough to be read whole)."""
 
 from __future__ import annotations
 
 import math
 from bisect import bisect_left
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -22,45 +24,121 @@ from app.rating.system import Change
 from app.services import stored_columns
 
 
+@dataclass
+class _Kept:
+    """What a table builds when first asked, shared by its copies bound to readers' sessions."""
+
+    by_tournament: tuple[np.ndarray, list[str]] | None = None
+    stored_tournament_codes: tuple[np.ndarray | None, bool] | None = None  # (the codes, or None: not usable; known)
+    player_codes: np.ndarray | None = None
+
+
 @dataclass(frozen=True)
 class ChangeTable:
     """A snapshot's changes, rows sorted by (tournament, player), read in place from its archive
     (``stored_columns.Archive``): a tournament's or a player's rows are found by their codes, and
-    only those rows are decoded."""
+    only those rows are read and decoded. The codes of the tournaments (or the players) are read when
+    a tournament's (a player's) changes are first asked for, through the session of the copy the reader
+    got (``changes_of``): a player's page reads the player codes and his rows, not the whole archive."""
 
     archive: stored_columns.Archive | None
-    tournament_codes: np.ndarray  # per row: its tournament's number in ``tournaments``
-    tournaments: list[str]  # the distinct tournament ids, sorted
-    player_codes: np.ndarray  # per row: its player's number in ``players``
-    # The distinct player ids, in the order of their first rows: a player's number is looked up by a
-    # scan (under a millisecond for tens of thousands), no dict of them built (5 ms on a snapshot's first read).
-    players: list[str]
+    snapshot_id: int
+    session: Session | None = None  # the session the archive's columns are read through
+    _kept: _Kept = field(default_factory=_Kept, compare=False, repr=False)
+
+    def reading_through(self, session: Session) -> ChangeTable:
+        """The same table, its columns read through ``session`` when first needed."""
+        return replace(self, session=session)
+
+    def tournaments(self) -> list[str]:
+        """The distinct tournament ids, sorted."""
+        return self._by_tournament()[1]
 
     def of_tournament(self, tournament_id: str) -> list[Change]:
-        """The tournament's changes, by player id."""
-        code = bisect_left(self.tournaments, tournament_id)
-        if code == len(self.tournaments) or self.tournaments[code] != tournament_id:
+        """The tournament's changes, by player id. Rows stored by tournament (as the recompute writes
+        them) give its code by a search of the stored ids' text and its rows as one range of the codes,
+        no id decoded; otherwise the ids are decoded and numbered as sorted."""
+        if self.archive is None:
             return []
+        stored_codes = self._stored_tournament_codes()
+        if stored_codes is not None:
+            tournament_codes, code = stored_codes, self.archive.code_of(self.session, "tournament_id", tournament_id)
+            if code is None:
+                return []
+        else:
+            tournament_codes, tournaments = self._by_tournament()
+            code = bisect_left(tournaments, tournament_id)
+            if code == len(tournaments) or tournaments[code] != tournament_id:
+                return []
         return self._changes(
             slice(
-                int(np.searchsorted(self.tournament_codes, code, side="left")),
-                int(np.searchsorted(self.tournament_codes, code, side="right")),
+                int(np.searchsorted(tournament_codes, code, side="left")),
+                int(np.searchsorted(tournament_codes, code, side="right")),
             )
         )
 
     def of_player(self, player_id: str) -> list[Change]:
         """The player's changes, by tournament id."""
-        try:
-            code = self.players.index(player_id)
-        except ValueError:
+        if self.archive is None:
             return []
-        return self._changes(np.flatnonzero(self.player_codes == code))
+        player_codes, code = self._player_codes(), self._player_code(player_id)
+        return [] if code is None else self._changes(np.flatnonzero(player_codes == code))
 
     def _changes(self, rows: slice | np.ndarray) -> list[Change]:
         if self.archive is None:
             return []
-        fields = [self.archive.rows(name, rows).tolist() for name in _FIELDS]
+        fields = [column.tolist() for column in self.archive.rows_of(self.session, _FIELDS, rows)]
         return [Change(*_stored_values(values)) for values in zip(*fields, strict=True)]
+
+    def _by_tournament(self) -> tuple[np.ndarray, list[str]]:
+        """Per row its tournament's number in the distinct tournament ids, sorted; and those ids."""
+        if self._kept.by_tournament is None:
+            if self.archive is None:
+                return np.empty(0, dtype=np.int64), []
+            tournament_codes, tournaments = _codes(self.session, self.archive, "tournament_id")
+            order = sorted(range(len(tournaments)), key=tournaments.__getitem__)
+            if order != list(range(len(tournaments))) or not bool(np.all(tournament_codes[:-1] <= tournament_codes[1:])):
+                # Numbered as sorted, so that a tournament's rows are one range (they are stored so already).
+                number = np.empty(len(order), dtype=np.int64)
+                number[order] = np.arange(len(order))
+                tournament_codes = number[tournament_codes]
+                tournaments = [tournaments[i] for i in order]
+                if not bool(np.all(tournament_codes[:-1] <= tournament_codes[1:])):
+                    raise ValueError(f"snapshot {self.snapshot_id}: its changes are not stored by tournament")
+            self._kept.by_tournament = (tournament_codes, tournaments)
+        return self._kept.by_tournament
+
+    def _stored_tournament_codes(self) -> np.ndarray | None:
+        """The tournament codes as stored when they are dictionary-encoded and ascending along the rows
+        (each tournament's rows one range); else None."""
+        if self._kept.stored_tournament_codes is None:
+            assert self.archive is not None
+            try:
+                codes = self.archive.code_column(self.session, "tournament_id")
+            except ValueError:  # not dictionary-encoded (a layout this service does not write)
+                codes = None
+            ascending = codes is not None and bool(np.all(codes[:-1] <= codes[1:]))
+            self._kept.stored_tournament_codes = (codes if ascending else None, True)
+        return self._kept.stored_tournament_codes[0]
+
+    def _player_codes(self) -> np.ndarray:
+        """Per row its player's number in the distinct player ids (in the order of their first rows)."""
+        if self._kept.player_codes is None:
+            assert self.archive is not None
+            try:
+                self._kept.player_codes = self.archive.code_column(self.session, "player_id")
+            except ValueError:  # not dictionary-encoded (a layout this service does not write)
+                self._kept.player_codes = _codes(self.session, self.archive, "player_id")[0]
+        return self._kept.player_codes
+
+    def _player_code(self, player_id: str) -> int | None:
+        """His number (None: no change of his): looked up in the stored text of the ids, not decoded."""
+        assert self.archive is not None
+        try:
+            return self.archive.code_of(self.session, "player_id", player_id)
+        except ValueError:  # not dictionary-encoded (a layout this service does not write)
+            players = _codes(self.session, self.archive, "player_id")[1]
+            return players.index(player_id) if player_id in players else None
 
 
 def _stored_values(values: tuple[Any, ...]) -> list[Any]:
@@ -69,8 +147,8 @@ def _stored_values(values: tuple[Any, ...]) -> list[Any]:
 
 
 def changes_of(session: Session, snapshot: RatingSnapshot) -> ChangeTable:
-    """The snapshot's changes: decoded once per process, then from memory."""
-    return _tables.of(session, snapshot)
+    """The snapshot's changes, read through ``session``: each part read once per process, then from memory."""
+    return _tables.of(session, snapshot).reading_through(session)
 
 
 def current_changes(session: Session) -> list[tuple[str, RatingSnapshot, ChangeTable]]:
@@ -93,30 +171,15 @@ _NUMBERS = frozenset(("rating_before", "rating_after", "change", "change_unround
 
 
 def _read(session: Session, snapshot_id: int) -> ChangeTable:
-    data = stored_columns.stored_archive(session, RatingSnapshot.change_columns, snapshot_id)
-    if not data:
-        return ChangeTable(None, np.empty(0, dtype=np.int64), [], np.empty(0, dtype=np.int64), [])
-    archive = stored_columns.Archive(data)
-    tournament_codes, tournaments = _codes(archive, "tournament_id")
-    order = sorted(range(len(tournaments)), key=tournaments.__getitem__)
-    if order != list(range(len(tournaments))) or not bool(np.all(tournament_codes[:-1] <= tournament_codes[1:])):
-        # Numbered as sorted, so that a tournament's rows are one range (they are stored so already).
-        number = np.empty(len(order), dtype=np.int64)
-        number[order] = np.arange(len(order))
-        tournament_codes = number[tournament_codes]
-        tournaments = [tournaments[i] for i in order]
-        if not bool(np.all(tournament_codes[:-1] <= tournament_codes[1:])):
-            raise ValueError(f"snapshot {snapshot_id}: its changes are not stored by tournament")
-    player_codes, players = _codes(archive, "player_id")
-    return ChangeTable(archive, tournament_codes, tournaments, player_codes, players)
+    return ChangeTable(stored_columns.Archive.stored(session, RatingSnapshot.change_columns, snapshot_id), snapshot_id)
 
 
-def _codes(archive: stored_columns.Archive, name: str) -> tuple[np.ndarray, list[str]]:
+def _codes(session: Session | None, archive: stored_columns.Archive, name: str) -> tuple[np.ndarray, list[str]]:
     """A column of ids as a number per row and the ids those numbers stand for."""
-    coded = archive.codes(name)
+    coded = archive.codes(session, name)
     if coded is not None:
-        return coded[0], coded[1].tolist()
-    ids = archive.column(name).tolist()
+        return coded
+    ids = archive.column(session, name).tolist()
     distinct = list(dict.fromkeys(ids))
     number = {value: i for i, value in enumerate(distinct)}
     return np.fromiter(map(number.__getitem__, ids), dtype=np.int64, count=len(ids)), distinct
