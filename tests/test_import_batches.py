@@ -141,14 +141,13 @@ def test_the_objects_frozen_for_the_import_are_unfrozen_after_it(
             import_results_file(results_file)
         assert frozen_while_storing and all(frozen_while_storing)
         assert gc.get_freeze_count() == 0
-        gc.freeze()  # a process frozen already stays frozen
-        frozen = gc.get_freeze_count()
+        gc.freeze()  # a process frozen already stays frozen (some of its objects freed meanwhile)
         if fails:
             with pytest.raises(RuntimeError, match="for the test"):
                 import_results_file(results_file)
         else:
             import_results_file(results_file)
-        assert gc.get_freeze_count() == frozen
+        assert gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()
         if frozen_before:
