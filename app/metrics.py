@@ -75,9 +75,9 @@ JOB_QUEUED_SECONDS = Histogram(
 
 
 async def metrics_page(_: "Request") -> "Response":
+    """``GET /metrics``: this process's metrics in Prometheus's text format (outside the API contract)."""
     from starlette.responses import Response  # here: the worker and the import count jobs without serving HTTP
 
-    """``GET /metrics``: this process's metrics in Prometheus's text format (outside the API contract)."""
     return Response(generate_latest(REGISTRY), media_type=CONTENT_TYPE_LATEST)
 
 

@@ -86,3 +86,20 @@ def test_reads_of_archives_read_member_by_member_answer_as_whole_ones(client, mo
     whole = answers()
     monkeypatch.setattr(stored_columns, "_READ_WHOLE_BELOW", 0)  # these small archives read as large ones are
     assert answers() == whole
+
+
+def test_what_a_process_keeps_of_a_snapshot_holds_no_readers_session(client):
+    """A timeline and a table of changes are kept per process and shared by every reader, each
+    reader given a copy bound to his own session: the kept ones hold none (the first reader's would
+    be read through after his request ended, from another thread)."""
+    client.post("/v1/tournaments", json=tournament_body(), headers=AUTH)
+    snapshot_id = recompute_now(client)["snapshot_id"]
+    timelines.forget_all()
+    snapshot_changes.forget_all()
+    with db.session_scope() as session:
+        snapshot = session.get(RatingSnapshot, snapshot_id)
+        assert snapshot is not None
+        assert timelines.timeline_of(session, snapshot).session is session
+        assert snapshot_changes.changes_of(session, snapshot).session is session
+        assert timelines._timelines.of(session, snapshot).session is None
+        assert snapshot_changes._tables.of(session, snapshot).session is None

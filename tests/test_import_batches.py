@@ -110,3 +110,45 @@ def test_a_tournament_given_twice_in_one_batch_is_stored_once_and_then_left_alon
     outcome = importing._import_batch([copy.deepcopy(raw), corrected], 20_000)
     assert (outcome.stored, outcome.unchanged, outcome.rejections) == (1, 1, [])
     assert client.get("/v1/tournaments/T1").json()["name"] == "Corrected"
+
+
+@pytest.mark.parametrize("fails", [False, True])
+def test_the_objects_frozen_for_the_import_are_unfrozen_after_it(
+    client: TestClient, results_file: Path, monkeypatch: pytest.MonkeyPatch, fails: bool
+):
+    """The import freezes the objects alive before its batches out of the collector's full passes
+    while it stores them, and unfreezes them after, also when a batch fails; a process that froze its
+    objects already (the service's) is left frozen."""
+    import gc
+
+    frozen_before = gc.get_freeze_count() > 0  # (the service's startup freezes the test process's objects)
+    gc.unfreeze()
+    frozen_while_storing = []
+    store = importing._import_batch
+
+    def storing(*args: Any) -> Any:
+        frozen_while_storing.append(gc.get_freeze_count() > 0)
+        if fails:
+            raise RuntimeError("a batch failed for the test")
+        return store(*args)
+
+    monkeypatch.setattr(importing, "_import_batch", storing)
+    try:
+        if fails:
+            with pytest.raises(RuntimeError, match="for the test"):
+                import_results_file(results_file)
+        else:
+            import_results_file(results_file)
+        assert frozen_while_storing and all(frozen_while_storing)
+        assert gc.get_freeze_count() == 0
+        gc.freeze()  # a process frozen already stays frozen (some of its objects freed meanwhile)
+        if fails:
+            with pytest.raises(RuntimeError, match="for the test"):
+                import_results_file(results_file)
+        else:
+            import_results_file(results_file)
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+        if frozen_before:
+            gc.freeze()

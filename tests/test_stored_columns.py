@@ -198,3 +198,75 @@ def test_a_values_code_is_found_in_the_stored_text_as_by_decoding(ids):
     assert archive.code_column(None, "player_id").tolist() == [distinct.index(value) for value in ids]
     with pytest.raises(ValueError):
         stored_columns.Archive(stored_columns.pack({"n": np.arange(3)})).code_of(None, "n", "1")
+
+
+def _stored_as_large(tmp_path, monkeypatch, columns):
+    """An engine whose snapshot 1 stores ``columns`` as its points, read member by member."""
+    engine = create_engine(f"sqlite:///{tmp_path / 'archive.sqlite3'}")  # (no foreign keys: the snapshot's table alone)
+    Base.metadata.create_all(engine, tables=[RatingSnapshot.__table__])
+    with Session(engine) as session:
+        session.execute(
+            insert(RatingSnapshot).values(
+                id=1, list_id="l", list_date=dt.date(2020, 1, 1), point_columns=stored_columns.pack(columns)
+            )
+        )
+        session.commit()
+    monkeypatch.setattr(stored_columns, "_READ_WHOLE_BELOW", 0)
+    return engine
+
+
+@pytest.mark.parametrize("row_type", [np.uint8, np.int8, np.uint16, np.int16, np.int32])
+def test_rows_of_any_integer_type_are_read_alone_as_from_memory(tmp_path, monkeypatch, row_type):
+    """A few rows of a member not read yet, asked for with a narrow integer type (codes, say), are
+    read alone as the archive held whole indexes them: no overflow of the type counting from the end."""
+    columns = {"rating": np.arange(1_000, dtype=np.float64), "status": object_column(["a", "b", None] * 333 + ["c"])}
+    engine = _stored_as_large(tmp_path, monkeypatch, columns)
+    rows = np.array([3, 4, 100, 5, -1 if np.issubdtype(row_type, np.signedinteger) else 7], dtype=row_type)
+    in_memory = stored_columns.Archive(stored_columns.pack(columns))
+    with Session(engine) as session:
+        archive = stored_columns.Archive.stored(session, RatingSnapshot.point_columns, 1)
+        assert archive is not None
+        for name in columns:
+            assert archive.rows(session, name, rows).tolist() == in_memory.rows(None, name, rows).tolist(), name
+    engine.dispose()
+
+
+def test_a_code_is_none_for_any_value_no_plain_text_holds():
+    """Plain stored text is ASCII (json escapes the rest): a value that is not, even one that cannot
+    be encoded (a lone surrogate), names no code, as when the values are decoded."""
+    plain = stored_columns.Archive(stored_columns.pack({"player_id": object_column(["a", "b"])}))
+    escaped = stored_columns.Archive(stored_columns.pack({"player_id": object_column(["a", "ü"])}))
+    for archive in (plain, escaped):
+        for value in ("\ud800", "ü\ud800", "é"):
+            assert archive.code_of(None, "player_id", value) is None, value
+    assert escaped.code_of(None, "player_id", "ü") == 1
+
+
+def test_a_read_past_the_end_of_a_stored_archive_is_refused():
+    """A member said to reach past the stored bytes (a damaged archive) is refused, whatever its
+    size, never handed back with bytes that were not read."""
+    stored = io.BytesIO(bytes(range(200)) * 1_000)  # (reads and seeks as a blob does)
+    size = len(stored.getvalue())
+    assert stored_columns._read_ranges(stored, [(size - 10, 10)])[0].tolist() == list(stored.getvalue()[-10:])
+    for start, length in ((size - 10, 20), (size - 70_000, 70_010), (0, size + 1)):
+        with pytest.raises(ValueError, match="ends before"):
+            stored_columns._read_ranges(stored, [(start, length)])
+        with pytest.raises(ValueError, match="ends before"):
+            stored_columns._read_range(stored, start, length)
+
+
+def test_a_member_of_a_snapshot_deleted_since_is_not_found(tmp_path, monkeypatch):
+    """A snapshot pruned after a reader found it (its archive's directory kept by the process, its
+    members not read yet) answers as a pruned snapshot does: not found, not a database error."""
+    from app.problems import NotFound
+
+    engine = _stored_as_large(tmp_path, monkeypatch, {"rating": np.arange(10, dtype=np.float64)})
+    with Session(engine) as session:
+        archive = stored_columns.Archive.stored(session, RatingSnapshot.point_columns, 1)
+    assert archive is not None
+    with Session(engine) as session:
+        session.execute(RatingSnapshot.__table__.delete())
+        session.commit()
+    with Session(engine) as session, pytest.raises(NotFound, match="1"):
+        archive.rows(session, "rating", slice(0, 3))
+    engine.dispose()

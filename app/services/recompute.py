@@ -356,9 +356,8 @@ def point_archive(replayed: Replay) -> bytes:
             "day": days[order],
             "rating": np.asarray(fields["rating"], dtype=np.float64)[order],
             "deviation": float_column(fields["deviation"])[order],
-            "games": np.asarray(fields["games"], dtype=np.int32)[
-                order
-            ],  # (a count of games: 4 bytes, as the days; readers widen)
+            # A count of games: 4 bytes, as the days (readers widen).
+            "games": np.asarray(fields["games"], dtype=np.int32)[order],
             "status": _taken(fields["status"], order),
             "last_played": _day_numbers(fields["last_played"])[order],
             "title": _taken(fields["title"], order),

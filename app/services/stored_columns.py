@@ -43,6 +43,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from app.models import RatingSnapshot
+from app.problems import NotFound
 from app.rating.system import CodedColumn, RecordColumn, object_column
 
 CACHED_SNAPSHOTS = 8
@@ -202,8 +203,10 @@ class Archive:
                 values = self._values(reading, name + _VALUES).tolist()
                 return values.index(value) if value in values else None
         text, quotes = plain
-        if any(character in value for character in '"\\') or any(ord(character) < 0x20 for character in value):
-            return None  # its JSON text would hold a backslash, which this text does not
+        if not value.isascii() or any(character in '"\\' or character < " " for character in value):
+            # Its JSON text would hold a backslash (json escapes all but printable ASCII), which this
+            # text does not; and a lone surrogate could not even be encoded to be searched for.
+            return None
         needle = f'"{value}"'.encode()
         start = text.find(needle)
         while start != -1:
@@ -448,6 +451,8 @@ def _runs(rows: np.ndarray | slice, count: int) -> tuple[list[tuple[int, int]], 
         return None
     if not len(wanted):
         return [], None
+    # Widened first: rows of a narrow type (codes are one or two bytes) would overflow counted from the end.
+    wanted = wanted.astype(np.int64, copy=False)
     wanted = np.where(wanted < 0, wanted + count, wanted)
     if int(wanted.min()) < 0 or int(wanted.max()) >= count:
         return None  # the whole column's indexing raises the IndexError
@@ -476,7 +481,15 @@ class _Reading:
         if self._blob is None:
             raise ValueError("an archive held whole has nothing more to read")
         if self._opened is None:
-            self._opened = self._blob.open(_driver_of(self._session))
+            try:
+                self._opened = self._blob.open(_driver_of(self._session))
+            except sqlite3.OperationalError as error:
+                if not str(error).startswith("no such rowid"):
+                    raise
+                # Deleted since a reader found it (pruned: docs/decisions.md 7.27) while this process
+                # keeps its archive's directory: answered as a read of a pruned snapshot is, not as an
+                # error of the database.
+                raise NotFound(f"Snapshot {self._blob.row} is no longer stored (pruned).") from error
         return self._opened
 
     def __enter__(self) -> _Reading:
@@ -522,7 +535,7 @@ def _read_ranges(opened: sqlite3.Blob, ranges: list[tuple[int, int]]) -> list[np
         opened.seek(start)
         for offset in range(place, place + size, _CHUNK):
             chunk = opened.read(min(_CHUNK, place + size - offset))
-            if not chunk:
+            if len(chunk) != min(_CHUNK, place + size - offset):  # (a short read: the rest never filled)
                 raise ValueError(f"a stored archive ends before byte {start + size}")
             buffer[offset : offset + len(chunk)] = np.frombuffer(chunk, dtype=np.uint8)
         view = buffer[place : place + size]

@@ -190,7 +190,9 @@ def forget_all() -> None:
 
 def _read(session: Session, snapshot_id: int) -> Timeline:
     archive = stored_columns.Archive.stored(session, RatingSnapshot.point_columns, snapshot_id, load=("player_id", "day"))
-    return _timeline(session, archive)
+    # Kept for every reader, so bound to none: each reads through his own copy (``timeline_of``), never
+    # through this first reader's session once his request has ended.
+    return replace(_timeline(session, archive), session=None)
 
 
 def timeline_from_archive(session: Session, archive: bytes | None) -> Timeline:
