@@ -60,8 +60,6 @@ COMMON_GLOBALS: dict[str, Any] = {
     "page_size": pages.DEFAULT_PAGE_SIZE,
     "languages": i18n.LANGUAGES,
     "status_labels": pages.STATUS_LABELS,
-    "outcomes": pages.OUTCOME_LABELS,
-    "colours": pages.COLOUR_LABELS,
     "categories": pages.CATEGORY_LABELS,
     "key_columns": pages.KEY_COLUMNS,
     "tie_break": display.tie_break,
@@ -115,6 +113,10 @@ def _environment(language: i18n.Language) -> Environment:
         **i18n.formatters(language),
         language=language,
         rows_html=lambda columns, rows, anchors=True: pages.rows_html(columns, rows, language, anchors=anchors),
+        # A game's outcome and colour in this language, translated once: a heavy player's page has
+        # hundreds of game rows, and a message looked up per cell was a tenth of its rendering.
+        outcome_words={key: translations.gettext(label) for key, label in pages.OUTCOME_LABELS.items()},
+        colour_words={key: translations.gettext(label) for key, label in pages.COLOUR_LABELS.items()},
     )
     return environment
 
