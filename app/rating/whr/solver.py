@@ -33,6 +33,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from app.rating.sorting import DIGIT_BITS, radix_order
+
 # scipy is imported where a fit uses it, not with the module: a process that never fits (the import
 # command, an API replica that leaves recomputes to the worker) does not load scipy's ~50 MB.
 if TYPE_CHECKING:
@@ -62,6 +64,7 @@ _MAX_HALVINGS = 80  # of one step by the line search
 _MIN_CURVATURE = 1e-9  # floor of the Newton matrix's diagonal (far from the optimum only)
 _MAX_STEP = 10.0  # natural units (1,737 Elo): no Newton step moves a rating further
 _SAFE_STEP = 0.34  # natural units (59 Elo): a full Newton step this short needs no line search
+_RADIX_BITS = 2 * DIGIT_BITS  # two passes; wider keys are packed with their positions instead
 _MAX_START = 20.0  # natural units (3,474 Elo): starting ratings are clipped into +-this
 
 
@@ -468,23 +471,16 @@ def _sort(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(sorted keys, stable sorting order) of non-negative int64 keys; `keys` may be overwritten.
 
     Keys of at most 32 bits (a player-day's: player and day; a row number) are ordered by two
-    passes of numpy's radix sort on 16-bit digits, least significant first (a stable sort of
-    uint16 is a radix sort): linear, where a comparison sort of two million keys costs 55 ns a key
-    on the development VM (about half the time for the large history's player-days). Wider keys,
-    when key and position fit in 63 bits together, are packed into one integer and sorted with
-    np.sort, several times faster than argsort."""
+    radix passes (``app.rating.sorting``): linear, where a comparison sort of two million keys is
+    about half the time of the large history's player-days. Wider keys, when key and position fit in
+    63 bits together, are packed into one integer and sorted with np.sort, several times faster than
+    argsort."""
     m = len(keys)
     if m == 0:
         return keys, np.zeros(0, dtype=np.int64)
     key_bits = int(keys.max()).bit_length()
-    if key_bits <= 2 * _DIGIT_BITS:
-        # The digits read in place as 16-bit words of the keys (little-endian int64: the first word is
-        # the lowest), so that no key-sized temporary is made: each is a page fault per 4 KiB when
-        # first touched, as costly as the sorting on the development VM.
-        words = np.ascontiguousarray(keys, dtype="<i8").view("<u2").reshape(m, 4)
-        order = np.argsort(words[:, 0], kind="stable")
-        if key_bits > _DIGIT_BITS:
-            order = order[np.argsort(words[:, 1][order], kind="stable")]
+    if key_bits <= _RADIX_BITS:
+        order = radix_order(keys, key_bits)
         return keys[order], order
     index_bits = max(1, (m - 1).bit_length())
     if key_bits + index_bits <= 62:
@@ -497,6 +493,3 @@ def _sort(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return sorted_keys, packed
     order = np.argsort(keys, kind="stable")
     return keys[order], order
-
-
-_DIGIT_BITS = 16  # a radix pass sorts by this many bits of the keys (numpy sorts uint16 by radix)
