@@ -69,6 +69,18 @@ class Base(DeclarativeBase):
 
 class Player(Base):
     __tablename__ = "players"
+    # The merged records alone (few: an officer's merges), for every submission's question "is one of
+    # my players merged?" to read a handful of index entries, not each player's row
+    # (app.services.player_identity; docs/decisions.md 7.85).
+    __table_args__ = (
+        Index(
+            "ix_players_merged",
+            "merged_into",
+            "id",
+            sqlite_where=text("merged_into IS NOT NULL"),
+            postgresql_where=text("merged_into IS NOT NULL"),
+        ),
+    )
 
     id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
     name: Mapped[str | None] = mapped_column(String(200))
