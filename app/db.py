@@ -134,6 +134,19 @@ def bulk_session_scope() -> Iterator[Session]:
         yield session
 
 
+def begin_writing(session: Session) -> None:
+    """Open the session's transaction as a writer's, for savepoints to nest in (an import's batches).
+
+    SQLite: Python's sqlite3 begins a transaction by itself only before a write, so a SAVEPOINT
+    issued first would open one of its own and its RELEASE would commit it; a ``BEGIN IMMEDIATE``
+    here makes the transaction the session's, and takes the write lock now rather than at the
+    first write (a reader's lock is not upgraded midway, so no SQLITE_BUSY there). PostgreSQL's
+    transactions hold savepoints as they are."""
+    connection = session.connection()
+    if connection.dialect.name == "sqlite":
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
 def fetch_all(session: Session, statement: Any, parameters: dict[str, Any] | None = None) -> Sequence[tuple[Any, ...]]:
     """All rows of a select as the driver's own tuples, on the session's connection (its
     transaction): SQLAlchemy's per-row processing is skipped, so the statement selects only columns

@@ -1,6 +1,6 @@
-"""The import stores new tournaments in batches, one transaction each: a tournament the submission
-service refuses stores nothing of itself and the batch's others are stored, each as a submission
-through the API would be."""
+"""The import stores new tournaments in batches, each under a savepoint of a transaction that
+commits several: a tournament the submission service refuses stores nothing of itself and the
+batch's others are stored, each as a submission through the API would be."""
 
 import copy
 from pathlib import Path
@@ -10,6 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.exc import IntegrityError
 
+from app.db import begin_writing, bulk_session_scope, get_engine
 from app.services import importing
 from app.services.importing import import_results_file
 from tests.helpers import tournament_body
@@ -66,22 +67,58 @@ def test_a_refused_tournament_stores_nothing_and_the_batch_s_others_are_stored(c
     _assert_stored(client)
 
 
-def test_a_batch_the_database_refuses_is_imported_again_one_tournament_a_transaction(
-    client: TestClient, results_file: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("batch_games", [importing.BATCH_GAMES, 4])
+def test_a_batch_the_database_refuses_is_stored_again_one_tournament_a_savepoint_on_postgresql(
+    client: TestClient, results_file: Path, monkeypatch: pytest.MonkeyPatch, batch_games: int
 ):
-    store = importing.store_new_tournaments
+    """All four tournaments in one batch, then two batches of two in one transaction: each batch
+    written, then refused by the database.
+
+    On PostgreSQL each is rolled back to its savepoint (the first batch's rollback leaves nothing of
+    it for the second's checks to find) and stored again one tournament at a time. On SQLite, where
+    the import's transaction holds the write lock and batches have no savepoint, the error stops the
+    import and its transaction is rolled back whole: nothing of the file is stored."""
+    monkeypatch.setattr(importing, "BATCH_GAMES", batch_games)
+    store, import_batch = importing.store_new_tournaments, importing._import_batch
+    batch_sizes: list[int] = []
+
+    def importing_batch(session: Any, batch: list[Any], max_games: int) -> Any:
+        batch_sizes.append(len(batch))
+        return import_batch(session, batch, max_games)
 
     def refusing_batches(session: Any, submissions: list[Any], **kwargs: Any) -> Any:
-        if len(submissions) > 1:
-            store(session, submissions, **kwargs)  # written, then refused: the batch's transaction rolls back
+        stored = store(session, submissions, **kwargs)
+        if batch_sizes[-1] > 1:  # written, then refused: the batch's writes roll back
             raise IntegrityError("INSERT", {}, Exception("refused for the test"))
-        return store(session, submissions, **kwargs)
+        return stored
 
+    monkeypatch.setattr(importing, "_import_batch", importing_batch)
     monkeypatch.setattr(importing, "store_new_tournaments", refusing_batches)
+    if get_engine().dialect.name == "sqlite":
+        with pytest.raises(IntegrityError, match="refused for the test"):
+            import_results_file(results_file)
+        assert client.get("/v1/tournaments", params={"category": "renju"}).json()["items"] == []
+        assert client.get("/v1/players/1").status_code == 404
+        return
     report = import_results_file(results_file)
+    assert batch_sizes == ([4, 1, 1, 1, 1] if batch_games > 4 else [2, 1, 1, 2, 1, 1])
     assert (report.tournaments_stored, report.players_stored, report.games_stored) == (2, 3, 5)
     assert report.rejected[importing.TOURNAMENT_REFUSED] == 1
     assert report.rejected[importing.REPEATED_TOURNAMENT] == 1
+    _assert_stored(client)
+
+
+def test_batches_are_committed_together(client: TestClient, results_file: Path, monkeypatch: pytest.MonkeyPatch):
+    """Batches of one tournament, two batches' games (or more) a transaction: the progress moves once a
+    transaction has committed, by its tournaments."""
+    monkeypatch.setattr(importing, "BATCH_GAMES", 1)
+    monkeypatch.setattr(importing, "COMMIT_GAMES", 5)
+    commits: list[int] = []
+    monkeypatch.setattr(importing, "begin_writing", lambda session: commits.append(1) or begin_writing(session))
+    progress: list[int] = []
+    import_results_file(results_file, on_progress=lambda done, total: progress.append(done))
+    # 900 (3 games) and 901 (2) in the first transaction, 902 (3) and 903 (2) in the second.
+    assert (len(commits), progress) == (2, [2, 4, 4])
     _assert_stored(client)
 
 
@@ -103,13 +140,19 @@ def test_a_tournament_given_twice_in_one_batch_is_stored_once_and_then_left_alon
     """The second copy of an id the batch stored itself is "unchanged", as it was when each tournament
     had its own transaction (it is looked up once the batch's pending tournaments are written)."""
     raw = tournament_body("T1")
-    outcome = importing._import_batch([copy.deepcopy(raw), copy.deepcopy(raw)], 20_000)
+    outcome = _stored_in_a_transaction([copy.deepcopy(raw), copy.deepcopy(raw)])
     assert (outcome.stored, outcome.unchanged, outcome.rejections) == (1, 1, [])
     corrected = copy.deepcopy(raw)
     corrected["name"] = "Corrected"
-    outcome = importing._import_batch([copy.deepcopy(raw), corrected], 20_000)
+    outcome = _stored_in_a_transaction([copy.deepcopy(raw), corrected])
     assert (outcome.stored, outcome.unchanged, outcome.rejections) == (1, 1, [])
     assert client.get("/v1/tournaments/T1").json()["name"] == "Corrected"
+
+
+def _stored_in_a_transaction(batch: list[dict[str, Any]]) -> Any:
+    with bulk_session_scope() as session:
+        begin_writing(session)
+        return importing._import_batch(session, batch, 20_000)
 
 
 @pytest.mark.parametrize("fails", [False, True])

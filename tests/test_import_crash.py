@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 
 from app.services import importing
@@ -16,15 +17,17 @@ from app.services.importing import import_results_file
 ROOT = Path(__file__).resolve().parents[1]
 TOURNAMENTS = 6
 GAMES_EACH = 40
-# Imports the file with batches of one tournament and stops for good once the first batches are
-# reported stored, printing how many: the test kills it there, its last batches committed only.
+# Imports the file with batches of one tournament, committed COMMIT_GAMES games a transaction, and
+# stops for good once three or more tournaments are reported stored, printing how many: the test kills
+# it there, its last transaction committed only.
 STOPPED_IMPORT = """
 import sys, time
 from pathlib import Path
 from app.services import importing
 importing.BATCH_GAMES = 1
+importing.COMMIT_GAMES = int(sys.argv[2])
 def reported(done, total):
-    if done == 3:
+    if done >= 3:
         print(done, flush=True)
         time.sleep(600)
 importing.import_results_file(Path(sys.argv[1]), on_progress=reported)
@@ -45,10 +48,13 @@ def _results_file(path: Path) -> Path:
     return path
 
 
-def test_batches_reported_stored_survive_a_killed_import(client: TestClient, tmp_path: Path):
+@pytest.mark.parametrize("commit_games", [1, 2 * GAMES_EACH])
+def test_batches_reported_stored_survive_a_killed_import(client: TestClient, tmp_path: Path, commit_games: int):
+    """One batch a transaction, then two: the progress reports a transaction's tournaments once it
+    has committed, and no sooner."""
     source = _results_file(tmp_path / "results.tsv")
     process = subprocess.Popen(
-        [sys.executable, "-c", STOPPED_IMPORT, str(source)],
+        [sys.executable, "-c", STOPPED_IMPORT, str(source), str(commit_games)],
         cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
         stdout=subprocess.PIPE,
@@ -56,15 +62,16 @@ def test_batches_reported_stored_survive_a_killed_import(client: TestClient, tmp
     )
     try:
         assert process.stdout is not None
-        assert process.stdout.readline().strip() == "3"
+        reported = int(process.stdout.readline())
     finally:
         os.kill(process.pid, signal.SIGKILL)
         process.wait()
+    assert reported == (3 if commit_games == 1 else 4)
     page = client.get("/v1/tournaments", params={"category": "renju", "limit": 100}).json()
-    assert sorted((t["id"], t["games_count"]) for t in page["items"]) == [(f"K{t}", GAMES_EACH) for t in range(3)]
+    assert sorted((t["id"], t["games_count"]) for t in page["items"]) == [(f"K{t}", GAMES_EACH) for t in range(reported)]
 
     report = import_results_file(source)
-    assert (report.tournaments_stored, report.tournaments_unchanged) == (TOURNAMENTS - 3, 3)
+    assert (report.tournaments_stored, report.tournaments_unchanged) == (TOURNAMENTS - reported, reported)
     assert report.rejected[importing.REPEATED_TOURNAMENT] == 0
     page = client.get("/v1/tournaments", params={"category": "renju", "limit": 100}).json()
     assert sorted((t["id"], t["games_count"]) for t in page["items"]) == [(f"K{t}", GAMES_EACH) for t in range(TOURNAMENTS)]

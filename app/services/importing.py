@@ -1,9 +1,13 @@
 """Importing other programs' result files through the same submission service the API uses."""
 
+from __future__ import annotations
+
 import gc
+from contextlib import AbstractContextManager, nullcontext
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +16,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
-from app.db import bulk_session_scope, checkpoint_after_import, in_lists
+from app.db import begin_writing, bulk_session_scope, checkpoint_after_import, in_lists
 from app.importers.formats import FileFormat, detect_format
 from app.importers.source import FileRefused, ImportOptions, SubmissionSource
 from app.models import Game, Player, Tournament
@@ -70,10 +74,16 @@ class ImportReport:
     explanations: dict[str, str] = field(default_factory=dict)
 
 
-# New tournaments are checked one after the other and stored together, in one transaction, up to
-# this many games (or one tournament with more): the statements, the commit and the recomputes'
-# queueing are a batch's, not a tournament's (docs/decisions.md 7.69). Bounded, so memory is too.
+# New tournaments are checked one after the other and stored together, up to this many games (or one
+# tournament with more): the statements and the recomputes' queueing are a batch's, not a tournament's
+# (docs/decisions.md 7.69). Bounded, so memory is too.
 BATCH_GAMES = 5_000
+# Batches are committed together, up to this many games: a commit writes every page the transaction
+# changed, and a batch's games change pages all over the games' player indexes and the search terms,
+# so ten batches a commit write such pages once where they were written ten times (docs/decisions.md
+# 7.86). A transaction holds SQLite's write lock for a few seconds; the service's writers wait for it
+# (their busy timeout is 30 s).
+COMMIT_GAMES = 50_000
 
 
 def import_results_file(
@@ -87,13 +97,16 @@ def import_results_file(
     stored: with a revision each, and a recompute queued for every list that rates it and recomputes
     itself. Safe to run twice: a tournament already stored with the same content is left alone, one
     stored with other content is corrected (its games replaced). ``options`` override tournaments'
-    rated flags whatever the format. ``on_progress(done, total)`` follows the tournaments submitted.
+    rated flags whatever the format. ``on_progress(done, total)`` follows the tournaments committed.
 
-    Tournaments go in batches (``BATCH_GAMES``), one transaction each: a tournament the submission
-    service refuses is refused before anything of it is written, so the batch's others are stored;
-    should the database itself fail during a batch, the batch is rolled back and imported again one
-    tournament a transaction. A Go tournament (its players matched to stored ones by name) is a batch
-    of its own.
+    Tournaments go in batches (``BATCH_GAMES``), and batches are committed together
+    (``COMMIT_GAMES``): a tournament the submission service refuses is refused before anything of it
+    is written, so the batch's others are stored. Should the database itself refuse a write during a
+    batch, on PostgreSQL the batch is rolled back to its savepoint and stored again one tournament a
+    savepoint; on SQLite, where no other writer can race the import, the import stops
+    (``_store_batch``). A Go tournament (its players matched to stored ones by name) is a batch of its
+    own. An import stopped midway (killed, or a failure) has stored the transactions it committed,
+    which the progress reported; importing the file again stores the rest.
 
     A tournament without a game is not stored; a file with no tournament to store (a table's header
     without players, every row rejected) is refused with ``FileRefused`` once read, nothing stored."""
@@ -104,55 +117,35 @@ def import_results_file(
     with bulk_session_scope() as session:  # a count reads every row: not through the service's memory map
         players_before = _count(session, Player)
         games_before = _count(session, Game)
-    done = offered = 0
-
-    def store(batch: list[dict[str, Any]]) -> None:
-        nonlocal done
-        if not batch:
-            return
-        try:
-            outcome = _import_batch(batch, max_games)
-        except SQLAlchemyError:
-            if len(batch) == 1:
-                raise
-            outcome = _BatchOutcome()
-            for raw in batch:  # the database refused a write: each alone, as a submission of its own would be
-                outcome.add(_import_batch([raw], max_games))
-        outcome.apply(report, source)
-        for _ in batch:
-            done += 1
-            if on_progress:
-                on_progress(done, source.tournament_count)
-
-    batch: list[dict[str, Any]] = []
-    games = 0
+    done = 0
+    tally = _Tally()
+    batches = _batches(source, options, tally)
     frozen = _freeze_earlier_objects()
     try:
-        for raw in source.submissions:
-            if not raw.get("games"):
-                source.reject(TOURNAMENT_WITHOUT_GAMES, f"tournament {raw.get('id')}")
-                source.tournament_count -= 1
-                continue
-            offered += 1
-            raw["rated"] = options.rated(raw["id"], raw.get("rated", True))
-            if raw.get("category") == "go":
-                store(batch)
-                batch, games = [], 0
-                store([raw])
-                continue
-            batch.append(raw)
-            games += len(raw["games"])
-            if games >= BATCH_GAMES:
-                store(batch)
-                batch, games = [], 0
-        store(batch)
+        # Each pass of this loop is one transaction; its inner loop takes batches from the same
+        # iterator until the transaction holds COMMIT_GAMES games (read lazily: memory stays a batch's).
+        for first in batches:
+            committed: list[tuple[_BatchOutcome, int]] = []
+            with bulk_session_scope() as session:
+                begin_writing(session)
+                games = 0
+                for batch in chain([first], batches):
+                    committed.append((_store_batch(session, batch, max_games), len(batch)))
+                    games += sum(len(raw["games"]) for raw in batch)
+                    if games >= COMMIT_GAMES:
+                        break
+            for outcome, tournaments in committed:
+                outcome.apply(report, source)
+                done += tournaments
+            if on_progress:
+                on_progress(done, source.tournament_count)
     finally:
         if frozen:
             gc.unfreeze()
     checkpoint_after_import()
     if on_progress:
         on_progress(done, source.tournament_count)  # a reader may have rejected the last ones
-    if offered == 0:
+    if tally.offered == 0:
         reasons = ", ".join(f"{count} {reason}" for reason, count in source.rejected.most_common(3))
         raise FileRefused(f"nothing to import: the file holds no tournament with a game{f' ({reasons})' if reasons else ''}")
     with bulk_session_scope() as session:
@@ -161,6 +154,67 @@ def import_results_file(
     report.rejected = source.rejected
     report.examples = source.examples
     return report
+
+
+@dataclass
+class _Tally:
+    offered: int = 0  # tournaments with a game, handed to the submission service
+
+
+def _batches(source: SubmissionSource, options: ImportOptions, tally: _Tally) -> Iterator[list[dict[str, Any]]]:
+    """The file's tournaments with a game, in batches of up to ``BATCH_GAMES`` games; a Go tournament
+    alone. A tournament without a game is rejected here."""
+    batch: list[dict[str, Any]] = []
+    games = 0
+    for raw in source.submissions:
+        if not raw.get("games"):
+            source.reject(TOURNAMENT_WITHOUT_GAMES, f"tournament {raw.get('id')}")
+            source.tournament_count -= 1
+            continue
+        tally.offered += 1
+        raw["rated"] = options.rated(raw["id"], raw.get("rated", True))
+        if raw.get("category") == "go":
+            if batch:
+                yield batch
+            batch, games = [], 0
+            yield [raw]
+            continue
+        batch.append(raw)
+        games += len(raw["games"])
+        if games >= BATCH_GAMES:
+            yield batch
+            batch, games = [], 0
+    if batch:
+        yield batch
+
+
+def _store_batch(session: Session, batch: list[dict[str, Any]], max_games: int) -> _BatchOutcome:
+    """The batch stored in the session's transaction. Should the database refuse a write, on
+    PostgreSQL the batch is rolled back to its savepoint and each tournament stored again under a
+    savepoint of its own, as a submission of its own would be; on SQLite the error stands and the
+    transaction is rolled back (``_batch_savepoint``)."""
+    try:
+        return _import_batch(session, batch, max_games)
+    except SQLAlchemyError:
+        if len(batch) == 1 or not _has_savepoints(session):
+            raise
+    outcome = _BatchOutcome()
+    for raw in batch:
+        outcome.add(_import_batch(session, [raw], max_games))
+    return outcome
+
+
+def _batch_savepoint(session: Session) -> AbstractContextManager[Any]:
+    """A savepoint around a batch on PostgreSQL, where another writer (a submission through the API)
+    can race the batch's checks and a refused write is stepped over. None on SQLite: the transaction
+    holds the write lock (``begin_writing``), so no other writer races it and a refused write is a
+    failure of the database; and a savepoint there copies each page the batch changes into a journal
+    of its own, which cost as much as the commits saved (docs/decisions.md 7.86)."""
+    return session.begin_nested() if _has_savepoints(session) else nullcontext()
+
+
+def _has_savepoints(session: Session) -> bool:
+    return session.connection().dialect.name != "sqlite"
 
 
 @dataclass
@@ -186,13 +240,13 @@ class _BatchOutcome:
             source.reject(reason, example, count=count)
 
 
-def _import_batch(batch: list[dict[str, Any]], max_games: int) -> _BatchOutcome:
-    """Store the batch's tournaments in one transaction, each through the submission service: new ones
+def _import_batch(session: Session, batch: list[dict[str, Any]], max_games: int) -> _BatchOutcome:
+    """Store the batch's tournaments (under a savepoint on PostgreSQL), each through the submission service: new ones
     checked one after the other (each against the stored tournaments and the batch's earlier ones) and
     stored together; a tournament stored already is left alone or corrected, after the new ones before
     it are stored. A tournament the service refuses is left out with the reason."""
     outcome = _BatchOutcome()
-    with bulk_session_scope() as session:
+    with _batch_savepoint(session):
         pending: list[TournamentIn] = []
         queued: list[tuple[TournamentIn, frozenset[str]]] = []
         # The ids stored before the batch, read at once; one the batch reaches again (stored by it, or
@@ -240,6 +294,7 @@ def _import_batch(batch: list[dict[str, Any]], max_games: int) -> _BatchOutcome:
             for list_outcome in outcomes:
                 if list_outcome.job_id is not None:
                     outcome.jobs_queued[list_outcome.list_id] = list_outcome.job_id
+    session.expunge_all()  # written: the transaction's later batches do not keep its objects
     return outcome
 
 
