@@ -2,17 +2,20 @@
 standard, ids in other systems, the Go files matched by EGF PIN then name, names searched as people
 write them, renamed with their history kept."""
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 from fastapi.testclient import TestClient
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
 from app import db
 from app.importers import egd_h9, renju_xml
 from app.importers.source import ImportOptions
 from app.models import Player, PlayerExternalId, Revision, Tournament
+from app.schemas.players import PlayerCreate
 from app.services.importing import import_results_file
 from app.services.jobs import run_pending_jobs
+from app.services.players import upsert_players
 from tests.helpers import AUTH, GO_DATA, export_xml, tournament_body
 
 JUVISY_H9 = GO_DATA / "juvisy2019.h9"
@@ -429,3 +432,39 @@ def test_a_player_renamed_many_times_with_long_names_keeps_every_spelling_search
     for q in ("ants", "a" * 50, "l" * 30):
         found = client.get("/v1/players", params={"q": q}).json()["items"]
         assert "long" in [hit["id"] for hit in found], q
+
+
+def test_a_player_given_as_stored_is_not_written_and_one_given_otherwise_is(client: TestClient) -> None:
+    """A result file names mostly players stored already with the same fields: the upsert writes
+    only the new ones and those whose given fields differ (their updated_at moves, the others' not);
+    a player given twice takes his later fields last, compared with what is stored."""
+    assert client.post("/v1/tournaments", json=tournament_body("T1"), headers=AUTH).status_code == 201
+    long_ago = datetime(2000, 1, 1, tzinfo=UTC)
+    with db.session_scope() as session:
+        session.execute(update(Player).values(updated_at=long_ago))
+    second = tournament_body("T2", start="2021-05-01", end="2021-05-03")
+    second["players"][1]["country"] = "FIN"
+    for game in second["games"]:
+        game.pop("date", None)
+    assert client.post("/v1/tournaments", json=second, headers=AUTH).status_code == 201
+    with db.session_scope() as session:
+        upsert_players(
+            session,
+            [
+                PlayerCreate(id="p3", name="Other"),
+                PlayerCreate(id="p3", name="Tunnet"),  # back to the stored spelling: nothing to write
+                PlayerCreate(id="p4", country="EST"),
+                PlayerCreate(id="p4", name="Yusuke"),  # both fields of p4's are written
+            ],
+        )
+    with db.session_scope() as session:
+        stored = {player.id: player for player in session.scalars(select(Player))}
+        assert {player_id for player_id, player in stored.items() if player.updated_at != long_ago} == {"p2", "p4"}
+        assert (stored["p2"].country, stored["p3"].name, stored["p4"].name, stored["p4"].country) == (
+            "FIN",
+            "Tunnet",
+            "Yusuke",
+            "EST",
+        )
+    found = client.get("/v1/players", params={"q": "yusuke"}).json()
+    assert [player["id"] for player in found["items"]] == ["p4"]

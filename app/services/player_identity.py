@@ -52,8 +52,8 @@ def merged_among(session: Session, player_ids: set[str]) -> list[tuple[str, str]
 
     Merged records are few (an officer merges a duplicate now and then), so they are read whole from
     their partial index when there are no more of them than ids asked: one statement compiled once,
-    reading a handful of index entries, where looking each id up read every player's row (an import
-    asks this of every tournament: 9 of a million games' 55 s). A federation with more merged records
+    reading a handful of index entries, where looking each id up read each player's row (an import asks
+    this of every tournament). A federation with more merged records
     than the submission has players is asked by id, as before (docs/decisions.md 7.85)."""
     if not player_ids:
         return []

@@ -291,18 +291,29 @@ _GIVEN_COLUMNS = frozenset(_PLAYER_COLUMNS - {"id"})
 
 def upsert_players(session: Session, players: Sequence[PlayerCreate]) -> None:
     """Create the players a submission describes, and update existing ones with the fields it gives
-    (a player's own fields only: ``players`` may be a submission's ``TournamentPlayerIn``).
+    (a player's own fields only: ``players`` may be a submission's ``TournamentPlayerIn``); a player
+    given twice takes his later fields last. A stored player whose given fields are his stored ones
+    is not written (most of a result file's players, who played before; docs/decisions.md 7.87).
 
     One insert-on-conflict-update of the database itself, so two submissions naming the same new
     player both succeed (no look-up-then-insert race). Rows go in sorted id order: every
     transaction takes the players' row locks in the same order, so two never deadlock. A run of
     players giving the same fields is one statement; only the fields a player gives are updated.
     """
-    ordered = sorted(players, key=lambda player: player.id)
+    given: dict[str, dict[str, Any]] = {}
+    for player in players:
+        given.setdefault(player.id, {}).update(
+            (field, getattr(player, field)) for field in player.model_fields_set & _GIVEN_COLUMNS
+        )
+    stored = _stored_fields(session, sorted(given))
+    changing = [
+        (player_id, fields)
+        for player_id, fields in sorted(given.items())
+        if player_id not in stored or any(stored[player_id][field] != value for field, value in fields.items())
+    ]
     table = Player.__table__
-    renamed = _new_or_renamed(session, ordered)
-    for given_fields, run in groupby(ordered, key=lambda player: frozenset(player.model_fields_set & _GIVEN_COLUMNS)):
-        rows = [player.model_dump(include=_PLAYER_COLUMNS) for player in run]
+    for given_fields, run in groupby(changing, key=lambda item: frozenset(item[1])):
+        rows = [{"id": player_id, **_NO_FIELDS, **fields} for player_id, fields in run]
         # One statement executed for many rows (the driver's executemany; SQLAlchemy batches it into
         # multi-row VALUES where the database allows): compiled once per set of fields and cached,
         # where a statement with the rows as literal VALUES was compiled again for every submission.
@@ -316,32 +327,36 @@ def upsert_players(session: Session, players: Sequence[PlayerCreate]) -> None:
             statement = statement.on_conflict_do_nothing(index_elements=[table.c.id])
         for start in range(0, len(rows), UPSERT_BATCH):
             session.execute(statement, rows[start : start + UPSERT_BATCH])
-    refresh_search_keys(session, renamed)
+    # Only a new player's search key, or a renamed one's, can change (the earlier spellings and the
+    # merges are not the upsert's), so only theirs are computed again.
+    refresh_search_keys(
+        session,
+        [
+            player_id
+            for player_id, fields in changing
+            if player_id not in stored
+            or any(stored[player_id][field] != fields[field] for field in NAME_FIELDS if field in fields)
+        ],
+    )
     # The ORM's identity map may hold players loaded before the upsert: read them afresh.
     session.expire_all()
 
 
-def _new_or_renamed(session: Session, players: Sequence[PlayerCreate]) -> list[str]:
-    """The players the upsert creates or gives another spelling: only their search keys can change
-    (the earlier spellings and merges are not the upsert's), so only theirs are computed again."""
-    spellings: dict[str, tuple[str | None, ...]] = {}
-    ids = sorted({player.id for player in players})
-    for start in range(0, len(ids), UPSERT_BATCH):
-        for player_id, *spelling in session.execute(
-            select(Player.id, *(getattr(Player, field) for field in NAME_FIELDS)).where(
-                Player.id.in_(ids[start : start + UPSERT_BATCH])
+_NO_FIELDS = dict.fromkeys(sorted(_GIVEN_COLUMNS))
+
+
+def _stored_fields(session: Session, player_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """The stored players among these ids, with the fields an upsert writes."""
+    columns = sorted(_GIVEN_COLUMNS)
+    stored: dict[str, dict[str, Any]] = {}
+    for start in range(0, len(player_ids), UPSERT_BATCH):
+        for player_id, *values in session.execute(
+            select(Player.id, *(getattr(Player, column) for column in columns)).where(
+                Player.id.in_(player_ids[start : start + UPSERT_BATCH])
             )
         ):
-            spellings[player_id] = tuple(spelling)
-    return [
-        player.id
-        for player in players
-        if player.id not in spellings
-        or any(
-            field in player.model_fields_set and getattr(player, field) != stored
-            for field, stored in zip(NAME_FIELDS, spellings[player.id], strict=True)
-        )
-    ]
+            stored[player_id] = dict(zip(columns, values, strict=True))
+    return stored
 
 
 def refresh_search_keys(session: Session, player_ids: Sequence[str]) -> None:
