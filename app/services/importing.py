@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import gc
-from contextlib import AbstractContextManager, nullcontext
 from collections import Counter
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from itertools import chain
 from pathlib import Path
@@ -226,7 +226,7 @@ class _BatchOutcome:
     rejections: list[tuple[str, str, int]] = field(default_factory=list)
     jobs_queued: dict[str, int] = field(default_factory=dict)
 
-    def add(self, other: "_BatchOutcome") -> None:
+    def add(self, other: _BatchOutcome) -> None:
         self.stored += other.stored
         self.unchanged += other.unchanged
         self.rejections += other.rejections
