@@ -14,7 +14,9 @@ deleted with its tournament (a foreign key ON DELETE CASCADE). A withdrawal, a r
 changes only the tournament's row, which the recompute's conditions read as before."""
 
 import json
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
+from datetime import date
+from functools import lru_cache
 from itertools import chain, groupby
 from operator import itemgetter
 from typing import Any
@@ -32,11 +34,9 @@ RECORD = np.dtype([("black", "<i4"), ("white", "<i4"), ("day", "<i4"), ("black_h
 _HALF_POINTS = {result: round(2 * score) for result, score in SCORE_OF_RESULT.items()}
 
 
-def store(session: Session, tournaments: Iterable[Sequence[Mapping[str, Any]]]) -> None:
-    """Write the value of each tournament's game rows (``tournament_id``, ``black_id``, ``white_id``,
-    ``result``, ``played``, ``date``), each given in ``seq`` order; none for one where no game was
-    played. The tournaments have no value yet (new ones, or a correction that deleted it with the games)."""
-    values = [value for value in map(value_of, tournaments) if value is not None]
+def store_values(session: Session, values: Sequence[Mapping[str, Any]]) -> None:
+    """Write these values (``value_of_columns``) of tournaments that have none yet (new ones, or a
+    correction that deleted it with the games)."""
     if values:
         session.execute(insert(PlayedGames.__table__), values)
 
@@ -62,21 +62,38 @@ def rewrite(session: Session, tournament_ids: Collection[str]) -> None:
             session.execute(insert(PlayedGames.__table__), stored)
 
 
-def value_of(rows: Iterable[Mapping[Any, Any]]) -> dict[str, Any] | None:
+def value_of(rows: Sequence[Mapping[Any, Any]]) -> dict[str, Any] | None:
     """One tournament's ``played_games`` row from its game rows in ``seq`` order (None: none played)."""
-    played = [row for row in rows if row["played"]]
-    if not played:
+    if not rows:
+        return None
+    games = [(row["black_id"], row["white_id"], row["result"], row["played"], row["date"]) for row in rows]
+    return value_of_columns(rows[0]["tournament_id"], games, black=0, white=1, result=2, played=3, date=4)
+
+
+def value_of_columns(
+    tournament_id: str, games: Sequence[Sequence[Any]], *, black: int, white: int, result: int, played: int, date: int
+) -> dict[str, Any] | None:
+    """One tournament's ``played_games`` row from its games in ``seq`` order, each a tuple whose
+    columns at these places hold the players' ids, the result, whether it was played and the day (a
+    date, or its ISO text as the bulk insert writes it); None when no game was played."""
+    played_games = [game for game in games if game[played]]
+    if not played_games:
         return None
     number: dict[str, int] = {}
-    records = np.empty(len(played), dtype=RECORD)
-    black, white = [], []
-    for row in played:
-        black.append(number.setdefault(row["black_id"], len(number)))
-        white.append(number.setdefault(row["white_id"], len(number)))
-    records["black"], records["white"] = black, white
-    records["day"] = [row["date"].toordinal() for row in played]
-    records["black_half_points"] = [_HALF_POINTS[row["result"]] for row in played]
-    return {"tournament_id": played[0]["tournament_id"], "players": json.dumps(list(number)), "games": records.tobytes()}
+    records = np.empty(len(played_games), dtype=RECORD)
+    black_numbers, white_numbers = [], []
+    for game in played_games:  # numbered by first appearance, black before white, game after game
+        black_numbers.append(number.setdefault(game[black], len(number)))
+        white_numbers.append(number.setdefault(game[white], len(number)))
+    records["black"], records["white"] = black_numbers, white_numbers
+    records["day"] = [_ordinal(game[date]) for game in played_games]
+    records["black_half_points"] = [_HALF_POINTS[game[result]] for game in played_games]
+    return {"tournament_id": tournament_id, "players": json.dumps(list(number)), "games": records.tobytes()}
+
+
+@lru_cache(maxsize=4096)
+def _ordinal(day: date | str) -> int:
+    return (date.fromisoformat(day) if isinstance(day, str) else day).toordinal()
 
 
 def columns(values: Sequence[tuple[str, bytes]]) -> GameColumns:

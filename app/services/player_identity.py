@@ -53,14 +53,14 @@ def merged_among(session: Session, player_ids: set[str]) -> list[tuple[str, str]
     Merged records are few (an officer merges a duplicate now and then), so they are read whole from
     their partial index when there are no more of them than ids asked: one statement compiled once,
     reading a handful of index entries, where looking each id up read each player's row (an import asks
-    this of every tournament). A federation with more merged records
-    than the submission has players is asked by id, as before (docs/decisions.md 7.85)."""
+    this of every tournament). A federation with more merged records than the submission has players
+    is asked by id, as before (docs/decisions.md 7.85)."""
     if not player_ids:
         return []
     merged = session.execute(_MERGED, {"most": len(player_ids) + 1}).all()
     if len(merged) > len(player_ids):
         merged = session.execute(_MERGED_AMONG, {"ids": sorted(player_ids)}).all()
-    return [(record, into) for record, into in merged if record in player_ids]
+    return [(record, into) for record, into in merged if record in player_ids and into is not None]
 
 
 # Built once (each submission asks them, an import thousands of times).

@@ -6,7 +6,6 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
-from operator import itemgetter
 from typing import Any
 
 from sqlalchemy import Select, bindparam, delete, func, insert, select
@@ -596,18 +595,40 @@ GAME_COLUMNS = (
     "board_size",
     "date",
 )
-_ALL_BUT_DATE = itemgetter(*GAME_COLUMNS[:-1])
 
 
 def _insert_games_of(session: Session, submissions: Sequence[TournamentIn]) -> None:
-    """The tournaments' game rows (``_game_rows``) by the driver's bulk path (COPY on PostgreSQL), the
-    dates as ISO text, which a million games' parameters go through faster than SQLAlchemy's per-value
-    processing; and the same rows as each tournament's one value the recompute reads
-    (``app.services.played_games``): written together, so that a value never differs from its rows."""
-    per_tournament = [_game_rows(submission) for submission in submissions if submission.games]
-    rows = [(*_ALL_BUT_DATE(row), row["date"].isoformat()) for game_rows in per_tournament for row in game_rows]
+    """The tournaments' game rows (``_game_rows``, as tuples) by the driver's bulk path (COPY on
+    PostgreSQL), the dates as ISO text, which a million games' parameters go through faster than
+    SQLAlchemy's per-value processing; and the same games as each tournament's one value the
+    recompute reads (``app.services.played_games``): written together, so that a value never differs
+    from its rows."""
+    rows: list[tuple[Any, ...]] = []
+    values: list[dict[str, Any]] = []
+    for submission in submissions:
+        end = submission.end.isoformat()
+        start = len(rows)
+        rows += [
+            (
+                submission.id,
+                seq,
+                game.id,
+                game.round,
+                game.black,
+                game.white,
+                game.result,
+                game.played,
+                game.handicap,
+                game.board_size if game.board_size is not None else submission.board_size,
+                end if game.date is None else game.date.isoformat(),
+            )
+            for seq, game in enumerate(submission.games)
+        ]
+        value = played_games.value_of_columns(submission.id, rows[start:], black=4, white=5, result=6, played=7, date=10)
+        if value is not None:
+            values.append(value)
     insert_rows(session, Game.__table__, GAME_COLUMNS, rows)
-    played_games.store(session, per_tournament)
+    played_games.store_values(session, values)
 
 
 def _game_rows(submission: TournamentIn) -> list[dict[str, Any]]:
