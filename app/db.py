@@ -135,13 +135,12 @@ def bulk_session_scope() -> Iterator[Session]:
 
 
 def begin_writing(session: Session) -> None:
-    """Open the session's transaction as a writer's, for savepoints to nest in (an import's batches).
+    """Open the session's transaction as a writer's (an import's transaction of several batches).
 
-    SQLite: Python's sqlite3 begins a transaction by itself only before a write, so a SAVEPOINT
-    issued first would open one of its own and its RELEASE would commit it; a ``BEGIN IMMEDIATE``
-    here makes the transaction the session's, and takes the write lock now rather than at the
-    first write (a reader's lock is not upgraded midway, so no SQLITE_BUSY there). PostgreSQL's
-    transactions hold savepoints as they are."""
+    SQLite: ``BEGIN IMMEDIATE`` takes the write lock now rather than at the first write, so no other
+    writer commits between the batches' checks and their writes (a deferred transaction that read
+    first could not upgrade its lock then: SQLITE_BUSY). Nothing on PostgreSQL, whose row locks and
+    savepoints (``app.services.importing``) serve there."""
     connection = session.connection()
     if connection.dialect.name == "sqlite":
         connection.exec_driver_sql("BEGIN IMMEDIATE")

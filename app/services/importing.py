@@ -241,10 +241,10 @@ class _BatchOutcome:
 
 
 def _import_batch(session: Session, batch: list[dict[str, Any]], max_games: int) -> _BatchOutcome:
-    """Store the batch's tournaments (under a savepoint on PostgreSQL), each through the submission service: new ones
-    checked one after the other (each against the stored tournaments and the batch's earlier ones) and
-    stored together; a tournament stored already is left alone or corrected, after the new ones before
-    it are stored. A tournament the service refuses is left out with the reason."""
+    """Store the batch's tournaments (under a savepoint on PostgreSQL), each through the submission
+    service: new ones checked one after the other (each against the stored tournaments and the batch's
+    earlier ones) and stored together; a tournament stored already is left alone or corrected, after
+    the new ones before it are stored. A tournament the service refuses is left out with the reason."""
     outcome = _BatchOutcome()
     with _batch_savepoint(session):
         pending: list[TournamentIn] = []

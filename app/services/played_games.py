@@ -67,11 +67,11 @@ def value_of(rows: Sequence[Mapping[Any, Any]]) -> dict[str, Any] | None:
     if not rows:
         return None
     games = [(row["black_id"], row["white_id"], row["result"], row["played"], row["date"]) for row in rows]
-    return value_of_columns(rows[0]["tournament_id"], games, black=0, white=1, result=2, played=3, date=4)
+    return value_of_columns(rows[0]["tournament_id"], games, black=0, white=1, result=2, played=3, day=4)
 
 
 def value_of_columns(
-    tournament_id: str, games: Sequence[Sequence[Any]], *, black: int, white: int, result: int, played: int, date: int
+    tournament_id: str, games: Sequence[Sequence[Any]], *, black: int, white: int, result: int, played: int, day: int
 ) -> dict[str, Any] | None:
     """One tournament's ``played_games`` row from its games in ``seq`` order, each a tuple whose
     columns at these places hold the players' ids, the result, whether it was played and the day (a
@@ -86,14 +86,14 @@ def value_of_columns(
         black_numbers.append(number.setdefault(game[black], len(number)))
         white_numbers.append(number.setdefault(game[white], len(number)))
     records["black"], records["white"] = black_numbers, white_numbers
-    records["day"] = [_ordinal(game[date]) for game in played_games]
+    records["day"] = [_ordinal(game[day]) for game in played_games]
     records["black_half_points"] = [_HALF_POINTS[game[result]] for game in played_games]
     return {"tournament_id": tournament_id, "players": json.dumps(list(number)), "games": records.tobytes()}
 
 
 @lru_cache(maxsize=4096)
-def _ordinal(day: date | str) -> int:
-    return (date.fromisoformat(day) if isinstance(day, str) else day).toordinal()
+def _ordinal(value: date | str) -> int:
+    return (date.fromisoformat(value) if isinstance(value, str) else value).toordinal()
 
 
 def columns(values: Sequence[tuple[str, bytes]]) -> GameColumns:

@@ -624,7 +624,7 @@ def _insert_games_of(session: Session, submissions: Sequence[TournamentIn]) -> N
             )
             for seq, game in enumerate(submission.games)
         ]
-        value = played_games.value_of_columns(submission.id, rows[start:], black=4, white=5, result=6, played=7, date=10)
+        value = played_games.value_of_columns(submission.id, rows[start:], black=4, white=5, result=6, played=7, day=10)
         if value is not None:
             values.append(value)
     insert_rows(session, Game.__table__, GAME_COLUMNS, rows)
