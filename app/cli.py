@@ -136,10 +136,17 @@ def main(argv: list[str] | None = None) -> int:
 
 def migrate() -> "MigrationRun":
     """Apply every migration to DATABASE_URL, once however many processes ask at the same time
-    (app/schema_migrations.py)."""
+    (app/schema_migrations.py); then build what an import killed midway left for its end
+    (app.services.bulk_load), so that every process's start leaves the database whole."""
+    from app.db import begin_writing, session_scope
     from app.schema_migrations import migrate as migrate_under_lock
+    from app.services.bulk_load import finish_import
 
-    return migrate_under_lock()
+    run = migrate_under_lock()
+    with session_scope() as session:
+        begin_writing(session)
+        finish_import(session)
+    return run
 
 
 def _revisions(revisions: tuple[str, ...]) -> str:

@@ -12,6 +12,7 @@ from sqlalchemy.exc import IntegrityError
 
 from app.db import begin_writing, bulk_session_scope, get_engine
 from app.services import importing
+from app.services.bulk_load import leaves_for_later
 from app.services.importing import import_results_file
 from tests.helpers import tournament_body
 
@@ -82,9 +83,9 @@ def test_a_batch_the_database_refuses_is_stored_again_one_tournament_a_savepoint
     store, import_batch = importing.store_new_tournaments, importing._import_batch
     batch_sizes: list[int] = []
 
-    def importing_batch(session: Any, batch: list[Any], max_games: int) -> Any:
+    def importing_batch(session: Any, batch: list[Any], max_games: int, left: Any) -> Any:
         batch_sizes.append(len(batch))
-        return import_batch(session, batch, max_games)
+        return import_batch(session, batch, max_games, left)
 
     def refusing_batches(session: Any, submissions: list[Any], **kwargs: Any) -> Any:
         stored = store(session, submissions, **kwargs)
@@ -110,7 +111,8 @@ def test_a_batch_the_database_refuses_is_stored_again_one_tournament_a_savepoint
 
 def test_batches_are_committed_together(client: TestClient, results_file: Path, monkeypatch: pytest.MonkeyPatch):
     """Batches of one tournament, two batches' games (or more) a transaction: the progress moves once a
-    transaction has committed, by its tournaments."""
+    transaction has committed, by its tournaments. A last transaction builds what the batches left for
+    the import's end (app.services.bulk_load)."""
     monkeypatch.setattr(importing, "BATCH_GAMES", 1)
     monkeypatch.setattr(importing, "COMMIT_GAMES", 5)
     commits: list[int] = []
@@ -118,7 +120,7 @@ def test_batches_are_committed_together(client: TestClient, results_file: Path, 
     progress: list[int] = []
     import_results_file(results_file, on_progress=lambda done, total: progress.append(done))
     # 900 (3 games) and 901 (2) in the first transaction, 902 (3) and 903 (2) in the second.
-    assert (len(commits), progress) == (2, [2, 4, 4])
+    assert (len(commits), progress) == (2 + 1, [2, 4, 4])
     _assert_stored(client)
 
 
@@ -152,7 +154,7 @@ def test_a_tournament_given_twice_in_one_batch_is_stored_once_and_then_left_alon
 def _stored_in_a_transaction(batch: list[dict[str, Any]]) -> Any:
     with bulk_session_scope() as session:
         begin_writing(session)
-        return importing._import_batch(session, batch, 20_000)
+        return importing._import_batch(session, batch, 20_000, importing._LeftForEnd(leaves_for_later(session)))
 
 
 @pytest.mark.parametrize("fails", [False, True])
@@ -169,11 +171,11 @@ def test_the_objects_frozen_for_the_import_are_unfrozen_after_it(
     frozen_while_storing = []
     store = importing._import_batch
 
-    def storing(*args: Any) -> Any:
+    def storing(*args: Any, **kwargs: Any) -> Any:
         frozen_while_storing.append(gc.get_freeze_count() > 0)
         if fails:
             raise RuntimeError("a batch failed for the test")
-        return store(*args)
+        return store(*args, **kwargs)
 
     monkeypatch.setattr(importing, "_import_batch", storing)
     try:

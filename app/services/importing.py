@@ -22,6 +22,7 @@ from app.importers.source import FileRefused, ImportOptions, SubmissionSource
 from app.models import Game, Player, Tournament
 from app.problems import Conflict, InvalidInput, PayloadTooLarge
 from app.schemas.tournaments import TournamentIn
+from app.services.bulk_load import drop_game_player_indexes, finish_import, leaves_for_later
 from app.services.player_identity import match_go_players
 from app.services.tournaments import (
     RepeatedTournament,
@@ -108,6 +109,10 @@ def import_results_file(
     own. An import stopped midway (killed, or a failure) has stored the transactions it committed,
     which the progress reported; importing the file again stores the rest.
 
+    On SQLite the new players' search terms, and the games' indexes by player once the import has
+    stored as many games as were stored before it, are built when it ends (``app.services.bulk_load``);
+    one stopped midway leaves them to the next process's start.
+
     A tournament without a game is not stored; a file with no tournament to store (a table's header
     without players, every row rejected) is refused with ``FileRefused`` once read, nothing stored."""
     max_games = get_settings().max_games_per_tournament
@@ -117,7 +122,8 @@ def import_results_file(
     with bulk_session_scope() as session:  # a count reads every row: not through the service's memory map
         players_before = _count(session, Player)
         games_before = _count(session, Game)
-    done = 0
+        left = _LeftForEnd(leaves_for_later(session))
+    done = games_stored = 0
     tally = _Tally()
     batches = _batches(source, options, tally)
     frozen = _freeze_earlier_objects()
@@ -128,20 +134,27 @@ def import_results_file(
             committed: list[tuple[_BatchOutcome, int]] = []
             with bulk_session_scope() as session:
                 begin_writing(session)
+                if left.search_terms and not (left.indexes_dropped or left.indexes_kept) and games_stored >= games_before:
+                    drop_game_player_indexes(session)  # built again by finish_import (app.services.bulk_load)
+                    left.indexes_dropped = True
                 games = 0
                 for batch in chain([first], batches):
-                    committed.append((_store_batch(session, batch, max_games), len(batch)))
+                    committed.append((_store_batch(session, batch, max_games, left), len(batch)))
                     games += sum(len(raw["games"]) for raw in batch)
                     if games >= COMMIT_GAMES:
                         break
             for outcome, tournaments in committed:
                 outcome.apply(report, source)
                 done += tournaments
+                games_stored += outcome.games_stored
             if on_progress:
                 on_progress(done, source.tournament_count)
     finally:
         if frozen:
             gc.unfreeze()
+    with bulk_session_scope() as session:
+        begin_writing(session)
+        finish_import(session)
     checkpoint_after_import()
     if on_progress:
         on_progress(done, source.tournament_count)  # a reader may have rejected the last ones
@@ -154,6 +167,18 @@ def import_results_file(
     report.rejected = source.rejected
     report.examples = source.examples
     return report
+
+
+@dataclass
+class _LeftForEnd:
+    """What the import leaves for ``finish_import`` (``app.services.bulk_load``): on SQLite its new
+    players' search terms, and the games' indexes by player once dropped. A Go tournament's players
+    are matched by what both serve (names through the terms, who played Go through the indexes), so
+    both are built before it, and the indexes are kept from then on."""
+
+    search_terms: bool
+    indexes_dropped: bool = False
+    indexes_kept: bool = False
 
 
 @dataclass
@@ -188,19 +213,19 @@ def _batches(source: SubmissionSource, options: ImportOptions, tally: _Tally) ->
         yield batch
 
 
-def _store_batch(session: Session, batch: list[dict[str, Any]], max_games: int) -> _BatchOutcome:
+def _store_batch(session: Session, batch: list[dict[str, Any]], max_games: int, left: _LeftForEnd) -> _BatchOutcome:
     """The batch stored in the session's transaction. Should the database refuse a write, on
     PostgreSQL the batch is rolled back to its savepoint and each tournament stored again under a
     savepoint of its own, as a submission of its own would be; on SQLite the error stands and the
     transaction is rolled back (``_batch_savepoint``)."""
     try:
-        return _import_batch(session, batch, max_games)
+        return _import_batch(session, batch, max_games, left)
     except SQLAlchemyError:
         if len(batch) == 1 or not _has_savepoints(session):
             raise
     outcome = _BatchOutcome()
     for raw in batch:
-        outcome.add(_import_batch(session, [raw], max_games))
+        outcome.add(_import_batch(session, [raw], max_games, left))
     return outcome
 
 
@@ -222,12 +247,14 @@ class _BatchOutcome:
     """What a batch's transaction did, applied to the report once it has committed."""
 
     stored: int = 0
+    games_stored: int = 0
     unchanged: int = 0
     rejections: list[tuple[str, str, int]] = field(default_factory=list)
     jobs_queued: dict[str, int] = field(default_factory=dict)
 
     def add(self, other: _BatchOutcome) -> None:
         self.stored += other.stored
+        self.games_stored += other.games_stored
         self.unchanged += other.unchanged
         self.rejections += other.rejections
         self.jobs_queued |= other.jobs_queued
@@ -240,11 +267,12 @@ class _BatchOutcome:
             source.reject(reason, example, count=count)
 
 
-def _import_batch(session: Session, batch: list[dict[str, Any]], max_games: int) -> _BatchOutcome:
+def _import_batch(session: Session, batch: list[dict[str, Any]], max_games: int, left: _LeftForEnd) -> _BatchOutcome:
     """Store the batch's tournaments (under a savepoint on PostgreSQL), each through the submission
     service: new ones checked one after the other (each against the stored tournaments and the batch's
     earlier ones) and stored together; a tournament stored already is left alone or corrected, after
-    the new ones before it are stored. A tournament the service refuses is left out with the reason."""
+    the new ones before it are stored. A tournament the service refuses is left out with the reason.
+    ``left``: what the import leaves for its end (``_LeftForEnd``)."""
     outcome = _BatchOutcome()
     with _batch_savepoint(session):
         pending: list[TournamentIn] = []
@@ -254,8 +282,12 @@ def _import_batch(session: Session, batch: list[dict[str, Any]], max_games: int)
         seen = _stored_ids(session, [raw["id"] for raw in batch if isinstance(raw.get("id"), str)])
         for raw in batch:
             try:
-                if raw.get("category") == "go" and not _matched_by_pin_and_name(session, outcome, raw):
-                    continue
+                if raw.get("category") == "go":
+                    if left.search_terms:
+                        finish_import(session)
+                        left.indexes_kept = True
+                    if not _matched_by_pin_and_name(session, outcome, raw):
+                        continue
                 submission = TournamentIn.model_validate(raw)
                 again = submission.id in seen
                 seen.add(submission.id)
@@ -263,8 +295,7 @@ def _import_batch(session: Session, batch: list[dict[str, Any]], max_games: int)
                     pending.append(check_new_tournament(session, submission, max_games=max_games, pending=pending))
                     queued.append((submission, frozenset()))
                     continue
-                store_new_tournaments(session, pending, actor=IMPORT_ACTOR)
-                outcome.stored += len(pending)
+                _store_pending(session, outcome, pending, left)
                 pending = []
                 # Looked up once the pending ones are stored: the batch may have stored this id itself.
                 stored = again and session.get(Tournament, submission.id) is not None
@@ -278,6 +309,7 @@ def _import_batch(session: Session, batch: list[dict[str, Any]], max_games: int)
                     rated_before = lists_rating(session, submission.id)
                     replace_tournament(session, submission.id, submission, max_games=max_games, actor=IMPORT_ACTOR)
                 outcome.stored += 1
+                outcome.games_stored += len(submission.games)
                 queued.append((submission, rated_before))
             except RepeatedTournament as repeat:
                 outcome.rejections.append((REPEATED_TOURNAMENT, f"tournament {raw['id']}: {repeat.errors[0].detail}", 1))
@@ -288,14 +320,19 @@ def _import_batch(session: Session, batch: list[dict[str, Any]], max_games: int)
                 first_error = error.errors()[0]
                 _refuse(outcome, raw, "/" + "/".join(str(part) for part in first_error["loc"]) + ": " + first_error["msg"])
         if pending:
-            store_new_tournaments(session, pending, actor=IMPORT_ACTOR)
-            outcome.stored += len(pending)
+            _store_pending(session, outcome, pending, left)
         for outcomes in queue_recomputes_of(session, queued):
             for list_outcome in outcomes:
                 if list_outcome.job_id is not None:
                     outcome.jobs_queued[list_outcome.list_id] = list_outcome.job_id
     session.expunge_all()  # written: the transaction's later batches do not keep its objects
     return outcome
+
+
+def _store_pending(session: Session, outcome: _BatchOutcome, pending: list[TournamentIn], left: _LeftForEnd) -> None:
+    store_new_tournaments(session, pending, actor=IMPORT_ACTOR, search_terms_later=left.search_terms)
+    outcome.stored += len(pending)
+    outcome.games_stored += sum(len(submission.games) for submission in pending)
 
 
 def _freeze_earlier_objects() -> bool:

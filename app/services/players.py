@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from itertools import groupby
 from typing import Any
 
-from sqlalchemy import and_, bindparam, case, delete, func, select, union, update
+from sqlalchemy import Column, MetaData, Table, and_, bindparam, case, delete, func, insert, select, union, update
 from sqlalchemy.orm import Session
 
 from app.db import dialect_insert, insert_rows
@@ -289,7 +289,7 @@ _PLAYER_COLUMNS = set(PlayerCreate.model_fields) - {"external_ids"}
 _GIVEN_COLUMNS = frozenset(_PLAYER_COLUMNS - {"id"})
 
 
-def upsert_players(session: Session, players: Sequence[PlayerCreate]) -> None:
+def upsert_players(session: Session, players: Sequence[PlayerCreate], *, search_terms_later: bool = False) -> None:
     """Create the players a submission describes, and update existing ones with the fields it gives
     (a player's own fields only: ``players`` may be a submission's ``TournamentPlayerIn``); a player
     given twice takes his later fields last. A stored player whose given fields are his stored ones
@@ -299,6 +299,10 @@ def upsert_players(session: Session, players: Sequence[PlayerCreate]) -> None:
     player both succeed (no look-up-then-insert race). Rows go in sorted id order: every
     transaction takes the players' row locks in the same order, so two never deadlock. A run of
     players giving the same fields is one statement; only the fields a player gives are updated.
+
+    ``search_terms_later``: the players it creates are stored without their search key and terms,
+    for ``write_deferred_search_terms`` to write them all in key order (an import on SQLite: see
+    ``app.services.bulk_load``); a renamed player's are written now, as ever.
     """
     given: dict[str, dict[str, Any]] = {}
     for player in players:
@@ -334,8 +338,10 @@ def upsert_players(session: Session, players: Sequence[PlayerCreate]) -> None:
         [
             player_id
             for player_id, fields in changing
-            if player_id not in stored
-            or any(stored[player_id][field] != fields[field] for field in NAME_FIELDS if field in fields)
+            if (player_id not in stored and not search_terms_later)
+            or (
+                player_id in stored and any(stored[player_id][field] != fields[field] for field in NAME_FIELDS if field in fields)
+            )
         ],
     )
     # The ORM's identity map may hold players loaded before the upsert: read them afresh.
@@ -394,6 +400,65 @@ def refresh_search_keys(session: Session, player_ids: Sequence[str]) -> None:
             )
             session.execute(delete(PlayerSearchTerm).where(PlayerSearchTerm.player_id.in_([row["player_id"] for row in changed])))
             insert_rows(session, PlayerSearchTerm.__table__, SEARCH_TERM_COLUMNS, terms)
+
+
+def write_deferred_search_terms(session: Session) -> int:
+    """Give every player stored without his search key (``upsert_players(..., search_terms_later=True)``)
+    his key and terms; the number of players given them. The terms go first into a temporary table,
+    then into ``player_search_terms`` in the order of its key, sorted by the database: one pass
+    along the index, where the same rows written as players came (scattered all over it) cost an
+    import of a million games twice as long (docs/decisions.md 7.90); memory holds one page of
+    players' terms at a time.
+
+    A player without any name, or a merged record, has an empty key too: he is read and left as he is."""
+    connection = session.connection()
+    _PENDING_TERMS.create(connection)
+    written, after = 0, ""
+    while True:
+        page = session.execute(
+            select(Player.id, Player.name, Player.surname, Player.native_name)
+            .where(Player.search_key == "", Player.merged_into.is_(None), Player.id > after)
+            .order_by(Player.id)
+            .limit(DEFERRED_TERMS_PAGE)
+        ).all()
+        if not page:
+            break
+        after = page[-1].id
+        keys: list[dict[str, str]] = []
+        terms: list[tuple[str, str, int, str]] = []
+        for player_id, name, surname, native_name in page:
+            spellings = [(name, surname, native_name)]  # a new player: no earlier spelling
+            key = search_key(spellings)
+            if key:
+                keys.append({"player_id": player_id, "key": key})
+                order = sort_key(name, surname, player_id)
+                terms.extend((term, player_id, kind, order) for term, kind in search_terms(spellings).items())
+        if keys:
+            connection.execute(
+                update(Player.__table__)
+                .where(Player.__table__.c.id == bindparam("player_id"))
+                .values(search_key=bindparam("key")),
+                keys,
+            )
+            insert_rows(session, _PENDING_TERMS, SEARCH_TERM_COLUMNS, terms)
+            written += len(keys)
+    pending = _PENDING_TERMS.c
+    connection.execute(
+        insert(PlayerSearchTerm.__table__).from_select(
+            SEARCH_TERM_COLUMNS, select(*pending).order_by(pending.term, pending.player_id, pending.kind)
+        )
+    )
+    _PENDING_TERMS.drop(connection)
+    return written
+
+
+DEFERRED_TERMS_PAGE = 1_000
+_PENDING_TERMS = Table(
+    "pending_search_terms",
+    MetaData(),
+    *(Column(name, PlayerSearchTerm.__table__.c[name].type) for name in SEARCH_TERM_COLUMNS),
+    prefixes=["TEMPORARY"],
+)
 
 
 def full_name(name: str | None, surname: str | None) -> str | None:

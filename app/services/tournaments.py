@@ -91,11 +91,16 @@ def stored_alone(submission: TournamentIn) -> bool:
     return gives_external_ids(submission)
 
 
-def store_new_tournaments(session: Session, submissions: Sequence[TournamentIn], *, actor: str) -> list[Tournament]:
+def store_new_tournaments(
+    session: Session, submissions: Sequence[TournamentIn], *, actor: str, search_terms_later: bool = False
+) -> list[Tournament]:
     """Store checked new tournaments (``check_new_tournament``, in this order): their players (one
     upsert, later tournaments' fields last), games, declared entries and standings, each tournament's
-    reviews and its first revision; a statement of each kind for the whole batch."""
-    upsert_players(session, [player for submission in submissions for player in submission.players])
+    reviews and its first revision; a statement of each kind for the whole batch.
+    ``search_terms_later``: an import's (``upsert_players``)."""
+    upsert_players(
+        session, [player for submission in submissions for player in submission.players], search_terms_later=search_terms_later
+    )
     for submission in submissions:
         attach_external_ids(session, submission)
     tournaments = [Tournament(id=submission.id, **_tournament_fields(submission)) for submission in submissions]
