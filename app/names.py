@@ -55,21 +55,15 @@ def search_terms(spellings: Iterable[tuple[str | None, str | None, str | None]])
     """Every term a search finds the player by, with its kind (the best when a term is of several):
     each spelling's whole names (both orders, the native name), their words, and every end of a
     word. A query finds the terms it is the start of: one range of an index."""
-    terms: dict[str, int] = {}
-
-    def add(term: str, kind: int) -> None:
-        term = term[:MAX_TERM]
-        if term and terms.get(term, WORD_END + 1) > kind:
-            terms[term] = kind
-
+    wholes: list[str] = []
     for name, surname, native_name in spellings:
         first, last, native = folded(name or ""), folded(surname or ""), folded(native_name or "")
-        for whole in (f"{first} {last}".strip(), f"{last} {first}".strip(), native):
-            add(whole, WHOLE_NAME)
-            for word in whole.split():
-                add(word, WORD)
-                for start in range(1, len(word)):
-                    add(word[start:], WORD_END)
+        wholes += (whole for whole in (f"{first} {last}".strip(), f"{last} {first}".strip(), native) if whole)
+    words = [word for whole in wholes for word in whole.split()]
+    # The worst kind first, each better one written over it: a term keeps the best kind it is of.
+    terms = {word[start:][:MAX_TERM]: WORD_END for word in words for start in range(1, len(word))}
+    terms.update((word[:MAX_TERM], WORD) for word in words)
+    terms.update((whole[:MAX_TERM], WHOLE_NAME) for whole in wholes)
     return terms
 
 
