@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import Engine, event, inspect, select
+from sqlalchemy import Engine, event, inspect, select, text
 
 from app import db
 from app.importers.formats import FileFormat
@@ -74,6 +74,7 @@ def test_a_first_import_writes_every_player_s_terms_and_rebuilds_the_player_inde
     assert sorted(dropped) == (sorted(f"DROP INDEX {name}" for name in PLAYER_INDEXES) if _sqlite() else [])
     assert PLAYER_INDEXES <= _game_indexes()
     assert _terms_as_written() == _terms_of_their_names()
+    assert _dangling_references() == []
 
     hits = client.get("/v1/players", params={"q": "shicheng zha"}).json()["items"]
     assert [(hit["id"], hit["match"]) for hit in hits] == [("2487", "exact")]
@@ -96,14 +97,14 @@ def test_an_import_smaller_than_the_stored_games_keeps_the_indexes(client: TestC
     assert [hit["id"] for hit in client.get("/v1/players", params={"q": "newcomer"}).json()["items"]] == ["90002"]
 
 
-def _go_file(tournaments: list[dict]) -> FileFormat:
-    """A reader of Go tournaments (the formats read one a file): two in one import, as a directory of
-    files would give them."""
+def _reader_of(tournaments: list[dict]) -> FileFormat:
+    """A format whose reader gives these submissions (two Go tournaments in one import, which the Go
+    formats, one tournament a file, never give; a game no reader would let through)."""
 
     def read(_path: Path, _options: ImportOptions) -> SubmissionSource:
-        return SubmissionSource("two Go tournaments", len(tournaments), iter(tournaments), {})
+        return SubmissionSource("submissions", len(tournaments), iter(tournaments), {})
 
-    return FileFormat("two Go tournaments", lambda _head: True, read)
+    return FileFormat("submissions", lambda _head: True, read)
 
 
 def test_a_go_tournament_finds_the_players_an_earlier_tournament_of_the_import_created(client: TestClient, tmp_path: Path):
@@ -125,7 +126,38 @@ def test_a_go_tournament_finds_the_players_an_earlier_tournament_of_the_import_c
         players=[{**player, "id": player["id"] + "-again"} for player in players],
         games=[{"black": "ode-ami-again", "white": "ito-ken-again", "result": "W"}],
     )
-    report = import_results_file(tmp_path / "unused", file_format=_go_file([first, second]))
+    report = import_results_file(tmp_path / "unused", file_format=_reader_of([first, second]))
     assert (report.tournaments_stored, report.players_stored) == (2, 2), (report.rejected, report.examples)
     games = client.get("/v1/tournaments/go-b").json()["games"]
     assert [(game["black"], game["white"]) for game in games] == [("ode-ami", "ito-ken")]
+
+
+def test_a_game_naming_no_stored_or_given_player_is_refused_without_the_database_s_check(client: TestClient, tmp_path: Path):
+    """The import's SQLite connection does not check foreign keys (app.db): the submission service's
+    own check refuses a game whose player is neither stored nor given, and stores nothing of it."""
+    body = tournament_body("T1")
+    body["games"][0]["white"] = "nobody"
+    report = import_results_file(tmp_path / "unused", file_format=_reader_of([body, tournament_body("T2")]))
+    assert report.tournaments_stored == 1
+    assert report.examples["tournament refused by the submission service"] == [
+        "tournament T1: /games/0/white: unknown player 'nobody': give him in players or create him first"
+    ]
+    assert client.get("/v1/tournaments/T1").status_code == 404
+    assert _dangling_references() == []
+
+
+def _dangling_references() -> list[tuple]:
+    """Rows naming a row that does not exist: SQLite's own check of every foreign key, or on
+    PostgreSQL (which checks each as it is written) the games' players and tournaments."""
+    with db.session_scope() as session:
+        if _sqlite():
+            return [tuple(row) for row in session.execute(text("PRAGMA foreign_key_check"))]
+        return [
+            tuple(row)
+            for row in session.execute(
+                text(
+                    "SELECT g.pk FROM games g LEFT JOIN players b ON b.id = g.black_id LEFT JOIN players w ON w.id = g.white_id"
+                    " LEFT JOIN tournaments t ON t.id = g.tournament_id WHERE b.id IS NULL OR w.id IS NULL OR t.id IS NULL"
+                )
+            )
+        ]
