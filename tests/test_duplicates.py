@@ -4,9 +4,13 @@ them twice (docs/decisions.md 7.17)."""
 
 import subprocess
 import sys
+from collections import Counter
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from app.services.tournaments import _shared_games
 from tests.helpers import AUTH, RENJU_CN, tournament_body
 from tests.live_server import ROOT
 
@@ -74,3 +78,27 @@ def test_the_real_file_imported_again_under_other_ids_is_reported_not_stored(cli
     assert "tournament whose games repeat a stored tournament's" in report
     assert "tournament XT0017: " in report or "tournament XT00" in report
     assert client.get("/v1/tournaments", params={"limit": 1}).json()["total"] == 59
+
+
+@given(
+    st.lists(st.sampled_from("abcdef"), max_size=12).map(Counter),
+    st.lists(st.sampled_from("abcdefgh"), max_size=12).map(Counter),
+)
+def test_the_games_two_tournaments_share_are_counted_as_often_as_both_have_them(one: Counter, other: Counter):
+    assert _shared_games(one, other) == _shared_games(other, one) == (one & other).total()
+
+
+def test_a_repeat_is_half_the_played_games_or_more_and_at_least_three(client):
+    """The threshold at its edges: three of six played games shared repeat the stored tournament, two
+    of four do not (fewer than three); a stored tournament with fewer games than half is no repeat."""
+    games = tournament_body()["games"]
+    played = [game for game in games if game.get("played", True)]  # five
+    assert client.post("/v1/tournaments", json=tournament_body("T1"), headers=AUTH).status_code == 201
+    other = [{**game, "id": "x" + game["id"], "result": "D" if game["result"] != "D" else "B"} for game in played]
+    three_of_six = {**tournament_body("SIX"), "games": [*played[:3], *other[:3]]}
+    response = client.post("/v1/tournaments", json=three_of_six, headers=AUTH)
+    assert response.status_code == 409 and "3 of the submission's 6 played games" in response.json()["detail"]
+    two_of_four = {**tournament_body("FOUR"), "games": [*played[:2], *other[3:5]]}
+    assert client.post("/v1/tournaments", json=two_of_four, headers=AUTH).status_code == 201
+    three_of_seven = {**tournament_body("SEVEN"), "games": [*played[:3], *other[:4]]}
+    assert client.post("/v1/tournaments", json=three_of_seven, headers=AUTH).status_code == 201

@@ -498,27 +498,37 @@ class RepeatedTournament(Conflict):
 
 def _refuse_a_repeat(session: Session, submission: TournamentIn, pending: Sequence[TournamentIn] = ()) -> None:
     played = submission.played_games
-    if sum(played.values()) < REPEAT_MIN_GAMES:
+    total = sum(played.values())
+    if total < REPEAT_MIN_GAMES:
         return
-    rows = session.execute(
-        _OVERLAPPING_STORED, {"category": submission.category, "start": submission.start, "end": submission.end}
-    ).all()
+    least = max(REPEAT_MIN_GAMES, REPEAT_MIN_SHARE * total)
     stored: dict[str, Counter[tuple[Any, ...]]] = {}
-    for tournament_id, *game in rows:
+    for tournament_id, *game in session.execute(
+        _OVERLAPPING_STORED, {"category": submission.category, "start": submission.start, "end": submission.end}
+    ):
         stored.setdefault(tournament_id, Counter())[tuple(game)] += 1
     for earlier in pending:
         if earlier.category == submission.category and earlier.start <= submission.end and earlier.end >= submission.start:
             stored[earlier.id] = earlier.played_games
-    total = sum(played.values())
     for tournament_id, games in sorted(stored.items()):
-        repeated = (played & games).total()
-        if repeated >= REPEAT_MIN_GAMES and repeated >= REPEAT_MIN_SHARE * total:
+        # A tournament with fewer played games than ``least`` cannot share that many.
+        if games.total() < least:
+            continue
+        repeated = _shared_games(played, games)
+        if repeated >= least:
             raise RepeatedTournament(
                 f"{repeated} of the submission's {total} played games repeat stored tournament {tournament_id!r} "
                 f"(same day, players and result): it looks submitted already. Correct that one with "
                 f"PUT /v1/tournaments/{tournament_id}, or send ?duplicate=intended if both are real.",
                 [FieldError("/games", f"{repeated} of {total} played games are tournament {tournament_id!r}'s")],
             )
+
+
+def _shared_games(one: Counter[tuple[Any, ...]], other: Counter[tuple[Any, ...]]) -> int:
+    """How many games the two have in common, each as often as both have it (``(one & other).total()``
+    without building that Counter: an import compares each tournament with those of the same days)."""
+    smaller, larger = (one, other) if len(one) <= len(other) else (other, one)
+    return sum(min(count, larger[game]) for game, count in smaller.items() if game in larger)
 
 
 def overlapping_stored(category: str, start: date, end: date) -> Select[str, date, str, str, Result]:
