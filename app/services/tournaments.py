@@ -613,7 +613,7 @@ GAME_COLUMNS = (
 
 
 def _insert_games_of(session: Session, submissions: Sequence[TournamentIn]) -> None:
-    """The tournaments' game rows (``_game_rows``, as tuples) by the driver's bulk path (COPY on
+    """The tournaments' game rows (``_game_tuples``) by the driver's bulk path (COPY on
     PostgreSQL), the dates as ISO text, which a million games' parameters go through faster than
     SQLAlchemy's per-value processing; and the same games as each tournament's one value the
     recompute reads (``app.services.played_games``): written together, so that a value never differs
@@ -621,24 +621,8 @@ def _insert_games_of(session: Session, submissions: Sequence[TournamentIn]) -> N
     rows: list[tuple[Any, ...]] = []
     values: list[dict[str, Any]] = []
     for submission in submissions:
-        end = submission.end.isoformat()
         start = len(rows)
-        rows += [
-            (
-                submission.id,
-                seq,
-                game.id,
-                game.round,
-                game.black,
-                game.white,
-                game.result,
-                game.played,
-                game.handicap,
-                game.board_size if game.board_size is not None else submission.board_size,
-                end if game.date is None else game.date.isoformat(),
-            )
-            for seq, game in enumerate(submission.games)
-        ]
+        rows += _game_tuples(submission)
         value = played_games.value_of_columns(submission.id, rows[start:], black=4, white=5, result=6, played=7, day=10)
         if value is not None:
             values.append(value)
@@ -646,23 +630,31 @@ def _insert_games_of(session: Session, submissions: Sequence[TournamentIn]) -> N
     played_games.store_values(session, values)
 
 
-def _game_rows(submission: TournamentIn) -> list[dict[str, Any]]:
+def _game_tuples(submission: TournamentIn) -> list[tuple[Any, ...]]:
+    """The tournament's game rows as stored, in ``GAME_COLUMNS`` order, the date as ISO text: a game
+    without a board size has the tournament's, one without a date its end (RIF 2021 #8.4)."""
+    end = submission.end.isoformat()
     return [
-        {
-            "tournament_id": submission.id,
-            "seq": seq,
-            "game_id": game.id,
-            "round": game.round,
-            "black_id": game.black,
-            "white_id": game.white,
-            "result": game.result,
-            "played": game.played,
-            "date": game.date or submission.end,
-            "handicap": game.handicap,
-            "board_size": game.board_size if game.board_size is not None else submission.board_size,
-        }
+        (
+            submission.id,
+            seq,
+            game.id,
+            game.round,
+            game.black,
+            game.white,
+            game.result,
+            game.played,
+            game.handicap,
+            game.board_size if game.board_size is not None else submission.board_size,
+            end if game.date is None else game.date.isoformat(),
+        )
         for seq, game in enumerate(submission.games)
     ]
+
+
+def _game_rows(submission: TournamentIn) -> list[dict[str, Any]]:
+    """``_game_tuples`` by column name, the date as a date (as the ORM reads a stored game)."""
+    return [dict(zip(GAME_COLUMNS, (*row[:-1], date.fromisoformat(row[-1])), strict=True)) for row in _game_tuples(submission)]
 
 
 def stored_rows(submission: TournamentIn) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
