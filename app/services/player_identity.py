@@ -57,9 +57,12 @@ def merged_among(session: Session, player_ids: set[str]) -> list[tuple[str, str]
     is asked by id, as before (docs/decisions.md 7.85)."""
     if not player_ids:
         return []
-    merged = session.execute(_MERGED, {"most": len(player_ids) + 1}).all()
+    # On the session's connection, without the ORM's execution (60 of the 100 microseconds each of an
+    # import's tournaments spent here): nothing flushing would write changes a player's merge.
+    connection = session.connection()
+    merged = connection.execute(_MERGED, {"most": len(player_ids) + 1}).all()
     if len(merged) > len(player_ids):
-        merged = session.execute(_MERGED_AMONG, {"ids": sorted(player_ids)}).all()
+        merged = connection.execute(_MERGED_AMONG, {"ids": sorted(player_ids)}).all()
     return [(record, into) for record, into in merged if record in player_ids and into is not None]
 
 

@@ -503,7 +503,9 @@ def _refuse_a_repeat(session: Session, submission: TournamentIn, pending: Sequen
         return
     least = max(REPEAT_MIN_GAMES, REPEAT_MIN_SHARE * total)
     stored: dict[str, Counter[tuple[Any, ...]]] = {}
-    for tournament_id, *game in session.execute(
+    # Without the ORM's execution (see merged_among): games are written by Core statements, and the
+    # tournaments a batch adds are flushed when stored (store_new_tournaments).
+    for tournament_id, *game in session.connection().execute(
         _OVERLAPPING_STORED, {"category": submission.category, "start": submission.start, "end": submission.end}
     ):
         stored.setdefault(tournament_id, Counter())[tuple(game)] += 1
