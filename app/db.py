@@ -80,7 +80,7 @@ def checkpoint(engine: Engine, *, truncate: bool = False) -> None:
 # No foreign-key checks: every row the import writes names a tournament it wrote before in the same
 # transaction, or a player it checked stored or created (app.services.tournaments._validate), under
 # the write lock it holds, so the database's look-up of each reference (three a game) only repeated
-# them, a sixth of a million games' import (decisions 7.91). PostgreSQL keeps checking.
+# them (decisions 7.91). PostgreSQL keeps checking, and so do the service's connections.
 SQLITE_BULK_CACHE_KIB = 8 * 1024
 SQLITE_BULK_CHECKPOINT_PAGES = 65_536
 

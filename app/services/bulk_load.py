@@ -1,6 +1,6 @@
-"""What an import on SQLite leaves to its end, because one sorted pass builds it several times faster
-than the same entries written as the file's tournaments come, each into a random place of a large
-index (docs/decisions.md 7.90):
+"""What an import on SQLite leaves to its end, because one sorted pass builds it faster than the same
+entries written as the file's tournaments come, each into a random place of a large index
+(docs/decisions.md 7.90):
 
 - the search terms of the players it creates (``app.services.players.write_deferred_search_terms``);
 - the games' two indexes by player, when the import has stored as many games as were stored before
@@ -13,8 +13,8 @@ every process runs it when it starts (``app.cli.migrate``: ``serve``, ``worker``
 new players are not found by search, and a player's games are read without the index (slower,
 still right).
 
-On PostgreSQL nothing is left for later: other writers run beside an import there, and its COPY and
-B-trees were never the import's cost."""
+On PostgreSQL nothing is left for later: other writers run beside an import there, and neither its
+search nor its reads may lag behind what it has committed (nor was the import timed there)."""
 
 from sqlalchemy import Index
 from sqlalchemy.orm import Session

@@ -57,8 +57,9 @@ def merged_among(session: Session, player_ids: set[str]) -> list[tuple[str, str]
     is asked by id, as before (docs/decisions.md 7.85)."""
     if not player_ids:
         return []
-    # On the session's connection, without the ORM's execution (60 of the 100 microseconds each of an
-    # import's tournaments spent here): nothing flushing would write changes a player's merge.
+    # On the session's connection, past the ORM's execution (60 of the 100 microseconds each of an
+    # import's tournaments spent here): no merge is ever pending in a session that asks this, since
+    # merges are requests of their own, so there is nothing to flush first.
     connection = session.connection()
     merged = connection.execute(_MERGED, {"most": len(player_ids) + 1}).all()
     if len(merged) > len(player_ids):

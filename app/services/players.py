@@ -406,11 +406,12 @@ def write_deferred_search_terms(session: Session) -> int:
     """Give every player stored without his search key (``upsert_players(..., search_terms_later=True)``)
     his key and terms; the number of players given them. The terms go first into a temporary table,
     then into ``player_search_terms`` in the order of its key, sorted by the database: one pass
-    along the index, where the same rows written as players came (scattered all over it) cost an
-    import of a million games twice as long (docs/decisions.md 7.90); memory holds one page of
-    players' terms at a time.
+    along the index, where the same rows written as the players came, scattered all over it, took a
+    million-game import 10 s against 6-7 s for this pass (docs/decisions.md 7.90); memory holds one
+    page of players' terms at a time.
 
-    A player without any name, or a merged record, has an empty key too: he is read and left as he is."""
+    Such a player has no earlier spelling: a rename writes his key at once. A merged record keeps
+    his empty key and is not read; a player without any name is read and left as he is."""
     connection = session.connection()
     _PENDING_TERMS.create(connection)
     written, after = 0, ""
@@ -452,7 +453,7 @@ def write_deferred_search_terms(session: Session) -> int:
     return written
 
 
-DEFERRED_TERMS_PAGE = 1_000
+DEFERRED_TERMS_PAGE = 1_000  # players a page: some 14,000 terms in memory at once
 _PENDING_TERMS = Table(
     "pending_search_terms",
     MetaData(),
