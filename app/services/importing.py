@@ -134,7 +134,7 @@ def import_results_file(
             committed: list[tuple[_BatchOutcome, int]] = []
             with bulk_session_scope() as session:
                 begin_writing(session)
-                if left.search_terms and not (left.indexes_dropped or left.indexes_kept) and games_stored >= games_before:
+                if left.deferring and not (left.indexes_dropped or left.indexes_kept) and games_stored >= games_before:
                     drop_game_player_indexes(session)  # built again by finish_import (app.services.bulk_load)
                     left.indexes_dropped = True
                 games = 0
@@ -176,7 +176,7 @@ class _LeftForEnd:
     are matched by what both serve (names through the terms, who played Go through the indexes), so
     both are built before it, and the indexes are kept from then on."""
 
-    search_terms: bool
+    deferring: bool  # anything at all (``leaves_for_later``: SQLite)
     indexes_dropped: bool = False
     indexes_kept: bool = False
 
@@ -283,7 +283,7 @@ def _import_batch(session: Session, batch: list[dict[str, Any]], max_games: int,
         for raw in batch:
             try:
                 if raw.get("category") == "go":
-                    if left.search_terms:
+                    if left.deferring:
                         finish_import(session)
                         left.indexes_kept = True
                     if not _matched_by_pin_and_name(session, outcome, raw):
@@ -330,7 +330,7 @@ def _import_batch(session: Session, batch: list[dict[str, Any]], max_games: int,
 
 
 def _store_pending(session: Session, outcome: _BatchOutcome, pending: list[TournamentIn], left: _LeftForEnd) -> None:
-    store_new_tournaments(session, pending, actor=IMPORT_ACTOR, search_terms_later=left.search_terms)
+    store_new_tournaments(session, pending, actor=IMPORT_ACTOR, search_terms_later=left.deferring)
     outcome.stored += len(pending)
     outcome.games_stored += sum(len(submission.games) for submission in pending)
 
