@@ -21,7 +21,7 @@ Prints each figure beside its target.
   its ETag in If-None-Match (304), which must stay as fast as on the RIF-sized history (bench_http.py).
 
 --reuse DIR keeps the history (`.npz`), the results file and the SQLite file; --skip-import reuses
-the import in DIR. A large run takes a few minutes and a few GB of disk; run it sparingly on a
+the import in DIR (its snapshots removed, so that the first recompute is cold again). A large run takes a few minutes and a few GB of disk; run it sparingly on a
 shared machine.
 """
 
@@ -81,6 +81,8 @@ def main() -> None:
     print(f"load average before: {os.getloadavg()}", flush=True)
     if not args.skip_import:
         rows += _import(args.size, workdir, database, environment)
+    else:
+        _drop_snapshots(database)
     _drop_queued_jobs(database)
     rows += _serve_and_measure(args, environment)
     if args.reference:
@@ -161,6 +163,15 @@ def _drop_queued_jobs(database: Path) -> None:
     what is measured, so they go before the server's worker would pick them up."""
     with sqlite3.connect(database) as connection:
         connection.execute("DELETE FROM jobs WHERE status IN ('queued', 'running')")
+
+
+def _drop_snapshots(database: Path) -> None:
+    """An earlier run's snapshots go, so that the first recompute is cold, as after an import: it
+    would otherwise start from the last one's fit."""
+    with sqlite3.connect(database) as connection:
+        connection.execute("PRAGMA foreign_keys = ON")  # (their entries go with them)
+        connection.execute("UPDATE rating_lists SET current_snapshot_id = NULL")
+        connection.execute("DELETE FROM rating_snapshots")
 
 
 def _serve_and_measure(args: argparse.Namespace, environment: dict[str, str]) -> list[tuple[str, str, str, bool | None]]:
