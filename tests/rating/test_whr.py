@@ -439,6 +439,22 @@ def test_warm_start_reaches_the_same_optimum_in_fewer_steps(medium):
     assert warm.newton_steps < cold.newton_steps
 
 
+def test_the_cold_start_reaches_the_flat_starts_optimum_in_fewer_steps(medium):
+    """A cold fit starts from a few per-player sweeps (``Problem.static_ratings``) rather than from
+    everyone at the start rating (# RIF 2021 #8.3): the optimum is the same, reached sooner."""
+    from app.rating.whr.solver import NATURAL_PER_ELO, Problem
+
+    params = WhrParams()
+    problem = Problem(medium.black, medium.white, medium.score.astype(np.float64), medium.day, params)
+    tolerance = 1e-6 * NATURAL_PER_ELO
+    flat, flat_steps, _ = problem.maximise(
+        np.full(problem.n, (params.start_rating - params.virtual_rating) * NATURAL_PER_ELO), tolerance
+    )
+    static, static_steps, _ = problem.maximise(problem.initial_ratings(None), tolerance)
+    assert np.max(np.abs(static - flat)) / NATURAL_PER_ELO < 1e-5
+    assert static_steps < flat_steps
+
+
 @pytest.mark.parametrize("added", [1, 4, 30])
 def test_warm_start_result_equals_the_cold_one(medium, added):
     """Warm-started after `added` more tournaments (a newcomer's first day included), the fit is the

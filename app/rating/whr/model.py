@@ -119,8 +119,8 @@ def fit(
     day: integer day of each game (any fixed epoch, e.g. ``date.toordinal()``; the status
     functions below need ordinals). Players without a game get no rows.
     warm_start: ratings of an earlier fit to start from (rows it does not know are interpolated
-    between, or held from, the player's known days; players it does not know start at
-    `start_rating`). It changes the work, not the result.
+    between, or held from, the player's known days; players it does not know start where a cold
+    fit starts them: `Problem.static_ratings`). It changes the work, not the result.
     tolerance: stop when a full Newton step moves no rating by this many Elo or more.
 
     Raises ValueError for invalid input (a player against himself, a score not in {0, 0.5, 1},

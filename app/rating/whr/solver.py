@@ -66,6 +66,8 @@ _MAX_STEP = 10.0  # natural units (1,737 Elo): no Newton step moves a rating fur
 _SAFE_STEP = 0.34  # natural units (59 Elo): a full Newton step this short needs no line search
 _RADIX_BITS = 2 * DIGIT_BITS  # two passes; wider keys are packed with their positions instead
 _MAX_START = 20.0  # natural units (3,474 Elo): starting ratings are clipped into +-this
+_STATIC_SWEEPS = 3  # of the cold start's per-player steps (``Problem.static_ratings``)
+_STATIC_STEP = 2.0  # natural units (347 Elo): no sweep of the cold start moves a player further
 
 
 class Problem:
@@ -234,9 +236,9 @@ class Problem:
 
     def initial_ratings(self, warm_start: WarmStart | None) -> np.ndarray:
         start = (self.params.start_rating - self.params.virtual_rating) * NATURAL_PER_ELO
-        x = np.full(self.n, start)
         if warm_start is None:
-            return x
+            return self.static_ratings(start)
+        x = np.full(self.n, start)
         wp = np.asarray(warm_start.player, dtype=np.int64)
         wd = np.asarray(warm_start.day, dtype=np.int64)
         wr = (np.asarray(warm_start.rating, dtype=np.float64) - self.params.virtual_rating) * NATURAL_PER_ELO
@@ -246,7 +248,7 @@ class Problem:
         if not ok.all():
             wp, wd, wr = wp[ok], wd[ok], wr[ok]
         if len(wp) == 0:
-            return x
+            return self.static_ratings(start)
         # one integer key per (player, day), ordered as the rows are
         dmin = min(int(wd.min()), int(self.row_day.min()))
         day_bits = max(1, (max(int(wd.max()), int(self.row_day.max())) - dmin).bit_length())
@@ -279,8 +281,38 @@ class Problem:
         guess = np.where(both, wr[b] + w * (wr[a] - wr[b]), guess)  # between two known days: interpolated
         guess = np.where(has_after & ~has_before, wr[a], guess)  # before the first known day: its rating
         guess = np.where(has_before & ~has_after, wr[b], guess)  # after the last known day: held
+        newcomer = ~(has_after | has_before)
+        if newcomer.any():  # a player the warm start does not know: as a cold start would place him
+            guess[newcomer] = self.static_ratings(start)[rows[newcomer]]
         x[rows] = guess
         return x
+
+    def static_ratings(self, start: float) -> np.ndarray:
+        """Where a cold fit starts, and where a warm one starts a player it does not know: each player
+        at one rating on all his days, from ``start`` (# RIF 2021 #8.3) moved by a few sweeps of
+        Newton steps over his games and his virtual draws, each player's step from his own curvature
+        alone. The fit ends where it would from anywhere (the log-posterior is concave), only sooner."""
+        players = len(self.first)
+        dense = np.zeros(self.n, dtype=np.int64)  # each row's player, numbered 0.. in row order
+        dense[self.first[1:]] = 1
+        np.cumsum(dense, out=dense)
+        lo = dense[self.pair_lo]
+        hi = dense[self.pair_hi]
+        y = np.full(players, start)
+        for _ in range(_STATIC_SWEEPS):
+            p, q = _sigmoid_and_variance(y[lo] - y[hi])
+            resid = np.multiply(self.pair_n, p, out=p)
+            np.subtract(self.pair_s, resid, out=resid)
+            grad = np.bincount(lo, weights=resid, minlength=players) - np.bincount(hi, weights=resid, minlength=players)
+            q *= self.pair_n
+            curvature = np.bincount(lo, weights=q, minlength=players) + np.bincount(hi, weights=q, minlength=players)
+            pv, qv = _sigmoid_and_variance(y)  # the virtual draws, against 0 (# RIF 2021 #8.2)
+            grad += self.k_virtual * (0.5 - pv)
+            curvature += self.k_virtual * qv
+            np.maximum(curvature, _MIN_CURVATURE, out=curvature)
+            y += np.clip(grad / curvature, -_STATIC_STEP, _STATIC_STEP)
+        ratings: np.ndarray = y[dense]
+        return ratings
 
     def maximise(self, x: np.ndarray, tolerance: float) -> tuple[np.ndarray, int, float]:
         from scipy.linalg.lapack import dpttrf
