@@ -303,9 +303,11 @@ class Problem:
             p, q = _sigmoid_and_variance(y[lo] - y[hi])
             resid = np.multiply(self.pair_n, p, out=p)
             np.subtract(self.pair_s, resid, out=resid)
-            grad = np.bincount(lo, weights=resid, minlength=players) - np.bincount(hi, weights=resid, minlength=players)
+            grad: np.ndarray = np.bincount(lo, weights=resid, minlength=players) - np.bincount(
+                hi, weights=resid, minlength=players
+            )
             q *= self.pair_n
-            curvature = np.bincount(lo, weights=q, minlength=players) + np.bincount(hi, weights=q, minlength=players)
+            curvature: np.ndarray = np.bincount(lo, weights=q, minlength=players) + np.bincount(hi, weights=q, minlength=players)
             pv, qv = _sigmoid_and_variance(y)  # the virtual draws, against 0 (# RIF 2021 #8.2)
             grad += self.k_virtual * (0.5 - pv)
             curvature += self.k_virtual * qv
