@@ -21,8 +21,8 @@ Prints each figure beside its target.
   its ETag in If-None-Match (304), which must stay as fast as on the RIF-sized history (bench_http.py).
 
 --reuse DIR keeps the history (`.npz`), the results file and the SQLite file; --skip-import reuses
-the import in DIR (its snapshots removed, so that the first recompute is cold again). A large run takes a few minutes and a few GB of disk; run it sparingly on a
-shared machine.
+the import in DIR (its snapshots removed, so that the first recompute is cold again). A large run
+takes a few minutes and a few GB of disk; run it sparingly on a shared machine.
 """
 
 from __future__ import annotations
