@@ -241,6 +241,7 @@ def test_a_permanent_database_error_is_never_a_503():
         ("/lists/rif-whr?page=0", 422, "query:page"),
         ("/lists/rif-whr?per_page=" + "9" * 5000, 422, "query:per_page"),
         ("/players?page=x", 422, "query:page"),
+        ("/players/nobody?page=0", 422, "query:page"),
         ("/tournaments?page=-1", 422, "query:page"),
         ("/players?q=a%00b", 422, "query:q"),
         ("/players/a%00b", 422, "path:player_id"),

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from app.web import pages
 from app.web.charts import ChartPoint, rating_chart
 from app.web.crosstable import CrossGame, Standing, crosstable
 from app.web.i18n import shown_date
@@ -230,10 +231,18 @@ def test_a_player_page_has_a_chart_and_the_tournaments_of_each_list_and_his_game
             assert (row["Before"], row["After"]) == (shown(change["rating_before"]), shown(change["rating_after"]))
             if change["rating_before"] is not None:
                 assert int(row["Change"].replace("\u2212", "-")) == int(row["After"]) - int(row["Before"])
-    # His games, each with the opponent linked.
+    # His games, each with the opponent linked, a hundred to a page, the latest first.
     games = page.table("games, the latest first")
-    assert len(games["rows"]) == int(re.search(r"Games (\d+)", page.words).group(1)) > 50  # type: ignore[union-attr]
-    for row in games["rows"]:
+    total = int(re.search(r"Games (\d+)", page.words).group(1))  # type: ignore[union-attr]
+    assert len(games["rows"]) == pages.GAMES_PAGE_SIZE < total < 2 * pages.GAMES_PAGE_SIZE
+    assert "Page 1 of 2" in page.words and f"/players/{top}?page=2#games" in page.links
+    second = Page(site.get(f"/players/{top}", params={"page": 2}).text)
+    assert "Page 2 of 2" in second.words and f"/players/{top}#games" in second.links
+    rows = games["rows"] + second.table("games, the latest first")["rows"]
+    assert len(rows) == total
+    played_on = [dt.datetime.strptime(row[3][0], "%b %d, %Y").date() for row in rows]
+    assert played_on == sorted(played_on, reverse=True)
+    for row in rows:
         opponent_link = row[0][1]
         assert opponent_link and opponent_link.startswith("/players/") and opponent_link != f"/players/{top}"
         assert row[1][0].split(" (")[0] in ("won", "lost", "drawn")

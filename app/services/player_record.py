@@ -92,8 +92,16 @@ def tournament_changes(session: Session, player_id: str) -> list[TournamentChang
     return listed
 
 
-def games(session: Session, player_id: str) -> list[PlayedGame]:
-    """His games, newest first (by date, then tournament and the submission's order)."""
+def game_count(session: Session, player_id: str) -> int:
+    """How many games he has stored (each game once, whichever colour he had)."""
+    as_black = select(func.count()).select_from(Game).where(Game.black_id == player_id).scalar_subquery()
+    as_white = select(func.count()).select_from(Game).where(Game.white_id == player_id).scalar_subquery()
+    return int(session.scalar(select(as_black + as_white)) or 0)
+
+
+def games(session: Session, player_id: str, *, limit: int | None = None, offset: int = 0) -> list[PlayedGame]:
+    """His games, newest first (by date, then tournament and the submission's order); ``limit`` of
+    them from ``offset`` on (all when None)."""
     rows = session.execute(
         select(
             Game.date,
@@ -109,6 +117,8 @@ def games(session: Session, player_id: str) -> list[PlayedGame]:
         .join(Tournament, Tournament.id == Game.tournament_id)
         .where(or_(Game.black_id == player_id, Game.white_id == player_id))
         .order_by(Game.date.desc(), Game.tournament_id.desc(), Game.seq.desc())
+        .limit(limit)
+        .offset(offset or None)
     ).all()
     opponents = {row.white_id if row.black_id == player_id else row.black_id for row in rows}
     names = _names(session, opponents)

@@ -35,6 +35,7 @@ STATUSES = ("active", "inactive", "provisional", "all")
 PAGE_SIZES = (50, 100, 200, 500)
 DEFAULT_PAGE_SIZE = 100
 SEARCH_PAGE_SIZE = 50
+GAMES_PAGE_SIZE = 100  # a player's games, newest first: the Go world's busiest players have thousands
 TOURNAMENTS_PAGE_SIZE = 50
 SNAPSHOTS_PAGE_SIZE = 50
 TOP = 10
@@ -573,7 +574,7 @@ def merged_into(session: Session, player_id: str) -> str | None:
     return player.merged_into if player is not None else None
 
 
-def player_page(session: Session, player_id: str, language: i18n.Language) -> dict[str, Any]:
+def player_page(session: Session, player_id: str, language: i18n.Language, page: int = 1) -> dict[str, Any]:
     player = players.get_player(session, player_id)
     latin = display.full_name(player.name, player.surname) or player.id
     name = i18n.shown_name(latin, player.native_name, language)
@@ -611,13 +612,25 @@ def player_page(session: Session, player_id: str, language: i18n.Language) -> di
                 has_titles=any(c.change.title_after for c in changes),
             )
         )
-    games = player_record.games(session, player_id)
+    games_total = player_record.game_count(session, player_id)
+    games = player_record.games(session, player_id, limit=GAMES_PAGE_SIZE, offset=(page - 1) * GAMES_PAGE_SIZE)
     natives = native_names(session, sorted({game.opponent_id for game in games}), language)
     opponents = {
         game.opponent_id: i18n.shown_name(game.opponent_name or game.opponent_id, natives.get(game.opponent_id), language)
         for game in games
     }
-    return {"player": player, "name": name, "sections": sections, "games": games, "opponents": opponents}
+    path = display.player_path(player_id)
+    return {
+        "player": player,
+        "name": name,
+        "sections": sections,
+        "games": games,
+        "games_total": games_total,
+        "opponents": opponents,
+        "page": page,
+        "pages": max(1, math.ceil(games_total / GAMES_PAGE_SIZE)),
+        "page_link": lambda n: display.with_query(path, page=n if n != 1 else None) + "#games",
+    }
 
 
 def _since(session: Session, list_id: str, standing: player_record.ListStanding | None) -> Since | None:

@@ -319,13 +319,14 @@ def player(player_id: str, request: Request, session: SessionDep) -> Response:
     language = reader_language(request)
     try:
         pages.check_id("player_id", player_id)
+        page = pages.parse_page(request.query_params)
     except Problem as problem:
         return _error(request, problem)
     merged_into = pages.merged_into(session, player_id)
     if merged_into is not None:
         # A merged record's page is his player's; temporary, as an unmerge may undo it (issue 24 item 2).
         return RedirectResponse(f"/players/{merged_into}", status_code=307)
-    return _page(request, language, "player.html", lambda: pages.player_page(session, player_id, language))
+    return _page(request, language, "player.html", lambda: pages.player_page(session, player_id, language, page))
 
 
 @router.get("/tournaments")
