@@ -113,10 +113,12 @@ def _environment(language: i18n.Language) -> Environment:
         **i18n.formatters(language),
         language=language,
         rows_html=lambda columns, rows, anchors=True: pages.rows_html(columns, rows, language, anchors=anchors),
-        # A game's outcome and colour in this language, translated once: a heavy player's page has
-        # hundreds of game rows, and a message looked up per cell was a tenth of its rendering.
+        # A game's outcome and colour, and a status, in this language, translated once: a heavy
+        # player's page has hundreds of game and tournament rows, and a message looked up per cell was
+        # a tenth of its rendering.
         outcome_words={key: translations.gettext(label) for key, label in pages.OUTCOME_LABELS.items()},
         colour_words={key: translations.gettext(label) for key, label in pages.COLOUR_LABELS.items()},
+        status_words={key: translations.gettext(label) for key, label in pages.STATUS_LABELS.items()},
     )
     return environment
 
