@@ -16,6 +16,7 @@ from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Any
 
+from babel.support import Translations
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.routing import APIRoute
@@ -118,9 +119,16 @@ def _environment(language: i18n.Language) -> Environment:
         # a tenth of its rendering.
         outcome_words={key: translations.gettext(label) for key, label in pages.OUTCOME_LABELS.items()},
         colour_words={key: translations.gettext(label) for key, label in pages.COLOUR_LABELS.items()},
-        status_words={key: translations.gettext(label) for key, label in pages.STATUS_LABELS.items()},
+        status_word=_status_words(translations),
     )
     return environment
+
+
+def _status_words(translations: Translations) -> Callable[[str | None], str]:
+    """A status as a page shows it in this language ("" for none), the list's statuses translated
+    once (a system's other statuses looked up as they come)."""
+    words = {key: translations.gettext(label) for key, label in pages.STATUS_LABELS.items()}
+    return lambda status: "" if not status else words.get(status) or translations.gettext(status)
 
 
 ENVIRONMENTS = {code: _environment(language) for code, language in i18n.LANGUAGES.items()}
