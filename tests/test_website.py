@@ -12,7 +12,11 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import func, or_, select, text
 
+from app import db
+from app.models import Game
+from app.services import player_record
 from app.web import pages
 from app.web.charts import ChartPoint, rating_chart
 from app.web.crosstable import CrossGame, Standing, crosstable
@@ -248,6 +252,42 @@ def test_a_player_page_has_a_chart_and_the_tournaments_of_each_list_and_his_game
         assert row[1][0].split(" (")[0] in ("won", "lost", "drawn")
     # The place links to the list page that holds him.
     assert f"/lists/rif-whr?status=inactive#p-{top}" in page.links or f"/lists/rif-whr#p-{top}" in page.links
+
+
+def test_a_players_games_page_by_page_are_his_games_in_the_pages_order(site):
+    """Each page is read through the colours' indexes (decision 94); together the pages are every game
+    of his once, in the order the page promises, ties on a day broken by tournament then submission."""
+    with db.session_scope() as session:
+        busiest = session.execute(
+            select(Game.black_id, func.count()).group_by(Game.black_id).order_by(func.count().desc()).limit(3)
+        ).all()
+        for player_id, _ in busiest:
+            stored = session.scalars(select(Game).where(or_(Game.black_id == player_id, Game.white_id == player_id))).all()
+            expected = [
+                (game.date, game.tournament_id, game.round, game.white_id if game.black_id == player_id else game.black_id)
+                for game in sorted(stored, key=lambda game: (game.date, game.tournament_id, game.seq), reverse=True)
+            ]
+            assert len({(date, tournament) for date, tournament, *_ in expected}) < len(expected)  # ties to break
+            paged = [
+                (game.date, game.tournament_id, game.round, game.opponent_id)
+                for offset in range(0, len(expected) + 7, 7)
+                for game in player_record.games(session, player_id, limit=7, offset=offset)
+            ]
+            assert paged == expected == [
+                (game.date, game.tournament_id, game.round, game.opponent_id) for game in player_record.games(session, player_id)
+            ]
+            assert player_record.game_count(session, player_id) == len(expected)
+        if session.get_bind().dialect.name == "sqlite":
+            # Each colour's index gives his games in the page's order: nothing sorts all his games.
+            statement = str(
+                select(Game.pk)
+                .where(Game.black_id == busiest[0][0])
+                .order_by(Game.date.desc(), Game.tournament_id.desc(), Game.seq.desc())
+                .limit(100)
+                .compile(compile_kwargs={"literal_binds": True})
+            )
+            plan = " ".join(row[-1] for row in session.execute(text(f"EXPLAIN QUERY PLAN {statement}")))
+            assert "COVERING INDEX ix_games_black_id_date_tournament_id_seq" in plan and "TEMP B-TREE" not in plan, plan
 
 
 def test_a_grade_change_is_marked_on_the_chart(site):

@@ -24,7 +24,7 @@ from app.services.players import write_deferred_search_terms
 
 GAME_PLAYER_INDEXES: tuple[Index, ...] = tuple(
     sorted(
-        (index for index in Game.__table__.indexes if [column.name for column in index.columns] in (["black_id"], ["white_id"])),
+        (index for index in Game.__table__.indexes if next(iter(index.columns)).name in ("black_id", "white_id")),
         key=lambda index: str(index.name),
     )
 )

@@ -5,7 +5,7 @@ Reads only; the list rows and chart series themselves come from ``app.services.r
 import datetime as dt
 from dataclasses import dataclass
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import func, select, union_all
 from sqlalchemy.orm import Session
 
 from app.models import Game, Player, RatingEntry, Tournament
@@ -102,6 +102,26 @@ def game_count(session: Session, player_id: str) -> int:
 def games(session: Session, player_id: str, *, limit: int | None = None, offset: int = 0) -> list[PlayedGame]:
     """His games, newest first (by date, then tournament and the submission's order); ``limit`` of
     them from ``offset`` on (all when None)."""
+    newest_first = (Game.date.desc(), Game.tournament_id.desc(), Game.seq.desc())
+    # Each colour's games come in this order from its index (player, date, tournament, seq), so each
+    # side reads no further than the page's end, and only the page's rows are fetched (decision 94).
+    # A game is on one side only: nobody plays himself (submissions and merges refuse it).
+    page_end = None if limit is None else offset + limit
+    sides = [
+        select(Game.pk, Game.date, Game.tournament_id, Game.seq)
+        .where(colour == player_id)
+        .order_by(*newest_first)
+        .limit(page_end)
+        .subquery()
+        for colour in (Game.black_id, Game.white_id)
+    ]
+    both = union_all(*(select(side) for side in sides)).subquery()
+    page = (
+        select(both.c.pk)
+        .order_by(both.c.date.desc(), both.c.tournament_id.desc(), both.c.seq.desc())
+        .limit(limit)
+        .offset(offset or None)
+    )
     rows = session.execute(
         select(
             Game.date,
@@ -115,10 +135,8 @@ def games(session: Session, player_id: str, *, limit: int | None = None, offset:
             Game.handicap,
         )
         .join(Tournament, Tournament.id == Game.tournament_id)
-        .where(or_(Game.black_id == player_id, Game.white_id == player_id))
-        .order_by(Game.date.desc(), Game.tournament_id.desc(), Game.seq.desc())
-        .limit(limit)
-        .offset(offset or None)
+        .where(Game.pk.in_(page.scalar_subquery()))
+        .order_by(*newest_first)
     ).all()
     opponents = {row.white_id if row.black_id == player_id else row.black_id for row in rows}
     names = _names(session, opponents)
