@@ -273,9 +273,14 @@ def test_a_players_games_page_by_page_are_his_games_in_the_pages_order(site):
                 for offset in range(0, len(expected) + 7, 7)
                 for game in player_record.games(session, player_id, limit=7, offset=offset)
             ]
-            assert paged == expected == [
-                (game.date, game.tournament_id, game.round, game.opponent_id) for game in player_record.games(session, player_id)
-            ]
+            assert (
+                paged
+                == expected
+                == [
+                    (game.date, game.tournament_id, game.round, game.opponent_id)
+                    for game in player_record.games(session, player_id)
+                ]
+            )
             assert player_record.game_count(session, player_id) == len(expected)
         if session.get_bind().dialect.name == "sqlite":
             # Each colour's index gives his games in the page's order: nothing sorts all his games.
@@ -288,6 +293,19 @@ def test_a_players_games_page_by_page_are_his_games_in_the_pages_order(site):
             )
             plan = " ".join(row[-1] for row in session.execute(text(f"EXPLAIN QUERY PLAN {statement}")))
             assert "COVERING INDEX ix_games_black_id_date_tournament_id_seq" in plan and "TEMP B-TREE" not in plan, plan
+
+
+def test_a_games_handicap_and_a_game_not_played_are_said_in_its_row(site):
+    with db.session_scope() as session:
+        handicapped = session.scalars(select(Game).where(Game.handicap > 1).limit(1)).one()
+        not_played = session.scalars(select(Game).where(Game.played.is_(False)).limit(1)).one()
+    for game, said in ((handicapped, f"(handicap {handicapped.handicap})"), (not_played, "(not played)")):
+        page = Page(site.get(f"/players/{game.white_id}").text)
+        rows = [row for row in page.table("the latest first")["rows"] if row[4][1] == f"/tournaments/{game.tournament_id}"]
+        (row,) = [row for row in rows if row[0][1] == f"/players/{game.black_id}" and row[5][0] == (game.round or "")]
+        assert row[2 if game is handicapped else 1][0].endswith(said), row
+    russian = Page(site.get(f"/players/{handicapped.white_id}", headers={"accept-language": "ru"}).text)
+    assert f"(фора {handicapped.handicap})" in russian.words
 
 
 def test_a_grade_change_is_marked_on_the_chart(site):

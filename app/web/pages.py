@@ -633,6 +633,52 @@ def player_page(session: Session, player_id: str, language: i18n.Language, page:
     }
 
 
+def tournament_rows_html(section: PlayerList, player_id: str, language: i18n.Language) -> Markup:
+    """The rows of his tournaments on a list, built here as the list pages' rows are (``rows_html``):
+    a busy player has hundreds, and a template loop over their cells was a third of his page."""
+    gettext = i18n.translations(language.code).gettext
+    figures_title = _escape(gettext("The figures behind this change"))
+    statuses = _ShownCells(language)
+    list_part = _escape(section.rating_list.id)
+    player_part = _escape(player_id)
+    lines = []
+    for t in section.changes:
+        c = t.change
+        path = _escape(display.tournament_path(t.tournament_id))
+        title = f"<td>{_escape(c.title_after or '')}</td>" if section.has_titles else ""
+        lines.append(
+            f'<tr><th scope="row"><a href="{path}">{_escape(t.tournament_name)}</a></th>'
+            f'<td class="num">{display.number(c.rating_after)}</td>'
+            f'<td class="num"><a href="{path}/lists/{list_part}/figures#player-{player_part}" title="{figures_title}">'
+            f"{display.shown_change(c.rating_before, c.rating_after, c.change)}</a></td>"
+            f'<td class="num">{display.number(c.rating_before)}</td>'
+            f"<td>{_escape(i18n.shown_date(t.end, language.locale))}</td>"
+            f'<td class="num">{c.games_counted}</td>'
+            f"{statuses('status', c.status_after) if c.status_after else '<td></td>'}{title}</tr>"
+        )
+    return Markup("\n".join(lines))
+
+
+def game_rows_html(games: list[player_record.PlayedGame], opponents: Mapping[str, str], language: i18n.Language) -> Markup:
+    """The rows of a page of his games, built here for the same reason (a hundred rows of six cells)."""
+    gettext = i18n.translations(language.code).gettext
+    words = {key: _escape(gettext(label)) for key, label in (OUTCOME_LABELS | COLOUR_LABELS).items()}
+    not_played = " (" + _escape(gettext("not played")) + ")"
+    handicap_stones = gettext("handicap %(stones)s")
+    lines = []
+    for g in games:
+        handicap = " (" + _escape(handicap_stones % {"stones": g.handicap}) + ")" if g.handicap else ""
+        lines.append(
+            f'<tr><th scope="row"><a href="{_escape(display.player_path(g.opponent_id))}">{_escape(opponents[g.opponent_id])}</a></th>'
+            f"<td>{words[g.outcome]}{'' if g.played else not_played}</td>"
+            f"<td>{words[g.colour]}{handicap}</td>"
+            f"<td>{_escape(i18n.shown_date(g.date, language.locale))}</td>"
+            f'<td><a href="{_escape(display.tournament_path(g.tournament_id))}">{_escape(g.tournament_name)}</a></td>'
+            f"<td>{_escape(g.round or '')}</td></tr>"
+        )
+    return Markup("\n".join(lines))
+
+
 def _since(session: Session, list_id: str, standing: player_record.ListStanding | None) -> Since | None:
     latest = publications.latest_publication(session, list_id)
     if latest is None or standing is None:

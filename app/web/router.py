@@ -114,11 +114,10 @@ def _environment(language: i18n.Language) -> Environment:
         **i18n.formatters(language),
         language=language,
         rows_html=lambda columns, rows, anchors=True: pages.rows_html(columns, rows, language, anchors=anchors),
-        # A game's outcome and colour, and a status, in this language, translated once: a heavy
-        # player's page has hundreds of game and tournament rows, and a message looked up per cell was
-        # a tenth of its rendering.
-        outcome_words={key: translations.gettext(label) for key, label in pages.OUTCOME_LABELS.items()},
-        colour_words={key: translations.gettext(label) for key, label in pages.COLOUR_LABELS.items()},
+        tournament_rows_html=lambda section, player_id: pages.tournament_rows_html(section, player_id, language),
+        game_rows_html=lambda games, opponents: pages.game_rows_html(games, opponents, language),
+        # A status in this language, translated once: a tournament's page has a row for each of its
+        # players (a player's own rows are built in Python: pages.tournament_rows_html).
         status_word=_status_words(translations),
     )
     return environment
