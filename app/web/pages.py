@@ -29,7 +29,7 @@ from app.services import player_record, players, publications, snapshot_facts, t
 from app.services import rating_lists as lists_service
 from app.web import display, i18n
 from app.web.charts import ChartPoint, rating_chart
-from app.web.crosstable import CrossGame, Standing, crosstable
+from app.web.crosstable import CrossGame, Crosstable, Standing, crosstable
 
 STATUSES = ("active", "inactive", "provisional", "all")
 PAGE_SIZES = (50, 100, 200, 500)
@@ -654,7 +654,7 @@ def tournament_rows_html(section: PlayerList, player_id: str, language: i18n.Lan
             f'<td class="num">{display.number(c.rating_before)}</td>'
             f"<td>{_escape(i18n.shown_date(t.end, language.locale))}</td>"
             f'<td class="num">{c.games_counted}</td>'
-            f"{statuses('status', c.status_after) if c.status_after else '<td></td>'}{title}</tr>"
+            f"{_status_cell(statuses, c.status_after)}{title}</tr>"
         )
     return Markup("\n".join(lines))
 
@@ -677,6 +677,10 @@ def game_rows_html(games: list[player_record.PlayedGame], opponents: Mapping[str
             f"<td>{_escape(g.round or '')}</td></tr>"
         )
     return Markup("\n".join(lines))
+
+
+def _status_cell(cells: _ShownCells, status: str | None) -> str:
+    return cells("status", status) if status else "<td></td>"
 
 
 def _since(session: Session, list_id: str, standing: player_record.ListStanding | None) -> Since | None:
@@ -753,6 +757,54 @@ def tournament_page(session: Session, tournament_id: str, language: i18n.Languag
         "unplayed": sum(1 for g in games if not g.played),
         "list_changes": list_changes,
     }
+
+
+def crosstable_rows_html(table: Crosstable, names: Mapping[str, str], entrants: CrosstableEntrants) -> Markup:
+    """The crosstable's rows, built here as a list page's are (``rows_html``): a tournament of a few
+    dozen players over several rounds is thousands of cells, and a template loop over them was the
+    larger part of its page's rendering."""
+    lines = []
+    for row in table.rows:
+        player = row.player_id
+        cells = [
+            f'<tr><td class="num">{row.number}</td><td>{_escape(row.place)}</td>'
+            f'<th scope="row"><a href="{_escape(display.player_path(player))}">{_escape(names.get(player, player))}</a></th>'
+        ]
+        if entrants.country:
+            cells.append(f"<td>{_escape(entrants.country.get(player, ''))}</td>")
+        if entrants.rank:
+            cells.append(f"<td>{_escape(entrants.rank.get(player, ''))}</td>")
+        cells += [f'<td class="num">{display.number(before.get(player))}</td>' for _, before in entrants.ratings_before]
+        cells += [
+            f'<td class="cell">{_escape(" ".join(cell.text for cell in row.cells.get(label, ())))}</td>' for label in table.rounds
+        ]
+        cells.append(f'<td class="num">{display.score(row.score)}</td>')
+        tie_breaks = (
+            [display.tie_break(value) for _, value in zip(table.tie_break_names, row.tie_breaks, strict=True)]
+            if row.tie_breaks
+            else [""] * len(table.tie_break_names)
+        )
+        cells += [f'<td class="num">{_escape(value)}</td>' for value in tie_breaks]
+        lines.append("".join(cells) + "</tr>")
+    return Markup("\n".join(lines))
+
+
+def change_rows_html(changes: ListChanges, names: Mapping[str, str], language: i18n.Language) -> Markup:
+    """Each player's change on one list, rows built here as the crosstable's are."""
+    statuses = _ShownCells(language)
+    lines = []
+    for c in changes.rows:
+        title = f"<td>{_escape(c.title_after or '')}</td>" if changes.has_titles else ""
+        lines.append(
+            f'<tr><th scope="row"><a href="{_escape(display.player_path(c.player_id))}">'
+            f"{_escape(names.get(c.player_id, c.player_id))}</a></th>"
+            f'<td class="num">{display.number(c.rating_after)}</td>'
+            f'<td class="num">{display.shown_change(c.rating_before, c.rating_after, c.change)}</td>'
+            f'<td class="num">{display.number(c.rating_before)}</td>'
+            f'<td class="num">{c.games_counted}</td>'
+            f"{_status_cell(statuses, c.status_after)}{title}</tr>"
+        )
+    return Markup("\n".join(lines))
 
 
 @dataclass

@@ -116,8 +116,9 @@ def _environment(language: i18n.Language) -> Environment:
         rows_html=lambda columns, rows, anchors=True: pages.rows_html(columns, rows, language, anchors=anchors),
         tournament_rows_html=lambda section, player_id: pages.tournament_rows_html(section, player_id, language),
         game_rows_html=lambda games, opponents: pages.game_rows_html(games, opponents, language),
-        # A status in this language, translated once: a tournament's page has a row for each of its
-        # players (a player's own rows are built in Python: pages.tournament_rows_html).
+        crosstable_rows_html=pages.crosstable_rows_html,
+        change_rows_html=lambda changes, names: pages.change_rows_html(changes, names, language),
+        # A status in this language, translated once (his line on a player's page).
         status_word=_status_words(translations),
     )
     return environment
