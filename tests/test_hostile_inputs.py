@@ -350,3 +350,33 @@ def test_the_website_sends_security_headers_that_fit_its_pages(rated: TestClient
             loaded = [value for tag, name, value in parser.found if (tag, name) in (("link", "href"), ("img", "src"))]
             assert all(value.startswith(("/", "data:")) for value in loaded), loaded
             assert "<style" not in client.get(path).text
+
+
+def test_markup_in_names_rounds_and_ranks_is_shown_as_text_in_every_row(client: TestClient):
+    """The rows the pages build in Python (a player's tournaments and games, a crosstable, a list's
+    changes: decision 95) escape what a submission wrote, as the templates do."""
+    hostile = '<img src=x onerror="alert(1)">'
+    body = tournament_body("T1", name=f"Open {hostile}")
+    body["players"][0] |= {"name": "<script>alert('x')</script>", "surname": 'O\'Brien & "Co"'}
+    body["players"][1] |= {"name": hostile}
+    for game in body["games"]:
+        game["round"] = f"<b>{game['round']}</b>"
+    assert client.post("/v1/tournaments", json=body, headers=AUTH).status_code == 201
+    recompute_now(client, "rif-whr")
+    for path in ("/tournaments/T1", "/players/p1", "/players/p2"):
+        html = client.get(path).text
+        assert "<script>alert" not in html and "<img src=x" not in html and "<b>" not in html, path
+        text = _Text(html)
+        assert "<script>alert('x')</script> O'Brien & \"Co\"" in text.words or path == "/players/p2", path
+        assert hostile in text.words, path
+
+
+class _Text(HTMLParser):
+    def __init__(self, html: str) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+        self.feed(html)
+        self.words = " ".join(" ".join(self.parts).split())
+
+    def handle_data(self, data: str) -> None:
+        self.parts.append(data)
