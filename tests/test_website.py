@@ -278,7 +278,7 @@ def test_a_players_games_page_by_page_are_his_games_in_the_pages_order(site):
                 == expected
                 == [
                     (game.date, game.tournament_id, game.round, game.opponent_id)
-                    for game in player_record.games(session, player_id)
+                    for game in player_record.games(session, player_id, limit=len(expected))
                 ]
             )
             assert player_record.game_count(session, player_id) == len(expected)

@@ -5,12 +5,13 @@ Reads only; the list rows and chart series themselves come from ``app.services.r
 import datetime as dt
 from dataclasses import dataclass
 
-from sqlalchemy import func, select, union_all
-from sqlalchemy.orm import Session
+from sqlalchemy import Executable, bindparam, func, select, union_all
+from sqlalchemy.orm import Session, aliased
 
 from app.models import Game, Player, RatingEntry, Tournament
 from app.rating.system import Change
 from app.services import snapshot_changes
+from app.services.players import full_name
 
 
 @dataclass(frozen=True)
@@ -99,51 +100,13 @@ def game_count(session: Session, player_id: str) -> int:
     return int(session.scalar(select(as_black + as_white)) or 0)
 
 
-def games(session: Session, player_id: str, *, limit: int | None = None, offset: int = 0) -> list[PlayedGame]:
-    """His games, newest first (by date, then tournament and the submission's order); ``limit`` of
-    them from ``offset`` on (all when None)."""
-    newest_first = (Game.date.desc(), Game.tournament_id.desc(), Game.seq.desc())
-    # Each colour's games come in this order from its index (player, date, tournament, seq), so each
-    # side reads no further than the page's end, and only the page's rows are fetched (decision 94).
-    # A game is on one side only: nobody plays himself (submissions and merges refuse it).
-    page_end = None if limit is None else offset + limit
-    sides = [
-        select(Game.pk, Game.date, Game.tournament_id, Game.seq)
-        .where(colour == player_id)
-        .order_by(*newest_first)
-        .limit(page_end)
-        .subquery()
-        for colour in (Game.black_id, Game.white_id)
-    ]
-    both = union_all(*(select(side) for side in sides)).subquery()
-    page = (
-        select(both.c.pk)
-        .order_by(both.c.date.desc(), both.c.tournament_id.desc(), both.c.seq.desc())
-        .limit(limit)
-        .offset(offset or None)
-    )
-    rows = session.execute(
-        select(
-            Game.date,
-            Game.tournament_id,
-            Tournament.name,
-            Game.round,
-            Game.black_id,
-            Game.white_id,
-            Game.result,
-            Game.played,
-            Game.handicap,
-        )
-        .join(Tournament, Tournament.id == Game.tournament_id)
-        .where(Game.pk.in_(page.scalar_subquery()))
-        .order_by(*newest_first)
-    ).all()
-    opponents = {row.white_id if row.black_id == player_id else row.black_id for row in rows}
-    names = _names(session, opponents)
+def games(session: Session, player_id: str, *, limit: int, offset: int = 0) -> list[PlayedGame]:
+    """His games, newest first (by date, then tournament and the submission's order): ``limit`` of
+    them from ``offset`` on."""
+    rows = session.execute(_GAMES_PAGE, {"player_id": player_id, "page_end": offset + limit, "limit": limit, "offset": offset})
     out = []
     for row in rows:
         black = row.black_id == player_id
-        opponent = row.white_id if black else row.black_id
         if row.result == "D":
             outcome = "drawn"
         else:
@@ -152,11 +115,11 @@ def games(session: Session, player_id: str, *, limit: int | None = None, offset:
             PlayedGame(
                 row.date,
                 row.tournament_id,
-                row.name,
+                row.tournament_name,
                 row.round,
                 "black" if black else "white",
-                opponent,
-                names.get(opponent),
+                row.white_id if black else row.black_id,
+                full_name(row.white_name, row.white_surname) if black else full_name(row.black_name, row.black_surname),
                 outcome,
                 row.played,
                 row.handicap,
@@ -165,11 +128,52 @@ def games(session: Session, player_id: str, *, limit: int | None = None, offset:
     return out
 
 
-def _names(session: Session, player_ids: set[str]) -> dict[str, str | None]:
-    names: dict[str, str | None] = {}
-    ordered = sorted(player_ids)
-    for start in range(0, len(ordered), 500):  # keep the IN list within every database's limits
-        chunk = ordered[start : start + 500]
-        for pid, name, surname in session.execute(select(Player.id, Player.name, Player.surname).where(Player.id.in_(chunk))):
-            names[pid] = " ".join(part for part in (name, surname) if part) or None
-    return names
+def _games_page() -> Executable:
+    """The statement ``games`` runs, built once: building its subqueries took longer than running
+    them. Each colour's games come in the page's order from its index (player, date, tournament,
+    seq), so each side reads no further than the page's end, and only the page's rows are fetched
+    (decision 94); a game is on one side only, as nobody plays himself (submissions and merges
+    refuse it). Parameters: player_id, page_end (offset + limit), limit, offset."""
+    player_id = bindparam("player_id", type_=Game.black_id.type)
+    newest_first = (Game.date.desc(), Game.tournament_id.desc(), Game.seq.desc())
+    sides = [
+        select(Game.pk, Game.date, Game.tournament_id, Game.seq)
+        .where(colour == player_id)
+        .order_by(*newest_first)
+        .limit(bindparam("page_end"))
+        .subquery()
+        for colour in (Game.black_id, Game.white_id)
+    ]
+    both = union_all(*(select(side) for side in sides)).subquery()
+    page = (
+        select(both.c.pk)
+        .order_by(both.c.date.desc(), both.c.tournament_id.desc(), both.c.seq.desc())
+        .limit(bindparam("limit"))
+        .offset(bindparam("offset"))
+    )
+    black, white = aliased(Player), aliased(Player)
+    return (
+        select(
+            Game.date,
+            Game.tournament_id,
+            Tournament.name.label("tournament_name"),
+            Game.round,
+            Game.black_id,
+            Game.white_id,
+            Game.result,
+            Game.played,
+            Game.handicap,
+            black.name.label("black_name"),
+            black.surname.label("black_surname"),
+            white.name.label("white_name"),
+            white.surname.label("white_surname"),
+        )
+        .join(Tournament, Tournament.id == Game.tournament_id)
+        .join(black, black.id == Game.black_id)
+        .join(white, white.id == Game.white_id)
+        .where(Game.pk.in_(page.scalar_subquery()))
+        .order_by(*newest_first)
+    )
+
+
+_GAMES_PAGE = _games_page()
