@@ -8,6 +8,7 @@ import datetime as dt
 import io
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from sqlalchemy import func, or_, select, text
 
 from app import db
 from app.models import Game
-from app.services import player_record
+from app.services import player_record, snapshot_changes
 from app.web import pages
 from app.web.charts import ChartPoint, rating_chart
 from app.web.crosstable import CrossGame, Standing, crosstable
@@ -306,6 +307,21 @@ def test_a_games_handicap_and_a_game_not_played_are_said_in_its_row(site):
         assert row[2 if game is handicapped else 1][0].endswith(said), row
     russian = Page(site.get(f"/players/{handicapped.white_id}", headers={"accept-language": "ru"}).text)
     assert f"(фора {handicapped.handicap})" in russian.words
+
+
+def test_a_players_changes_are_his_rows_of_each_tournaments_changes_without_details(site):
+    """``of_player`` reads neither the rows' player ids nor the details' columns: what it gives is
+    what each tournament's changes say of him, but the details (every list, every player)."""
+    with db.session_scope() as session:
+        for list_id, _, changes in snapshot_changes.current_changes(session):
+            by_tournament = [change for tournament in changes.tournaments() for change in changes.of_tournament(tournament)]
+            assert by_tournament, list_id
+            for player_id in {change.player_id for change in by_tournament}:
+                expected = sorted(
+                    (replace(change, details=None) for change in by_tournament if change.player_id == player_id),
+                    key=lambda change: change.tournament_id,
+                )
+                assert changes.of_player(player_id) == expected, (list_id, player_id)
 
 
 def test_a_grade_change_is_marked_on_the_chart(site):

@@ -78,17 +78,27 @@ class ChangeTable:
         )
 
     def of_player(self, player_id: str) -> list[Change]:
-        """The player's changes, by tournament id."""
+        """The player's changes, by tournament id, without their details (``details`` None): what his
+        page and an explanation of his changes show. Neither the details' columns nor the rows'
+        player ids are read (the first reads of a snapshot's changes on a player's page were a third
+        of it, decoding every player's id); a tournament's figures read the details (``of_tournament``)."""
         if self.archive is None:
             return []
         player_codes, code = self._player_codes(), self._player_code(player_id)
-        return [] if code is None else self._changes(np.flatnonzero(player_codes == code))
+        if code is None:
+            return []
+        rows = np.flatnonzero(player_codes == code)
+        columns = [column.tolist() for column in self.archive.rows_of(self.session, _PLAYER_FIELDS, rows)]
+        return [
+            Change(player_id=player_id, **dict(zip(_PLAYER_FIELDS, _stored_values(_PLAYER_FIELDS, values), strict=True)))
+            for values in zip(*columns, strict=True)
+        ]
 
     def _changes(self, rows: slice | np.ndarray) -> list[Change]:
         if self.archive is None:
             return []
         fields = [column.tolist() for column in self.archive.rows_of(self.session, _FIELDS, rows)]
-        return [Change(*_stored_values(values)) for values in zip(*fields, strict=True)]
+        return [Change(*_stored_values(_FIELDS, values)) for values in zip(*fields, strict=True)]
 
     def _by_tournament(self) -> tuple[np.ndarray, list[str]]:
         """Per row its tournament's number in the distinct tournament ids, sorted; and those ids."""
@@ -141,9 +151,9 @@ class ChangeTable:
             return players.index(player_id) if player_id in players else None
 
 
-def _stored_values(values: tuple[Any, ...]) -> list[Any]:
-    """A row of the stored columns as Change's fields: NaN in a number column is None."""
-    return [None if name in _NUMBERS and math.isnan(value) else value for name, value in zip(_FIELDS, values, strict=True)]
+def _stored_values(names: tuple[str, ...], values: tuple[Any, ...]) -> list[Any]:
+    """A row of the stored columns ``names`` as Change's fields: NaN in a number column is None."""
+    return [None if name in _NUMBERS and math.isnan(value) else value for name, value in zip(names, values, strict=True)]
 
 
 def changes_of(session: Session, snapshot: RatingSnapshot) -> ChangeTable:
@@ -167,6 +177,7 @@ def forget_all() -> None:
 
 
 _FIELDS = tuple(Change.__dataclass_fields__)
+_PLAYER_FIELDS = tuple(name for name in _FIELDS if name not in ("player_id", "details"))
 _NUMBERS = frozenset(("rating_before", "rating_after", "change", "change_unrounded"))
 
 
