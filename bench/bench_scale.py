@@ -17,6 +17,8 @@ Prints each figure beside its target.
   in a subprocess) in the same run.
 - reads: each kind --reads times, each time a query the server has not answered before (another
   page, date, player, tournament or search text), so nothing is kept; the first and the median.
+  Besides the seven players' pages taken from the list, the pages of the --reads players with the
+  most games (the longest player pages: a page of his games, and every tournament of his).
   Target: under 30 ms each. Then the same list page again (kept: the bytes sent before) and with
   its ETag in If-None-Match (304), which must stay as fast as on the RIF-sized history (bench_http.py).
 
@@ -84,7 +86,7 @@ def main() -> None:
     else:
         _drop_snapshots(database)
     _drop_queued_jobs(database)
-    rows += _serve_and_measure(args, environment)
+    rows += _serve_and_measure(args, environment, _busiest_players(database, args.reads))
     if args.reference:
         rows.append(_reference(args.size, workdir))
     print(f"load average after: {os.getloadavg()}")
@@ -174,7 +176,23 @@ def _drop_snapshots(database: Path) -> None:
         connection.execute("DELETE FROM rating_snapshots")
 
 
-def _serve_and_measure(args: argparse.Namespace, environment: dict[str, str]) -> list[tuple[str, str, str, bool | None]]:
+def _busiest_players(database: Path, count: int) -> list[str]:
+    """The players with the most games (each game once, whichever colour he had), most first: the
+    pages a reader of the list's top finds longest."""
+    with sqlite3.connect(database) as connection:
+        return [
+            player_id
+            for (player_id,) in connection.execute(
+                "SELECT player FROM (SELECT black_id AS player FROM games UNION ALL SELECT white_id FROM games)"
+                " GROUP BY player ORDER BY count(*) DESC, player LIMIT ?",
+                (count,),
+            )
+        ]
+
+
+def _serve_and_measure(
+    args: argparse.Namespace, environment: dict[str, str], busiest: list[str]
+) -> list[tuple[str, str, str, bool | None]]:
     from tests.live_server import free_port
 
     port = free_port()
@@ -214,14 +232,14 @@ def _serve_and_measure(args: argparse.Namespace, environment: dict[str, str]) ->
                     recompute["total"] < RECOMPUTE_S,
                 )
             )
-        rows += _reads(base, args.reads)
+        rows += _reads(base, args.reads, busiest)
     finally:
         server.terminate()
         server.wait(timeout=30)
     return rows
 
 
-def _reads(base: str, count: int) -> list[tuple[str, str, str, bool | None]]:
+def _reads(base: str, count: int, busiest: list[str]) -> list[tuple[str, str, str, bool | None]]:
     page = json.loads(_request(f"{base}/v1/rating-lists/rif-whr/ratings?status=all&limit=500")[2])
     total = page["total"]
     players = [row["player_id"] for row in page["items"]]
@@ -238,6 +256,7 @@ def _reads(base: str, count: int) -> list[tuple[str, str, str, bool | None]]:
         ],
         "player history": [f"/v1/players/{player}/history?list=rif-whr" for player in players[10 : 10 + count]],
         "player web page": [f"/players/{player}" for player in players[100 : 100 + count]],
+        "busiest players' web pages": [f"/players/{player}" for player in busiest],
         "tournament web page": [f"/tournaments/{tournament}" for tournament in tournaments[:count]],
         "search (API)": [f"/v1/players?q=Last{1000 + i}" for i in range(count)],
         "search (website)": [f"/players?q=First{2000 + i}" for i in range(count)],
