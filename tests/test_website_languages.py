@@ -13,6 +13,7 @@ import io
 from pathlib import Path
 
 import pytest
+from babel.dates import format_date
 from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
@@ -228,3 +229,14 @@ def test_an_error_page_is_in_the_readers_language_around_the_services_detail(cli
     page = Page(answer.text)
     assert "見つかりません" in page.words and "レーティング表に戻る" in page.words
     assert '<p lang="en">' in answer.text  # the detail is the service's English sentence, marked as such
+
+
+@pytest.mark.parametrize("code", list(LANGUAGES))
+def test_a_day_reads_as_babels_medium_date_in_every_language(code):
+    """``shown_date`` applies the locale's pattern looked up once; it must read as Babel's
+    ``format_date`` would, on days of every month, leap days and the calendar's ends included."""
+    locale = LANGUAGES[code].locale
+    days = [dt.date(1, 1, 1), dt.date(9999, 12, 31), dt.date(2024, 2, 29)]
+    days += [dt.date(2013, 7, 28) + dt.timedelta(days=step) for step in range(0, 800, 7)]
+    for day in days:
+        assert shown_date(day, locale) == format_date(day, format="medium", locale=locale), (code, day)
