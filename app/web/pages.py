@@ -11,7 +11,7 @@ import datetime as dt
 import math
 import re
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from html import escape as _escape
 from typing import Any, get_args
@@ -316,9 +316,15 @@ class _ShownCells(dict[tuple[str, str], str]):
         if key == "last_played":
             return f"<td>{_escape(i18n.shown_date(dt.date.fromisoformat(value), self.language.locale)) if value else ''}</td>"
         if key == "status":
-            return f"<td>{_escape(self.gettext(STATUS_LABELS.get(value, value)))}</td>"
+            return f"<td>{_escape(shown_status(value, self.gettext))}</td>"
         shown = self.gettext(MARKER_LABELS[value]) if value in MARKER_LABELS else value
         return f'<td class="num">{_escape(shown)}</td>'
+
+
+def shown_status(status: str | None, gettext: Callable[[str], str]) -> str:
+    """A status as a page shows it in the reader's language ("" for none): the list's statuses by
+    their labels, a system's others as they are named."""
+    return gettext(STATUS_LABELS.get(status, status)) if status else ""
 
 
 def shown_rows(rows: list[RatingRowRead], natives: Mapping[str, str | None], language: i18n.Language) -> list[ShownRow]:
@@ -654,7 +660,7 @@ def tournament_rows_html(section: PlayerList, player_id: str, language: i18n.Lan
             f'<td class="num">{display.number(c.rating_before)}</td>'
             f"<td>{_escape(i18n.shown_date(t.end, language.locale))}</td>"
             f'<td class="num">{c.games_counted}</td>'
-            f"{_status_cell(statuses, c.status_after)}{title}</tr>"
+            f"{statuses('status', c.status_after or '')}{title}</tr>"
         )
     return Markup("\n".join(lines))
 
@@ -677,10 +683,6 @@ def game_rows_html(games: list[player_record.PlayedGame], opponents: Mapping[str
             f"<td>{_escape(g.round or '')}</td></tr>"
         )
     return Markup("\n".join(lines))
-
-
-def _status_cell(cells: _ShownCells, status: str | None) -> str:
-    return cells("status", status) if status else "<td></td>"
 
 
 def _since(session: Session, list_id: str, standing: player_record.ListStanding | None) -> Since | None:
@@ -802,7 +804,7 @@ def change_rows_html(changes: ListChanges, names: Mapping[str, str], language: i
             f'<td class="num">{display.shown_change(c.rating_before, c.rating_after, c.change)}</td>'
             f'<td class="num">{display.number(c.rating_before)}</td>'
             f'<td class="num">{c.games_counted}</td>'
-            f"{_status_cell(statuses, c.status_after)}{title}</tr>"
+            f"{statuses('status', c.status_after or '')}{title}</tr>"
         )
     return Markup("\n".join(lines))
 

@@ -16,7 +16,6 @@ from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Any
 
-from babel.support import Translations
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.routing import APIRoute
@@ -118,17 +117,9 @@ def _environment(language: i18n.Language) -> Environment:
         game_rows_html=lambda games, opponents: pages.game_rows_html(games, opponents, language),
         crosstable_rows_html=pages.crosstable_rows_html,
         change_rows_html=lambda changes, names: pages.change_rows_html(changes, names, language),
-        # A status in this language, translated once (his line on a player's page).
-        status_word=_status_words(translations),
+        status_word=lambda status: pages.shown_status(status, translations.gettext),
     )
     return environment
-
-
-def _status_words(translations: Translations) -> Callable[[str | None], str]:
-    """A status as a page shows it in this language ("" for none), the list's statuses translated
-    once (a system's other statuses looked up as they come)."""
-    words = {key: translations.gettext(label) for key, label in pages.STATUS_LABELS.items()}
-    return lambda status: "" if not status else words.get(status) or translations.gettext(status)
 
 
 ENVIRONMENTS = {code: _environment(language) for code, language in i18n.LANGUAGES.items()}
