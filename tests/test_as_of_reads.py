@@ -7,9 +7,10 @@ from sqlalchemy import select
 
 from app import db
 from app.models import RatingSnapshot
-from app.services import snapshot_changes, stored_columns, timelines
+from app.services import jobs, snapshot_changes, stored_columns, timelines
 from app.services.rating_lists import _best_first
 from tests.helpers import AUTH, cli_import_renju_cn, recompute_now, tournament_body
+from tests.helpers import ratings as ratings_of
 
 
 @pytest.mark.parametrize("count", [0, 1, 7, 50, 199, 200, 260])
@@ -103,3 +104,67 @@ def test_what_a_process_keeps_of_a_snapshot_holds_no_readers_session(client):
         assert snapshot_changes.changes_of(session, snapshot).session is session
         assert timelines._timelines.of(session, snapshot).session is None
         assert snapshot_changes._tables.of(session, snapshot).session is None
+
+
+def test_a_recompute_in_a_serving_process_leaves_its_snapshot_read_for_the_first_readers(client, monkeypatch):
+    """The worker thread of an API process reads the new snapshot's timeline and its changes' codes
+    before committing it: the first reads after the recompute read no archive again and answer as
+    reads from storage do. A worker that serves no reads (its own process) keeps nothing."""
+    monkeypatch.setattr(stored_columns, "_READ_WHOLE_BELOW", 0)  # read member by member, as a large history's are
+    cli_import_renju_cn()
+    players = list(ratings_of(client))[::40]
+    tournaments = [item["id"] for item in client.get("/v1/tournaments", params={"limit": 500}).json()["items"]][::15]
+    paths = [
+        "/v1/rating-lists/rif-whr/ratings?status=all&limit=50&as_of=2016-06-30",
+        *[f"/players/{player}" for player in players],
+        *[f"/tournaments/{tournament}" for tournament in tournaments],
+    ]
+    assert client.post("/v1/rating-lists/rif-whr/recompute", headers=AUTH).status_code == 202
+    jobs.run_pending_jobs()
+    assert not timelines._timelines._kept and not snapshot_changes._tables._kept  # (a worker process's)
+
+    timelines.forget_all()
+    snapshot_changes.forget_all()
+    assert client.post("/v1/rating-lists/rif-whr/recompute", headers=AUTH).status_code == 202
+    jobs.run_pending_jobs(serves_readers=True)
+    with db.session_scope() as session:
+        current = session.get(RatingSnapshot, client.get("/v1/rating-lists/rif-whr").json()["current_snapshot_id"])
+        assert current is not None
+        assert (current.id, current.created_at) in timelines._timelines._kept
+        assert (current.id, current.created_at) in snapshot_changes._tables._kept
+
+    def never(*_: object) -> None:
+        raise AssertionError("read again")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(timelines._timelines, "_read", never)
+        patched.setattr(snapshot_changes._tables, "_read", never)
+        patched.setattr(stored_columns._StoredBlob, "open", never)  # (a list as of a date reads no member)
+        as_of = client.get(paths[0])
+        assert as_of.status_code == 200
+    with monkeypatch.context() as patched:
+        patched.setattr(timelines._timelines, "_read", never)
+        patched.setattr(snapshot_changes._tables, "_read", never)
+        prepared = [as_of.text, *[client.get(path).text for path in paths[1:]]]
+    timelines.forget_all()
+    snapshot_changes.forget_all()
+    assert [client.get(path).text for path in paths] == prepared
+
+
+def test_a_snapshot_whose_archives_cannot_be_read_is_not_made_current(client, monkeypatch):
+    """The readers' reads of the new snapshot run in the job's transaction: when they fail, the job
+    fails, the list keeps its snapshot and the process keeps nothing of the new one."""
+    client.post("/v1/tournaments", json=tournament_body(), headers=AUTH)
+    before = recompute_now(client)["snapshot_id"]
+    timelines.forget_all()
+    snapshot_changes.forget_all()
+
+    def unreadable(*_: object) -> None:
+        raise ValueError("unreadable archive")
+
+    monkeypatch.setattr(snapshot_changes, "prepared", unreadable)
+    accepted = client.post("/v1/rating-lists/rif-whr/recompute", headers=AUTH).json()
+    jobs.run_pending_jobs(serves_readers=True)
+    assert client.get(f"/v1/jobs/{accepted['job_id']}").json()["status"] == "failed"
+    assert client.get("/v1/rating-lists/rif-whr").json()["current_snapshot_id"] == before
+    assert not timelines._timelines._kept and not snapshot_changes._tables._kept

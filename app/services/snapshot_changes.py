@@ -171,6 +171,22 @@ def current_changes(session: Session) -> list[tuple[str, RatingSnapshot, ChangeT
     return [(list_id, snapshot, changes_of(session, snapshot)) for list_id, snapshot in current]
 
 
+def prepared(session: Session, snapshot: RatingSnapshot) -> ChangeTable:
+    """The snapshot's changes with the codes a player's or a tournament's changes are found by
+    already read, through ``session`` (``timelines.prepared``, for ``keep``)."""
+    table = _tables.build(session, snapshot)
+    if table.archive is not None:
+        reading = table.reading_through(session)  # (its copies share what it reads)
+        reading._player_codes()
+        reading._stored_tournament_codes()
+    return table
+
+
+def keep(snapshot: RatingSnapshot, table: ChangeTable) -> None:
+    """Keep ``table`` (``prepared``) as the snapshot's, once the snapshot is committed."""
+    _tables.keep(snapshot, table)
+
+
 def forget_all() -> None:
     """Drop every kept table (tests that rebuild the database between cases)."""
     _tables.forget_all()

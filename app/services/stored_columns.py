@@ -577,12 +577,23 @@ class PerSnapshot(Generic[_Read]):
             if found is not None:
                 self._kept.move_to_end(key)
                 return found
-        built = self._read(session, snapshot.id)
+        built = self.build(session, snapshot)
+        self.keep(snapshot, built)
+        return built
+
+    def build(self, session: Session, snapshot: RatingSnapshot) -> _Read:
+        """What ``read`` builds of the snapshot, not kept (``keep``): through a session that may not
+        have committed it yet (the recompute that writes it)."""
+        return self._read(session, snapshot.id)
+
+    def keep(self, snapshot: RatingSnapshot, built: _Read) -> None:
+        """Keep ``built`` as the snapshot's (once its transaction has committed: a snapshot rolled
+        back must not be kept, though its (id, created_at) would never be read)."""
         with self._lock:
-            self._kept[key] = built
+            self._kept[(snapshot.id, snapshot.created_at)] = built
+            self._kept.move_to_end((snapshot.id, snapshot.created_at))
             while len(self._kept) > CACHED_SNAPSHOTS:
                 self._kept.popitem(last=False)
-        return built
 
     def forget_all(self) -> None:
         """Drop everything kept (tests that rebuild the database between cases)."""

@@ -183,6 +183,21 @@ def timeline_of(session: Session, snapshot: RatingSnapshot) -> Timeline:
     return _timelines.of(session, snapshot).reading_through(session)
 
 
+def prepared(session: Session, snapshot: RatingSnapshot) -> Timeline:
+    """The snapshot's timeline with every column a list as of a date reads already read, through
+    ``session``: the recompute that writes the snapshot builds it before committing, for the readers
+    of its own process (``keep``), who would otherwise each pay for it on their first read."""
+    timeline = _timelines.build(session, snapshot)
+    if timeline.archive is not None:
+        timeline.archive.load(session, (*_NUMBER_COLUMNS, *_OBJECT_COLUMNS))
+    return timeline
+
+
+def keep(snapshot: RatingSnapshot, timeline: Timeline) -> None:
+    """Keep ``timeline`` (``prepared``) as the snapshot's, once the snapshot is committed."""
+    _timelines.keep(snapshot, timeline)
+
+
 def forget_all() -> None:
     """Drop every cached timeline (tests that rebuild the database between cases)."""
     _timelines.forget_all()

@@ -36,7 +36,7 @@ class BackgroundWorker:
         load_rating_libraries()
         while not self._stop.is_set():
             try:
-                run_pending_jobs(name)
+                run_pending_jobs(name, serves_readers=True)
                 publish_scheduled()  # after the queued recomputes: a scheduled day publishes the newest list
                 prune_snapshots()  # after the publications, which keep their snapshots
             except Exception:  # noqa: BLE001 - a database hiccup must not end the worker
