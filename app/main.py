@@ -17,6 +17,7 @@ from app.api.deps import reject_undeclared_query_parameters
 from app.middleware import BodySizeLimitMiddleware, RequestContextMiddleware
 from app.schema_migrations import head_revisions
 from app.settings import Settings, get_settings
+from app.warm_up import warm_up
 from app.web import router as website
 from app.web.router import prepare as prepare_website
 
@@ -41,6 +42,8 @@ def create_app(settings: Settings | None = None, *, start_worker: bool | None = 
             from app.services.worker import load_rating_libraries
 
             load_rating_libraries()
+        if settings.warm_up:
+            await warm_up(started)  # (before the freeze: what it builds lives as long as the process)
         _freeze_what_lives_as_long_as_the_process()
         worker = None
         if run_worker:

@@ -10,6 +10,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from app import metrics
 from app.logging import request_id
 from app.problems import BadRequest, FieldError, PayloadTooLarge, Problem, UnsupportedMediaType, problem_response
+from app.warm_up import WARM_UP
 
 log = logging.getLogger("app.access")
 
@@ -23,8 +24,8 @@ class RequestContextMiddleware:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
+        if scope["type"] != "http" or WARM_UP in scope.get("extensions", ()):
+            await self.app(scope, receive, send)  # (a process's own warm-up reads: no client's request)
             return
         current = _incoming_request_id(scope) or uuid.uuid4().hex
         header = (b"x-request-id", current.encode("latin-1"))

@@ -36,6 +36,9 @@ class Settings(BaseSettings):
     max_games_per_tournament: int = 20_000
     run_worker: bool = Field(default=True, description="Run a recompute worker inside the API process.")
     worker_poll_seconds: float = 0.5
+    warm_up: bool = Field(
+        default=True, description="Answer one read of each kind of the stored data before serving (app.warm_up)."
+    )
     # Snapshots each rating list keeps besides its current and its published ones (app.services.pruning).
     keep_snapshots: int = Field(default=20, ge=1)
     log_level: str = "INFO"

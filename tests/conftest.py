@@ -35,6 +35,7 @@ _SUITE_DATABASE_URL = os.environ.get("DATABASE_URL", f"sqlite:///{_TMP / 'test.s
 os.environ["DATABASE_URL"] = _worker_database(_SUITE_DATABASE_URL, os.environ.get("PYTEST_XDIST_WORKER", ""))
 os.environ["RATING_API_KEYS"] = "tester:secret-key,other:second-secret"
 os.environ["RUN_WORKER"] = "false"
+os.environ["WARM_UP"] = "false"  # (its own tests turn it on: tests/test_warm_up.py)
 os.environ["LOG_LEVEL"] = "WARNING"
 
 from fastapi.testclient import TestClient  # noqa: E402
