@@ -6,7 +6,8 @@ than the ones after it on the large history (bench/README.md, "Ninth pass"): SQL
 the statements, the first pooled connections reading the pages they need, the first decoding of
 the current snapshot's archives. After every deploy or restart, those were some reader's. So the
 lifespan asks one page of each kind of the stored data through the application itself, before
-uvicorn accepts a connection (and so before ``/v1/health/ready`` answers): the rating lists, each
+uvicorn accepts a connection (and so before ``/v1/health/ready`` answers a client), once that
+check finds the database at this version's schema: the rating lists, each
 list's current page and its page as of its date, the first player of the first list (his record,
 history and web page, and a search for his name), the latest tournament (its record and web page)
 and the website's home page. The answers are thrown away; they are not logged as requests nor
@@ -34,6 +35,10 @@ async def warm_up(app: ASGIApp) -> None:
     started = time.perf_counter()
     asked = _Asking(app)
     try:
+        if await asked.json("/v1/health/ready") is None:
+            # Unreachable, or not migrated (yet): nothing to read, and each read would log its error.
+            log.info("no warm-up: the service is not ready", extra={"event": "warm_up_skipped", "failed": asked.failed})
+            return
         lists = await asked.json("/v1/rating-lists") or []
         first_row: dict[str, Any] | None = None
         for rating_list in lists:

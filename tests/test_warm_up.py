@@ -29,21 +29,21 @@ def test_a_server_reads_each_kind_of_page_of_its_data_before_it_serves_and_count
     with running_server(WARM_UP="true", LOG_LEVEL="INFO") as server:
         warmed = _logged(server, "warmed_up")
         assert warmed["failed"] == [], warmed
-        # The lists, each rated list's page and its page as of its date, the first list's web page, the first
-        # player's record, history, page and two searches, the latest tournament's record and page, the home page.
-        assert warmed["requests"] == 1 + 2 + 1 + 5 + 3 + 1, warmed
+        # Readiness, the lists, each rated list's page and its page as of its date, the first list's web page, the
+        # first player's record, history, page and two searches, the latest tournament's record and page, the home page.
+        assert warmed["requests"] == 1 + 1 + 2 + 1 + 5 + 3 + 1, warmed
         assert _requests_counted(server.url, "/players/{player_id}") == 0
         assert httpx.get(f"{server.url}/players/{player}", timeout=30).status_code == 200
         assert _requests_counted(server.url, "/players/{player_id}") == 1
 
 
 def test_on_an_empty_database_the_warm_up_asks_what_there_is(client, caplog):
-    """No rated list, no tournament: the lists, the first list's web page, the tournaments and the
-    home page, every answer a 200."""
+    """No rated list, no tournament: readiness, the lists, the first list's web page, the tournaments
+    and the home page, every answer a 200."""
     with caplog.at_level(logging.INFO, logger="app.warm_up"), client:
         asyncio.run(warm_up(client.app))
     (warmed,) = [record for record in caplog.records if getattr(record, "event", None) == "warmed_up"]
-    assert (warmed.requests, warmed.failed) == (4, [])  # type: ignore[attr-defined]
+    assert (warmed.requests, warmed.failed) == (5, [])  # type: ignore[attr-defined]
 
 
 def test_a_warm_up_that_fails_is_logged_and_the_process_serves(caplog, monkeypatch):
@@ -62,18 +62,33 @@ def test_a_warm_up_that_fails_is_logged_and_the_process_serves(caplog, monkeypat
     assert len(stopped) == 1 and stopped[0].exc_info is not None
 
 
+def test_a_process_on_a_database_not_migrated_yet_skips_its_warm_up(tmp_path):
+    """Before ``migrate`` has run (a replica started beside the migration), the warm-up asks the
+    readiness check alone and reads nothing, so that no read logs the missing tables' errors."""
+    with running_server(DATABASE_URL=f"sqlite:///{tmp_path / 'new.sqlite3'}", WARM_UP="true", LOG_LEVEL="INFO") as server:
+        skipped = _logged(server, "warm_up_skipped")
+        assert skipped["failed"] == ["/v1/health/ready 503"], skipped
+        assert httpx.get(f"{server.url}/v1/health/ready", timeout=10).status_code == 503
+        assert "unexpected error" not in _log_text(server)
+
+
 def _logged(server, event: str) -> dict:  # type: ignore[no-untyped-def]
     """The server's JSON log line of ``event``, from its standard error (written before it served)."""
-    stream = server.process.stderr
-    os.set_blocking(stream.fileno(), False)
-    text, deadline = b"", time.monotonic() + 10
+    deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
-        text += stream.read() or b""
-        for line in text.decode(errors="replace").splitlines():
+        for line in _log_text(server).splitlines():
             if line.startswith("{") and json.loads(line).get("event") == event:
                 return json.loads(line)
         time.sleep(0.05)
-    raise AssertionError(f"no {event} in the server's log: {text.decode(errors='replace')[-2000:]}")
+    raise AssertionError(f"no {event} in the server's log: {_log_text(server)[-2000:]}")
+
+
+def _log_text(server) -> str:  # type: ignore[no-untyped-def]
+    """What the server has written to its standard error so far."""
+    stream = server.process.stderr
+    os.set_blocking(stream.fileno(), False)
+    server.log = getattr(server, "log", "") + (stream.read() or b"").decode(errors="replace")
+    return server.log
 
 
 def _requests_counted(url: str, route: str) -> float:
