@@ -10,13 +10,13 @@ behind the service's back gives another."""
 
 import hashlib
 import importlib.metadata
-import json
 from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
 import numpy as np
 
+from app import json_encoding
 from app.rating.system import GameColumns, Seed, StoredTournament
 
 PACKAGE = "renju-rating"
@@ -31,18 +31,27 @@ def service_version() -> str:
         return "unknown"
 
 
-# What json.dumps(values, sort_keys=True, default=str, ensure_ascii=False) builds on every call, built
-# once: the same text (a digest of ten thousand tournaments calls it ten thousand times).
-_LINE = json.JSONEncoder(sort_keys=True, default=str, ensure_ascii=False)
+# A line's text: json.dumps(values, sort_keys=True, default=str, ensure_ascii=False), its encoder built
+# once (a digest of ten thousand tournaments writes ten thousand lines).
+_LINE = json_encoding.encoder(sort_keys=True, ensure_ascii=False, default=str)
+_LINES_HASHED_AT_ONCE = 1000  # (a few hundred kilobytes of text at a time)
 
 
 def inputs_digest(tournaments: Sequence[StoredTournament], columns: GameColumns | None, seeds: Sequence[Seed]) -> str:
     """SHA-256 (hex) of the replay's inputs in their canonical order."""
     digest = hashlib.sha256()
+    lines: list[str] = []
 
     def line(*values: Any) -> None:
-        digest.update(_LINE.encode(values).encode())
-        digest.update(b"\n")
+        lines.append(_LINE(values))
+        if len(lines) == _LINES_HASHED_AT_ONCE:
+            hash_lines()
+
+    def hash_lines() -> None:
+        # The same bytes as each line hashed with its line break, in fewer, longer updates.
+        if lines:
+            digest.update("".join(f"{text}\n" for text in lines).encode())
+            lines.clear()
 
     for tournament in tournaments:
         line("tournament", tournament.id, tournament.start, tournament.end, tournament.fields, tournament.participants)
@@ -51,10 +60,12 @@ def inputs_digest(tournaments: Sequence[StoredTournament], columns: GameColumns 
             line("game", tournament.id, *game_fields, game.board_size)
     if columns is not None:
         line("players", columns.player_ids)
+        hash_lines()
         # The arrays' own memory is hashed (no copy as bytes) when they already are what is hashed.
         for name in ("black", "white", "day", "tournament"):
             digest.update(np.ascontiguousarray(getattr(columns, name), dtype="<i8").data)
         digest.update(np.ascontiguousarray(columns.black_score, dtype="<f8").data)
     for seed in sorted(seeds, key=lambda s: s.player_id):
         line("seed", seed.player_id, seed.rating, seed.status, seed.as_of, seed.title, seed.counters)
+    hash_lines()
     return digest.hexdigest()

@@ -35,13 +35,13 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from itertools import chain
-from json.encoder import encode_basestring_ascii
 from typing import Any, Generic, TypeVar
 
 import numpy as np
 from sqlalchemy import select
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
+from app import json_encoding
 from app.models import RatingSnapshot
 from app.problems import NotFound
 from app.rating.system import CodedColumn, RecordColumn, object_column
@@ -701,18 +701,4 @@ def _utf8(text: str) -> np.ndarray:
     return np.frombuffer(text.encode(), dtype=np.uint8)
 
 
-def _json_encoder() -> Callable[[Any], str]:
-    default = json.JSONEncoder()
-    try:
-        from _json import make_encoder  # the accelerator json.encoder knows as c_make_encoder
-    except ImportError:  # a Python without it
-        return default.encode
-    make = make_encoder(None, default.default, encode_basestring_ascii, None, ": ", ", ", False, False, True)
-
-    def encode(value: Any) -> str:
-        return "".join(make(value, 0))
-
-    return encode
-
-
-_json = _json_encoder()
+_json = json_encoding.encoder()
