@@ -145,8 +145,9 @@ def run_job(job_id: int, list_date: dt.date | None = None, *, serves_readers: bo
                 )
             computed = time.perf_counter()
             with session_scope() as session:
-                snapshot_id = write_snapshot(session, job_id, data, list_date or dt.date.today())
-                keep_for_readers = _prepared_for_readers(session, snapshot_id) if serves_readers else None
+                snapshot = write_snapshot(session, job_id, data, list_date or dt.date.today())
+                snapshot_id = snapshot.id
+                keep_for_readers = _prepared_for_readers(session, snapshot) if serves_readers else None
             if keep_for_readers is not None:
                 keep_for_readers()
             written = time.perf_counter()
@@ -154,7 +155,7 @@ def run_job(job_id: int, list_date: dt.date | None = None, *, serves_readers: bo
             # would otherwise scan them all (47,051 entries of the large history: 20 ms) at the next
             # allocation of any thread, often a reader's request.
             timings, players, games = data.timings, len(data.entries), data.games
-            del data
+            del data, snapshot, keep_for_readers
         _record_timings(job_id, {**timings, "write": written - computed})
         _ended(job_id, list_id, SUCCEEDED, claimed)
         _checkpoint_after(job_id)
@@ -198,7 +199,7 @@ def run_job(job_id: int, list_date: dt.date | None = None, *, serves_readers: bo
         _fail(job_id, list_id, claimed, error)
 
 
-def write_snapshot(session: Session, job_id: int, data: recompute.SnapshotData, list_date: dt.date) -> int:
+def write_snapshot(session: Session, job_id: int, data: recompute.SnapshotData, list_date: dt.date) -> RatingSnapshot:
     """Insert the snapshot and its rows, point the list at it and mark the job succeeded: one
     transaction (the caller's), so all of it or none of it is seen."""
     job = session.get(Job, job_id, with_for_update=True)
@@ -232,17 +233,15 @@ def write_snapshot(session: Session, job_id: int, data: recompute.SnapshotData, 
     job.finished_at = _now()
     job.result = {"snapshot_id": snapshot.id, "players": len(data.entries), "games": data.games, "notes": data.notes}
     session.flush()
-    return snapshot.id
+    return snapshot
 
 
-def _prepared_for_readers(session: Session, snapshot_id: int) -> Callable[[], None]:
+def _prepared_for_readers(session: Session, snapshot: RatingSnapshot) -> Callable[[], None]:
     """What a reader of this process would read first of the new snapshot (its timeline for a list
     as of a date, its changes' codes for a player's or a tournament's page), read through the job's
     transaction before it commits; the returned function keeps them once it has. The first reads
     after a recompute of the large history otherwise paid 10-20 ms for them, each process once
     (bench/README.md, "Ninth pass"); an API replica beside a worker process still does."""
-    snapshot = session.get(RatingSnapshot, snapshot_id)
-    assert snapshot is not None
     timeline, changes = timelines.prepared(session, snapshot), snapshot_changes.prepared(session, snapshot)
 
     def keep() -> None:
