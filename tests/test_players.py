@@ -336,6 +336,9 @@ def test_the_website_page_of_a_merged_record_redirects_to_his_player(client: Tes
     page = client.get("/players/p1b", follow_redirects=False)
     assert page.status_code == 307 and page.headers["location"] == "/players/p1"
     assert client.get("/players/p1").status_code == 200
+    # A page of his games leads to the same page of his player's.
+    assert client.get("/players/p1b", params={"page": 2}, follow_redirects=False).headers["location"] == "/players/p1?page=2"
+    assert client.get("/players/p1b", params={"page": 1}, follow_redirects=False).headers["location"] == "/players/p1"
 
 
 # --- list filters ---------------------------------------------------------------------------------

@@ -325,8 +325,11 @@ def player(player_id: str, request: Request, session: SessionDep) -> Response:
         return _error(request, problem)
     merged_into = pages.merged_into(session, player_id)
     if merged_into is not None:
-        # A merged record's page is his player's; temporary, as an unmerge may undo it (issue 24 item 2).
-        return RedirectResponse(f"/players/{merged_into}", status_code=307)
+        # A merged record's page is his player's, at the same page of games; temporary, as an unmerge
+        # may undo it (issue 24 item 2).
+        return RedirectResponse(
+            display.with_query(display.player_path(merged_into), page=page if page != 1 else None), status_code=307
+        )
     return _page(request, language, "player.html", lambda: pages.player_page(session, player_id, language, page))
 
 
