@@ -28,6 +28,15 @@ ROOT = Path(__file__).resolve().parents[1]
 class LiveServer:
     url: str
     process: subprocess.Popen
+    _written: str = ""
+
+    def log(self) -> str:
+        """What the server has written to its standard error so far (read without waiting)."""
+        stream = self.process.stderr
+        if stream is not None and not stream.closed:
+            os.set_blocking(stream.fileno(), False)
+            self._written += (stream.read() or b"").decode(errors="replace")
+        return self._written
 
     def kill(self) -> None:
         """SIGKILL: no shutdown hook, no pending write gets a chance to finish."""

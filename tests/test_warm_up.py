@@ -5,7 +5,6 @@ start without it (conftest); these tests turn it on."""
 import asyncio
 import json
 import logging
-import os
 import time
 
 import httpx
@@ -69,26 +68,18 @@ def test_a_process_on_a_database_not_migrated_yet_skips_its_warm_up(tmp_path):
         skipped = _logged(server, "warm_up_skipped")
         assert skipped["failed"] == ["/v1/health/ready 503"], skipped
         assert httpx.get(f"{server.url}/v1/health/ready", timeout=10).status_code == 503
-        assert "unexpected error" not in _log_text(server)
+        assert "unexpected error" not in server.log()
 
 
 def _logged(server, event: str) -> dict:  # type: ignore[no-untyped-def]
-    """The server's JSON log line of ``event``, from its standard error (written before it served)."""
+    """The server's JSON log line of ``event`` (written before it served)."""
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
-        for line in _log_text(server).splitlines():
+        for line in server.log().splitlines():
             if line.startswith("{") and json.loads(line).get("event") == event:
                 return json.loads(line)
         time.sleep(0.05)
-    raise AssertionError(f"no {event} in the server's log: {_log_text(server)[-2000:]}")
-
-
-def _log_text(server) -> str:  # type: ignore[no-untyped-def]
-    """What the server has written to its standard error so far."""
-    stream = server.process.stderr
-    os.set_blocking(stream.fileno(), False)
-    server.log = getattr(server, "log", "") + (stream.read() or b"").decode(errors="replace")
-    return server.log
+    raise AssertionError(f"no {event} in the server's log: {server.log()[-2000:]}")
 
 
 def _requests_counted(url: str, route: str) -> float:

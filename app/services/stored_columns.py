@@ -587,8 +587,8 @@ class PerSnapshot(Generic[_Read]):
         return self._read(session, snapshot.id)
 
     def keep(self, snapshot: RatingSnapshot, built: _Read) -> None:
-        """Keep ``built`` as the snapshot's (once its transaction has committed: a snapshot rolled
-        back must not be kept, though its (id, created_at) would never be read)."""
+        """Keep ``built`` as the snapshot's, the most recently read; called once the snapshot is
+        committed (one rolled back is never kept)."""
         with self._lock:
             self._kept[(snapshot.id, snapshot.created_at)] = built
             self._kept.move_to_end((snapshot.id, snapshot.created_at))
