@@ -262,12 +262,13 @@ def _reads(base: str, count: int, busiest: list[str], *, after_restart: bool = F
     last_played = max(row["last_played"] for row in page["items"] if row.get("last_played"))
     year = int(last_played[:4])
     step = max(1, total // (count + 1) // 500) * 500
+    # After a restart, the next players, tournaments and texts, pages half a page on, another day of the year.
     other = count if after_restart else 0
+    page_shift = 250 if after_restart else 0
     day = "03-31" if after_restart else "06-30"
     kinds = {
         "list page (500 rows)": [
-            f"/v1/rating-lists/rif-whr/ratings?status=all&limit=500&offset={step * (i + 1) + 250 * bool(other)}"
-            for i in range(count)
+            f"/v1/rating-lists/rif-whr/ratings?status=all&limit=500&offset={step * (i + 1) + page_shift}" for i in range(count)
         ],
         "as_of page (500 rows)": [
             f"/v1/rating-lists/rif-whr/ratings?status=all&limit=500&as_of={year - 1 - i}-{day}" for i in range(count)
