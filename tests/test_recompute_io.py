@@ -7,7 +7,9 @@ import datetime as dt
 import numpy as np
 import pytest
 from pydantic import BaseModel, ConfigDict
-from sqlalchemy import insert
+from sqlalchemy import insert, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import sessionmaker
 
 from app import db
 from app.models import RatingList
@@ -271,3 +273,59 @@ def test_a_jobs_rows_are_freed_before_the_collector_runs_again(client, monkeypat
     job = recompute_now(client)
     assert job["result"]["players"] > 0 and job["result"]["timings_s"]["write"] >= 0
     assert alive_when_resumed == [False]
+
+
+def test_a_jobs_commit_leaves_the_checkpoint_until_the_job_is_seen_succeeded(client, monkeypatch, database_url):
+    """On SQLite the commit of a snapshot does not copy the write-ahead log into the database file
+    (120 ms of the large history's recompute, which its client waited on); the worker checkpoints
+    once the job has succeeded (``jobs._checkpoint_after``), and the connection checkpoints by itself
+    again once back in the pool. Nothing changes on PostgreSQL."""
+    from app.services import jobs
+
+    sqlite = make_url(database_url).get_backend_name() == "sqlite"
+    cli_import_renju_cn()
+    seen: list[tuple[str, object]] = []
+    write_snapshot, checkpoint = jobs.write_snapshot, jobs.checkpoint
+
+    def watched_write(session, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if sqlite:
+            seen.append(("automatic checkpoints while writing", session.scalar(text("PRAGMA wal_autocheckpoint"))))
+        return write_snapshot(session, *args, **kwargs)
+
+    def watched_checkpoint(engine, **kwargs):  # type: ignore[no-untyped-def]
+        with db.session_scope() as session:
+            seen.append(("job when checkpointed", session.scalar(text("SELECT status FROM jobs ORDER BY id DESC LIMIT 1"))))
+        checkpoint(engine, **kwargs)
+
+    monkeypatch.setattr(jobs, "write_snapshot", watched_write)
+    monkeypatch.setattr(jobs, "checkpoint", watched_checkpoint)
+    assert recompute_now(client)["result"]["players"] > 0
+    assert seen == ([("automatic checkpoints while writing", 0)] if sqlite else []) + [("job when checkpointed", "succeeded")]
+    if sqlite:
+        with db.get_engine().connect() as connection:  # the writer's connection, back in the pool
+            assert connection.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == db.SQLITE_AUTOMATIC_CHECKPOINT_PAGES
+
+
+def test_a_commit_after_which_the_caller_checkpoints_leaves_the_database_file_as_it_was(tmp_path):
+    """``checkpoint_after_commit`` on a transaction far over SQLite's 1,000 pages: the database file
+    does not grow at its commit, the log holds it, and ``checkpoint`` then copies it; the next
+    transaction on the same connection checkpoints by itself as SQLite does."""
+    path = tmp_path / "deferred.sqlite3"
+    engine = db.make_engine(f"sqlite:///{path}")
+    maker = sessionmaker(engine)
+    megabytes = 6 << 20  # 1,536 pages of 4 KiB
+    with db.session_scope(maker) as session:
+        session.execute(text("CREATE TABLE blobs (value BLOB)"))
+    db.checkpoint(engine, truncate=True)
+    empty = path.stat().st_size
+    with db.session_scope(maker) as session:
+        db.checkpoint_after_commit(session)
+        session.execute(text("INSERT INTO blobs VALUES (randomblob(:size))"), {"size": megabytes})
+    assert path.stat().st_size == empty
+    assert path.with_name(path.name + "-wal").stat().st_size > megabytes
+    db.checkpoint(engine)
+    assert path.stat().st_size > megabytes
+    with db.session_scope(maker) as session:  # the same pooled connection, its automatic checkpoints back
+        session.execute(text("INSERT INTO blobs VALUES (randomblob(:size))"), {"size": megabytes})
+    assert path.stat().st_size > 2 * megabytes
+    engine.dispose()

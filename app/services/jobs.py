@@ -25,7 +25,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, Operation
 from sqlalchemy.orm import Session, aliased
 
 from app import metrics
-from app.db import checkpoint, dialect_insert, get_engine, insert_rows, session_scope
+from app.db import checkpoint, checkpoint_after_commit, dialect_insert, get_engine, insert_rows, session_scope
 from app.models import (
     Job,
     RatingEntry,
@@ -145,6 +145,7 @@ def run_job(job_id: int, list_date: dt.date | None = None, *, serves_readers: bo
                 )
             computed = time.perf_counter()
             with session_scope() as session:
+                checkpoint_after_commit(session)  # _checkpoint_after, once the job is seen succeeded
                 snapshot = write_snapshot(session, job_id, data, list_date or dt.date.today())
                 snapshot_id = snapshot.id
                 keep_for_readers = _prepared_for_readers(session, snapshot) if serves_readers else None
