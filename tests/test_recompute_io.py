@@ -313,19 +313,19 @@ def test_a_commit_after_which_the_caller_checkpoints_leaves_the_database_file_as
     path = tmp_path / "deferred.sqlite3"
     engine = db.make_engine(f"sqlite:///{path}")
     maker = sessionmaker(engine)
-    megabytes = 6 << 20  # 1,536 pages of 4 KiB
+    blob_bytes = 6 << 20  # 6 MiB: 1,536 pages of 4 KiB
     with db.session_scope(maker) as session:
         session.execute(text("CREATE TABLE blobs (value BLOB)"))
     db.checkpoint(engine, truncate=True)
     empty = path.stat().st_size
     with db.session_scope(maker) as session:
         db.checkpoint_after_commit(session)
-        session.execute(text("INSERT INTO blobs VALUES (randomblob(:size))"), {"size": megabytes})
+        session.execute(text("INSERT INTO blobs VALUES (randomblob(:size))"), {"size": blob_bytes})
     assert path.stat().st_size == empty
-    assert path.with_name(path.name + "-wal").stat().st_size > megabytes
+    assert path.with_name(path.name + "-wal").stat().st_size > blob_bytes
     db.checkpoint(engine)
-    assert path.stat().st_size > megabytes
+    assert path.stat().st_size > blob_bytes
     with db.session_scope(maker) as session:  # the same pooled connection, its automatic checkpoints back
-        session.execute(text("INSERT INTO blobs VALUES (randomblob(:size))"), {"size": megabytes})
-    assert path.stat().st_size > 2 * megabytes
+        session.execute(text("INSERT INTO blobs VALUES (randomblob(:size))"), {"size": blob_bytes})
+    assert path.stat().st_size > 2 * blob_bytes
     engine.dispose()
