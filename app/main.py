@@ -16,6 +16,7 @@ from app.api.conditional import ConditionalReads
 from app.api.deps import reject_undeclared_query_parameters
 from app.middleware import BodySizeLimitMiddleware, RequestContextMiddleware
 from app.schema_migrations import head_revisions
+from app.services.snapshot_preparation import SnapshotWatcher
 from app.settings import Settings, get_settings
 from app.warm_up import warm_up
 from app.web import router as website
@@ -51,9 +52,15 @@ def create_app(settings: Settings | None = None, *, start_worker: bool | None = 
 
             worker = BackgroundWorker(poll_seconds=settings.worker_poll_seconds)
             worker.start()
+        watcher = None
+        if settings.snapshot_watch_seconds > 0:
+            watcher = SnapshotWatcher(poll_seconds=settings.snapshot_watch_seconds)
+            watcher.start()
         try:
             yield
         finally:
+            if watcher is not None:
+                watcher.stop()
             if worker is not None:
                 worker.stop()
 

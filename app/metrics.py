@@ -72,6 +72,13 @@ JOB_QUEUED_SECONDS = Histogram(
     buckets=(0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0),
     registry=REGISTRY,
 )
+SNAPSHOT_PREPARATION_SECONDS = Histogram(
+    "rating_snapshot_preparation_seconds",
+    "Time an API process spent reading a list's new snapshot, written by another process, before its readers asked",
+    ("list",),
+    buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+    registry=REGISTRY,
+)
 
 
 async def metrics_page(_: "Request") -> "Response":
@@ -94,6 +101,10 @@ def observe_request(method: str, route: str, status: int, seconds: float) -> Non
 def observe_job(list_id: str, outcome: str, seconds: float) -> None:
     JOBS.labels(list_id, outcome).inc()
     JOB_SECONDS.labels(list_id, outcome).observe(seconds)
+
+
+def observe_snapshot_preparation(list_id: str, seconds: float) -> None:
+    SNAPSHOT_PREPARATION_SECONDS.labels(list_id).observe(seconds)
 
 
 class DatabasePoolCollector(Collector):

@@ -36,6 +36,12 @@ class Settings(BaseSettings):
     max_games_per_tournament: int = 20_000
     run_worker: bool = Field(default=True, description="Run a recompute worker inside the API process.")
     worker_poll_seconds: float = 0.5
+    snapshot_watch_seconds: float = Field(
+        default=1.0,
+        ge=0,
+        description="How often an API process looks for lists' new snapshots written by another process, to read"
+        " them before its readers do (app.services.snapshot_preparation); 0: never.",
+    )
     warm_up: bool = Field(
         default=True, description="Answer one read of each kind of the stored data before serving (app.warm_up)."
     )

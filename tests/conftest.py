@@ -36,6 +36,7 @@ os.environ["DATABASE_URL"] = _worker_database(_SUITE_DATABASE_URL, os.environ.ge
 os.environ["RATING_API_KEYS"] = "tester:secret-key,other:second-secret"
 os.environ["RUN_WORKER"] = "false"
 os.environ["WARM_UP"] = "false"  # (its own tests turn it on: tests/test_warm_up.py)
+os.environ["SNAPSHOT_WATCH_SECONDS"] = "0"  # (on in its own tests: tests/test_snapshot_preparation.py)
 os.environ["LOG_LEVEL"] = "WARNING"
 
 from fastapi.testclient import TestClient  # noqa: E402

@@ -2,7 +2,8 @@
 worker and one `python -m app.cli worker --metrics-port`, on the suite's database (PostgreSQL in
 CI's second pass), take the durability tests' load of concurrent submissions sharing new players with
 no 5xx; every recompute job is run once, each logged as claimed and finished in JSON; `/metrics` of
-the replicas and of the worker report the requests and the jobs."""
+the replicas and of the worker report the requests and the jobs, and each replica the snapshots it
+read before its readers asked."""
 
 import json
 import os
@@ -56,7 +57,8 @@ def _metric(url: str, name: str, **labels: str) -> float:
 def test_two_api_processes_and_a_worker_take_concurrent_submissions_and_run_each_job_once(tmp_path: Path):
     worker_log = tmp_path / "worker.log"
     metrics_port = free_port()
-    with running_server(RUN_WORKER="false") as api_1, running_server(RUN_WORKER="false") as api_2:
+    replica = {"RUN_WORKER": "false", "SNAPSHOT_WATCH_SECONDS": "0.2"}
+    with running_server(**replica) as api_1, running_server(**replica) as api_2:
         with open(worker_log, "w") as log_file:
             worker = subprocess.Popen(
                 [sys.executable, "-m", "app.cli", "worker", "--metrics-port", str(metrics_port)],
@@ -93,6 +95,11 @@ def test_two_api_processes_and_a_worker_take_concurrent_submissions_and_run_each
             _metric(api.url, "rating_http_requests_total", method="POST", route="/v1/tournaments", status="201")
             for api in (api_1, api_2)
         )
+        # Each replica read a snapshot the worker wrote before its readers asked (decision 99).
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not all(_prepared(api.url) for api in (api_1, api_2)):
+            time.sleep(0.2)
+        assert all(_prepared(api.url) for api in (api_1, api_2))
         server_errors = sum(
             _metric(api.url, "rating_http_requests_total", status=str(status))
             for api in (api_1, api_2)
@@ -113,6 +120,10 @@ def test_two_api_processes_and_a_worker_take_concurrent_submissions_and_run_each
     finished = Counter(event["job_id"] for event in events if event.get("event") == "finished")
     assert claimed == finished == Counter(job.id for job in jobs)
     assert all(event["duration_s"] >= 0 for event in events if event.get("event") == "finished")
+
+
+def _prepared(url: str) -> float:
+    return _metric(url, "rating_snapshot_preparation_seconds_count", list="rif-whr")
 
 
 def _wait_until_the_queue_is_drained(timeout: float = 120) -> list[Job]:

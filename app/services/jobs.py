@@ -16,7 +16,7 @@ import os
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -33,7 +33,7 @@ from app.models import (
     RatingSnapshot,
 )
 from app.problems import NotFound
-from app.services import entry_positions, recompute, snapshot_changes, timelines
+from app.services import entry_positions, recompute, snapshot_preparation
 from app.services.rating_lists import get_rating_list
 from app.transactions import is_permanent
 
@@ -130,7 +130,8 @@ def run_job(job_id: int, list_date: dt.date | None = None, *, serves_readers: bo
     A failure of the database itself (connection lost, server stopped) is not the job's: the job is
     queued again when the database answers, or found dead by the next claim once it does.
     ``serves_readers``: this process also answers reads (the worker thread of an API process), which
-    then find the new snapshot's points and changes read before it is seen (``_prepared_for_readers``)."""
+    then find the new snapshot's points and changes read before it is seen
+    (``snapshot_preparation.prepared_for_readers``)."""
     claimed = time.perf_counter()
     list_id = "unknown"  # until the job's row is read, inside the try: a lost database is handled below
     try:
@@ -148,7 +149,7 @@ def run_job(job_id: int, list_date: dt.date | None = None, *, serves_readers: bo
                 checkpoint_after_commit(session)  # _checkpoint_after, once the job is seen succeeded
                 snapshot = write_snapshot(session, job_id, data, list_date or dt.date.today())
                 snapshot_id = snapshot.id
-                keep_for_readers = _prepared_for_readers(session, snapshot) if serves_readers else None
+                keep_for_readers = snapshot_preparation.prepared_for_readers(session, snapshot) if serves_readers else None
             if keep_for_readers is not None:
                 keep_for_readers()
             written = time.perf_counter()
@@ -235,21 +236,6 @@ def write_snapshot(session: Session, job_id: int, data: recompute.SnapshotData, 
     job.result = {"snapshot_id": snapshot.id, "players": len(data.entries), "games": data.games, "notes": data.notes}
     session.flush()
     return snapshot
-
-
-def _prepared_for_readers(session: Session, snapshot: RatingSnapshot) -> Callable[[], None]:
-    """What a reader of this process would read first of the new snapshot (its timeline for a list
-    as of a date, its changes' codes for a player's or a tournament's page), read through the job's
-    transaction before it commits; the returned function keeps them once it has. The first reads
-    after a recompute of the large history otherwise paid 10-20 ms for them, each process once
-    (bench/README.md, "Ninth pass"); an API replica beside a worker process still does."""
-    timeline, changes = timelines.prepared(session, snapshot), snapshot_changes.prepared(session, snapshot)
-
-    def keep() -> None:
-        timelines.keep(snapshot, timeline)
-        snapshot_changes.keep(snapshot, changes)
-
-    return keep
 
 
 # Where an entry tuple (recompute.ENTRY_COLUMNS) holds what its positions are computed from.

@@ -187,6 +187,11 @@ def keep(snapshot: RatingSnapshot, table: ChangeTable) -> None:
     _tables.keep(snapshot, table)
 
 
+def is_kept(snapshot: RatingSnapshot) -> bool:
+    """Whether this process keeps the snapshot's changes already (a reader's or ``keep``'s)."""
+    return _tables.is_kept(snapshot)
+
+
 def forget_all() -> None:
     """Drop every kept table (tests that rebuild the database between cases)."""
     _tables.forget_all()

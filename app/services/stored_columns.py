@@ -586,6 +586,10 @@ class PerSnapshot(Generic[_Read]):
         have committed it yet (the recompute that writes it)."""
         return self._read(session, snapshot.id)
 
+    def is_kept(self, snapshot: RatingSnapshot) -> bool:
+        with self._lock:
+            return (snapshot.id, snapshot.created_at) in self._kept
+
     def keep(self, snapshot: RatingSnapshot, built: _Read) -> None:
         """Keep ``built`` as the snapshot's, the most recently read; called once the snapshot is
         committed (one rolled back is never kept)."""

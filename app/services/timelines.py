@@ -198,6 +198,11 @@ def keep(snapshot: RatingSnapshot, timeline: Timeline) -> None:
     _timelines.keep(snapshot, timeline)
 
 
+def is_kept(snapshot: RatingSnapshot) -> bool:
+    """Whether this process keeps the snapshot's timeline already (a reader's or ``keep``'s)."""
+    return _timelines.is_kept(snapshot)
+
+
 def forget_all() -> None:
     """Drop every cached timeline (tests that rebuild the database between cases)."""
     _timelines.forget_all()
