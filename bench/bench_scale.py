@@ -80,6 +80,11 @@ def main() -> None:
         metavar="N",
         help="cold recomputes, each on a server of its own; their median is the figure (default 1)",
     )
+    parser.add_argument(
+        "--replica",
+        action="store_true",
+        help="also: an API process beside a worker process, its first reads after a recompute, watching for new snapshots or not",
+    )
     args = parser.parse_args()
 
     workdir = args.reuse or Path(tempfile.mkdtemp(prefix="bench-scale-"))
@@ -99,7 +104,10 @@ def main() -> None:
     else:
         _drop_snapshots(database)
     _drop_queued_jobs(database)
-    rows += _serve_and_measure(args, environment, database, _busiest_players(database, 2 * args.reads))
+    busiest = _busiest_players(database, 2 * args.reads)
+    rows += _serve_and_measure(args, environment, database, busiest)
+    if args.replica:
+        rows += _beside_a_worker(args, environment, busiest)
     if args.reference:
         rows.append(_reference(args.size, workdir))
     print(f"load average after: {os.getloadavg()}")
@@ -231,6 +239,29 @@ def _serve_and_measure(
     return rows
 
 
+def _beside_a_worker(
+    args: argparse.Namespace, environment: dict[str, str], busiest: list[str]
+) -> list[tuple[str, str, str, bool | None]]:
+    """The production topology (compose.yaml): an API process without a worker beside a worker
+    process. A recompute asked of the API process, run by the worker; two seconds later (twice the
+    default look), each kind of read asked as a reader would, first with the API process not
+    watching for new snapshots (SNAPSHOT_WATCH_SECONDS=0, as before decision 99), then watching."""
+    rows: list[tuple[str, str, str, bool | None]] = []
+    for watch in ("0", "1.0"):
+        replica = {**environment, "RUN_WORKER": "false", "SNAPSHOT_WATCH_SECONDS": watch}
+        worker = subprocess.Popen([sys.executable, "-m", "app.cli", "worker"], cwd=ROOT, env=environment)
+        try:
+            with _server(replica) as base:
+                _print_recompute("beside a worker process: recompute", _recompute(base))
+                time.sleep(2.0)
+                label = f"beside a worker, {'not watching' if watch == '0' else 'watching every 1 s'}"
+                rows += _reads(base, args.reads, busiest[: args.reads], label=label)
+        finally:
+            worker.terminate()
+            worker.wait(timeout=30)
+    return rows
+
+
 def _print_recompute(label: str, recompute: dict) -> None:
     print(f"{label}: {recompute['total']:.2f} s; the job's split: {json.dumps(recompute.get('timings_s', {}))}", flush=True)
 
@@ -254,7 +285,8 @@ def _recompute_row(label: str, recomputes: list[dict]) -> tuple[str, str, str, b
 
 @contextmanager
 def _server(environment: dict[str, str]) -> Iterator[str]:
-    """One uvicorn server of the app, its worker in the process (as `make run`): its base URL once ready."""
+    """One uvicorn server of the app, its worker in the process (as `make run`) unless ``environment``
+    says RUN_WORKER=false: its base URL once ready."""
     from tests.live_server import free_port
 
     port = free_port()
@@ -274,7 +306,7 @@ def _server(environment: dict[str, str]) -> Iterator[str]:
             "httptools",
         ],
         cwd=ROOT,
-        env={**environment, "RUN_WORKER": "true"},
+        env={"RUN_WORKER": "true", **environment},
     )
     try:
         _wait_until_up(base, server)
@@ -284,8 +316,11 @@ def _server(environment: dict[str, str]) -> Iterator[str]:
         server.wait(timeout=30)
 
 
-def _reads(base: str, count: int, busiest: list[str], *, after_restart: bool = False) -> list[tuple[str, str, str, bool | None]]:
-    """Each kind ``count`` times; after a restart, other pages, dates, players, tournaments and texts."""
+def _reads(
+    base: str, count: int, busiest: list[str], *, after_restart: bool = False, label: str | None = None
+) -> list[tuple[str, str, str, bool | None]]:
+    """Each kind ``count`` times; after a restart, other pages, dates, players, tournaments and texts.
+    ``label``: another process's reads of the first queries, named so."""
     page = json.loads(_request(f"{base}/v1/rating-lists/rif-whr/ratings?status=all&limit=500")[2])
     total = page["total"]
     players = [row["player_id"] for row in page["items"]]
@@ -311,11 +346,12 @@ def _reads(base: str, count: int, busiest: list[str], *, after_restart: bool = F
         "search (API)": [f"/v1/players?q=Last{1000 + other + i}" for i in range(count)],
         "search (website)": [f"/players?q=First{2000 + other + i}" for i in range(count)],
     }
+    prefix = label or ("after a restart" if after_restart else "uncached")
     rows: list[tuple[str, str, str, bool | None]] = []
     for label, paths in kinds.items():
         times = [_timed(f"{base}{path}") for path in paths]
         median = statistics.median(times)
-        label = f"after a restart: {label}" if after_restart else f"uncached: {label}"
+        label = f"{prefix}: {label}"
         print(f"{label}: first {times[0]:.1f} ms, median {median:.1f} ms, max {max(times):.1f} ms", flush=True)
         rows.append(
             (
@@ -325,7 +361,7 @@ def _reads(base: str, count: int, busiest: list[str], *, after_restart: bool = F
                 median < READ_MS and max(times) < READ_MS,
             )
         )
-    if after_restart:
+    if after_restart or prefix != "uncached":
         return rows
     kept_path = f"{base}/v1/rating-lists/rif-whr/ratings?status=all&limit=500"
     status, headers, _ = _request(kept_path)
