@@ -33,6 +33,17 @@ PlayerIdPath = Annotated[Identifier, Path(description="The player's id, as his s
 JobIdPath = Annotated[
     int, Path(ge=1, le=MAX_DATABASE_ID, description="The job's id, from a recompute's 202 answer or its `Location` header")
 ]
+MAX_JOB_WAIT_SECONDS = 30
+JobWait = Annotated[
+    float,
+    Query(
+        ge=0,
+        le=MAX_JOB_WAIT_SECONDS,
+        description="Answer once the job has succeeded or failed, or after this many seconds, whichever is first"
+        " (long polling; 0, the default: at once)",
+        examples=[10],
+    ),
+]
 SnapshotIdPath = Annotated[
     int, Path(ge=1, le=MAX_DATABASE_ID, description="The snapshot's id (`GET /v1/rating-lists/{list_id}/snapshots`)")
 ]

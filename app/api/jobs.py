@@ -3,7 +3,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from app.api import examples
-from app.api.deps import JobIdPath, Limit, Offset
+from app.api.deps import JobIdPath, JobWait, Limit, Offset
 from app.api.examples import responses
 from app.http.session import SessionDep
 from app.schemas.common import Identifier, Page
@@ -29,11 +29,13 @@ def list_jobs(
 
 
 @router.get("/{job_id}", operation_id="get_job", responses=responses(examples.GET_JOB))
-def get_job(job_id: JobIdPath, session: SessionDep) -> JobRead:
+async def get_job(job_id: JobIdPath, wait: JobWait = 0) -> JobRead:
     """Follow a recompute job
 
     Its status (queued, running, succeeded or failed), its progress from 0 to 1, and its outcome: the
-    snapshot it wrote and a summary, or why it failed. Poll it until it has succeeded or failed; a
-    job whose worker died (stopped answering for a minute, or lost its database) is queued and run
-    again once, then failed rather than left running."""
-    return JobRead.model_validate(service.get_job(session, job_id))
+    snapshot it wrote and a summary, or why it failed. With `wait`, the answer comes once the job
+    has succeeded or failed, or after that many seconds, whichever is first: one request instead of
+    polling. Without it, poll until the job has succeeded or failed. A job whose worker died (stopped
+    answering for a minute, or lost its database) is queued and run again once, then failed rather
+    than left running."""
+    return JobRead.model_validate(await service.job_when_ended(job_id, wait))

@@ -23,6 +23,7 @@ from typing import Any
 from sqlalchemy import CursorResult, Result, exists, func, select, text, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, aliased
+from starlette.concurrency import run_in_threadpool
 
 from app import metrics
 from app.db import checkpoint, checkpoint_after_commit, dialect_insert, get_engine, insert_rows, session_scope
@@ -33,7 +34,7 @@ from app.models import (
     RatingSnapshot,
 )
 from app.problems import NotFound
-from app.services import entry_positions, recompute, snapshot_preparation
+from app.services import entry_positions, job_events, recompute, snapshot_preparation
 from app.services.rating_lists import get_rating_list
 from app.transactions import is_permanent
 
@@ -47,6 +48,8 @@ HEARTBEAT_SECONDS = 10.0
 STALE_AFTER = dt.timedelta(minutes=1)
 # A job is claimed at most this often: once, and once more after its worker died.
 MAX_ATTEMPTS = 2
+# A request waiting for a job's end looks at it this often (the job may be another process's).
+RECHECK_SECONDS = 0.25
 
 
 def trigger_recompute(session: Session, list_id: str) -> Job:
@@ -84,6 +87,18 @@ def get_job(session: Session, job_id: int) -> Job:
     if job is None:
         raise NotFound(f"Job {job_id} does not exist.")
     return job
+
+
+async def job_when_ended(job_id: int, seconds: float) -> Job:
+    """The job once it has succeeded or failed, or as it is after ``seconds`` (long polling); each
+    look at it in a short transaction of its own, so that a waiting request holds no connection."""
+    deadline = time.monotonic() + seconds
+    while True:
+        job = await run_in_threadpool(_job_now, job_id)
+        left = deadline - time.monotonic()
+        if job.status in (SUCCEEDED, FAILED) or left <= 0:
+            return job
+        await job_events.ended_or_after(job_id, min(left, RECHECK_SECONDS))
 
 
 def list_jobs(session: Session, *, list_id: str | None, status: str | None, limit: int, offset: int) -> tuple[list[Job], int]:
@@ -159,6 +174,7 @@ def run_job(job_id: int, list_date: dt.date | None = None, *, serves_readers: bo
             timings, players, games = data.timings, len(data.entries), data.games
             del data, snapshot, keep_for_readers
         _record_timings(job_id, {**timings, "write": written - computed})
+        job_events.ended(job_id)
         _ended(job_id, list_id, SUCCEEDED, claimed)
         _checkpoint_after(job_id)
         log.info(
@@ -403,6 +419,11 @@ def _ended(job_id: int, list_id: str, outcome: str, claimed: float) -> None:
     metrics.observe_job(list_id, outcome, time.perf_counter() - claimed)
 
 
+def _job_now(job_id: int) -> Job:
+    with session_scope() as session:
+        return get_job(session, job_id)
+
+
 def _utc(moment: dt.datetime) -> dt.datetime:
     return moment.replace(tzinfo=dt.UTC) if moment.tzinfo is None else moment  # SQLite keeps no zone; the column is UTC
 
@@ -435,6 +456,7 @@ def _fail(job_id: int, list_id: str, claimed: float, error: Exception) -> None:
             .where(Job.id == job_id)
             .values(status=FAILED, error=f"{type(error).__name__}: {error}", finished_at=_now())
         )
+    job_events.ended(job_id)
 
 
 def _database_unavailable(error: DBAPIError) -> bool:
