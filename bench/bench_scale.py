@@ -4,14 +4,15 @@ imported with the CLI into a fresh SQLite file, recomputed through the API, then
 Prints each figure beside its target.
 
     .venv/bin/python bench/bench_scale.py [--size large|rif] [--reuse DIR] [--skip-import] [--reads 7]
-                                          [--reference] [--cold N]
+                                          [--reference] [--cold N] [--replica] [--poll]
 
 - import: `python -m app.cli import FILE --no-progress --no-recompute` in a subprocess: wall time,
   games a second, and the process's peak RSS (`wait4`'s `ru_maxrss`). Targets: under 150 MB
   whatever the file's size, at least 30,000 games a second.
 - recompute: one uvicorn server (`app.main:app`, its worker in the process, as `make run`), the
   queued jobs the import left removed first; `POST /v1/rating-lists/rif-whr/recompute` until the
-  job has succeeded, polled every 25 ms, with the job's own read / compute / write split; then once
+  job has succeeded, waited for with `GET /v1/jobs/{id}?wait=30` (with --poll, polled every 25 ms as
+  a client without `wait` would), with the job's own read / compute / write split; then once
   more, warm-started from the snapshot the first wrote. Target: under 2.5 s end to end. With --cold N,
   N cold recomputes, each on a new server with the snapshots before it removed: their median is the
   figure (a single one moved by a second from minute to minute on the development VM). With
@@ -85,6 +86,7 @@ def main() -> None:
         action="store_true",
         help="also: an API process beside a worker process, its first reads after a recompute, watching for new snapshots or not",
     )
+    parser.add_argument("--poll", action="store_true", help="poll each recompute's job every 25 ms instead of waiting for it")
     args = parser.parse_args()
 
     workdir = args.reuse or Path(tempfile.mkdtemp(prefix="bench-scale-"))
@@ -220,16 +222,16 @@ def _serve_and_measure(
     colds = []
     for _ in range(args.cold - 1):
         with _server(environment) as base:
-            colds.append(_recompute(base))
+            colds.append(_recompute(base, args.poll))
             _print_recompute("WHR recompute through the API", colds[-1])
         _drop_snapshots(database)
     with _server(environment) as base:
         # The first recompute of the database (cold after an import: no snapshot to start from), then
         # the list recomputed again, warm-started from the snapshot the first wrote, as after a submission.
-        colds.append(_recompute(base))
+        colds.append(_recompute(base, args.poll))
         _print_recompute("WHR recompute through the API", colds[-1])
         rows.append(_recompute_row("WHR recompute through the API", colds))
-        warm = _recompute(base)
+        warm = _recompute(base, args.poll)
         _print_recompute("the same again, warm-started", warm)
         rows.append(_recompute_row("the same again, warm-started", [warm]))
         rows += _reads(base, args.reads, busiest[: args.reads])
@@ -252,7 +254,7 @@ def _beside_a_worker(
         worker = subprocess.Popen([sys.executable, "-m", "app.cli", "worker"], cwd=ROOT, env=environment)
         try:
             with _server(replica) as base:
-                _print_recompute("beside a worker process: recompute", _recompute(base))
+                _print_recompute("beside a worker process: recompute", _recompute(base, args.poll))
                 time.sleep(2.0)
                 label = f"beside a worker, {'not watching' if watch == '0' else 'watching every 1 s'}"
                 rows += _reads(base, args.reads, busiest[: args.reads], label=label)
@@ -427,17 +429,19 @@ def _wait_until_up(base: str, server: subprocess.Popen[bytes]) -> None:
     sys.exit("the server was not ready within 120 s")
 
 
-def _recompute(base: str) -> dict:
-    """Trigger to the job's success, polled every 25 ms (bench_http.py says why not more often)."""
+def _recompute(base: str, poll: bool = False) -> dict:
+    """Trigger to the job's success: one request that waits for its end (`?wait=30`), or with
+    ``poll`` a request every 25 ms (bench_http.py says why not more often)."""
     started = time.perf_counter()
     status, _, payload = _request(f"{base}/v1/rating-lists/rif-whr/recompute", {"Authorization": f"Bearer {API_KEY}"}, "POST")
     assert status == 202, (status, payload)
     job_id = json.loads(payload)["job_id"]
     while True:
-        job = json.loads(_request(f"{base}/v1/jobs/{job_id}")[2])
+        job = json.loads(_request(f"{base}/v1/jobs/{job_id}" if poll else f"{base}/v1/jobs/{job_id}?wait=30")[2])
         if job["status"] in ("succeeded", "failed"):
             break
-        time.sleep(0.025)
+        if poll:
+            time.sleep(0.025)
     total = time.perf_counter() - started
     assert job["status"] == "succeeded", job
     deadline = time.monotonic() + 5
