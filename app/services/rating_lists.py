@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 from pydantic import TypeAdapter, ValidationError
-from sqlalchemy import delete, func, insert, select
+from sqlalchemy import String, Text, cast, delete, func, insert, select
 from sqlalchemy.orm import Session
 
 from app.db import locked_row, select_rows_by_key
@@ -335,10 +335,10 @@ def _stored_ratings(
             RatingEntry.rating,
             RatingEntry.deviation,
             RatingEntry.games,
-            RatingEntry.last_played,
+            _AS_TEXT_LAST_PLAYED,
             RatingEntry.status,
             RatingEntry.title,
-            RatingEntry.counters,
+            _AS_TEXT_COUNTERS,
         )
         .join(Player, Player.id == RatingEntry.player_id)
         .order_by(position)
@@ -351,10 +351,21 @@ def _stored_ratings(
         rows = session.connection().execute(page.where(*filtered).offset(offset))
     return _ROWS.validate_python(
         [
-            dict(zip(_ROW_FIELDS, (rank, player_id, full_name(name, surname), *rest)))
-            for rank, (player_id, name, surname, *rest) in enumerate(rows, start=offset + 1)
+            dict(zip(_ROW_FIELDS, (rank, player_id, full_name(name, surname), *rest, _decoded(counters))))
+            for rank, (player_id, name, surname, *rest, counters) in enumerate(rows, start=offset + 1)
         ]
     ), total
+
+
+# A page's days and counters are read as their stored text: pydantic-core parses the ISO days, and
+# the counters are decoded only where there are any. A list without counters (WHR) stores a JSON
+# null in every entry, which SQLAlchemy's JSON type decoded one by one: 5 ms of a 500-row page's 18.
+_AS_TEXT_LAST_PLAYED = cast(RatingEntry.last_played, String).label("last_played")
+_AS_TEXT_COUNTERS = cast(RatingEntry.counters, Text).label("counters")
+
+
+def _decoded(counters: str | None) -> Any:
+    return None if counters is None or counters == "null" else json.loads(counters)
 
 
 def _ratings_as_of(
