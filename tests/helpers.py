@@ -18,7 +18,9 @@ from pathlib import Path
 from types import ModuleType
 from xml.sax.saxutils import escape, quoteattr
 
+import httpx
 from fastapi.testclient import TestClient
+from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import delete, func, insert, select
 
 from app import db
@@ -103,6 +105,17 @@ def alembic_runner(engine):  # type: ignore[no-untyped-def]
 
 
 # --- bodies and steps through the API -------------------------------------------------------------
+
+
+def metric_sum(url: str, name: str, **labels: str) -> float:
+    """The sum of the samples of a metric on a live server's ``/metrics`` whose labels include ``labels``."""
+    text = httpx.get(f"{url}/metrics", timeout=10).text
+    return sum(
+        sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+        if sample.name == name and labels.items() <= sample.labels.items()
+    )
 
 
 def tournament_body(tournament_id: str = "T1", **overrides: object) -> dict:

@@ -8,11 +8,10 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import httpx
-from prometheus_client.parser import text_string_to_metric_families
 
 from app.services import jobs
 from app.services.jobs import run_pending_jobs
-from tests.helpers import AUTH, tournament_body
+from tests.helpers import AUTH, metric_sum, tournament_body
 from tests.live_server import running_server
 
 
@@ -27,16 +26,10 @@ def test_a_wait_answers_once_this_processs_worker_has_ended_the_job(client, monk
     job_id = _queued_job(client)
     # Only the worker's wake-up can end the wait before its 20 s: the request's own look is made rare.
     monkeypatch.setattr(jobs, "RECHECK_SECONDS", 60.0)
-    runner = threading.Timer(0.5, run_pending_jobs)
-    started = time.monotonic()
-    runner.start()
-    try:
-        answer = client.get(f"/v1/jobs/{job_id}", params={"wait": 20})
-    finally:
-        runner.join()
+    answer, waited = _waited_while_this_process_runs_it(client, job_id)
     assert answer.status_code == 200 and answer.json()["status"] == "succeeded", answer.text
     assert answer.json()["snapshot_id"] is not None
-    assert time.monotonic() - started < 15  # woken, not timed out
+    assert waited < 15  # woken, not timed out
 
 
 def test_a_wait_answers_once_this_processs_worker_has_failed_the_job(client, monkeypatch):
@@ -47,6 +40,15 @@ def test_a_wait_answers_once_this_processs_worker_has_failed_the_job(client, mon
         raise RuntimeError("the engine broke")
 
     monkeypatch.setattr(jobs.recompute, "compute_snapshot", broken)
+    answer, waited = _waited_while_this_process_runs_it(client, job_id)
+    assert answer.status_code == 200 and answer.json()["status"] == "failed", answer.text
+    assert "the engine broke" in answer.json()["error"]
+    assert waited < 15  # woken, not timed out
+
+
+def _waited_while_this_process_runs_it(client, job_id: int) -> tuple[httpx.Response, float]:  # type: ignore[no-untyped-def]
+    """``GET /v1/jobs/{job_id}?wait=20`` while this process's worker runs the job half a second later;
+    the answer and the seconds it took."""
     runner = threading.Timer(0.5, run_pending_jobs)
     started = time.monotonic()
     runner.start()
@@ -54,9 +56,7 @@ def test_a_wait_answers_once_this_processs_worker_has_failed_the_job(client, mon
         answer = client.get(f"/v1/jobs/{job_id}", params={"wait": 20})
     finally:
         runner.join()
-    assert answer.status_code == 200 and answer.json()["status"] == "failed", answer.text
-    assert "the engine broke" in answer.json()["error"]
-    assert time.monotonic() - started < 15  # woken, not timed out
+    return answer, time.monotonic() - started
 
 
 def test_a_wait_on_a_job_another_process_runs_answers_once_it_has_succeeded(client):
@@ -67,7 +67,7 @@ def test_a_wait_on_a_job_another_process_runs_answers_once_it_has_succeeded(clie
             time.sleep(0.5)
             assert not waiting.done()
             # While it waits, the request holds no connection of the server's pool.
-            assert _metric(server.url, "rating_db_pool_checked_out") == 0
+            assert metric_sum(server.url, "rating_db_pool_checked_out") == 0
             run_pending_jobs()
             answer = waiting.result()
     assert answer.status_code == 200 and answer.json()["status"] == "succeeded", answer.text
@@ -91,10 +91,3 @@ def test_a_wait_for_an_unknown_job_or_out_of_range_is_a_problem_at_once(client):
         answer = client.get(f"/v1/jobs/{job_id}", params={"wait": wait})
         assert answer.status_code == 422, answer.text
         assert [error["pointer"] for error in answer.json()["errors"]] == ["query:wait"]
-
-
-def _metric(url: str, name: str) -> float:
-    text = httpx.get(f"{url}/metrics", timeout=10).text
-    return sum(
-        sample.value for family in text_string_to_metric_families(text) for sample in family.samples if sample.name == name
-    )

@@ -16,12 +16,11 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
-from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import select
 
 from app import db
 from app.models import Job, RatingList, RatingSnapshot
-from tests.helpers import AUTH, tournament_body
+from tests.helpers import AUTH, metric_sum, tournament_body
 from tests.live_server import free_port, running_server
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,17 +40,6 @@ def _tournament_sharing_players(number: int) -> dict:
         if i < j
     ]
     return tournament_body(f"P{number:03d}", players=players, games=games)
-
-
-def _metric(url: str, name: str, **labels: str) -> float:
-    """The sum of a metric's samples whose labels include ``labels``."""
-    text = httpx.get(f"{url}/metrics", timeout=10).text
-    return sum(
-        sample.value
-        for family in text_string_to_metric_families(text)
-        for sample in family.samples
-        if sample.name == name and labels.items() <= sample.labels.items()
-    )
 
 
 def test_two_api_processes_and_a_worker_take_concurrent_submissions_and_run_each_job_once(tmp_path: Path):
@@ -87,12 +75,12 @@ def test_two_api_processes_and_a_worker_take_concurrent_submissions_and_run_each
                 assert statuses == {201: SUBMISSIONS}, {r.status_code: r.text[:300] for r in responses if r.status_code != 201}
                 jobs = _wait_until_the_queue_is_drained()
                 worker_url = f"http://127.0.0.1:{metrics_port}"
-                worker_succeeded = _metric(worker_url, "rating_jobs_total", list="rif-whr", outcome="succeeded")
+                worker_succeeded = metric_sum(worker_url, "rating_jobs_total", list="rif-whr", outcome="succeeded")
             finally:
                 worker.terminate()
                 worker.wait(timeout=30)
         served_201 = sum(
-            _metric(api.url, "rating_http_requests_total", method="POST", route="/v1/tournaments", status="201")
+            metric_sum(api.url, "rating_http_requests_total", method="POST", route="/v1/tournaments", status="201")
             for api in (api_1, api_2)
         )
         # Each replica read a snapshot the worker wrote before its readers asked (decision 99).
@@ -101,7 +89,7 @@ def test_two_api_processes_and_a_worker_take_concurrent_submissions_and_run_each
             time.sleep(0.2)
         assert all(_prepared(api.url) for api in (api_1, api_2))
         server_errors = sum(
-            _metric(api.url, "rating_http_requests_total", status=str(status))
+            metric_sum(api.url, "rating_http_requests_total", status=str(status))
             for api in (api_1, api_2)
             for status in range(500, 505)
         )
@@ -123,7 +111,7 @@ def test_two_api_processes_and_a_worker_take_concurrent_submissions_and_run_each
 
 
 def _prepared(url: str) -> float:
-    return _metric(url, "rating_snapshot_preparation_seconds_count", list="rif-whr")
+    return metric_sum(url, "rating_snapshot_preparation_seconds_count", list="rif-whr")
 
 
 def _wait_until_the_queue_is_drained(timeout: float = 120) -> list[Job]:

@@ -6,12 +6,11 @@ and what is kept answers as what a reader would have read."""
 import time
 
 import httpx
-from prometheus_client.parser import text_string_to_metric_families
 
 from app import db, metrics
 from app.models import RatingSnapshot
 from app.services import snapshot_changes, snapshot_preparation, timelines
-from tests.helpers import AUTH, cli_import_renju_cn, recompute_now, tournament_body
+from tests.helpers import AUTH, cli_import_renju_cn, metric_sum, recompute_now, tournament_body
 from tests.live_server import running_server
 
 
@@ -67,13 +66,7 @@ def _prepared_here(list_id: str) -> float:
 
 
 def _prepared_by(url: str, list_id: str) -> float:
-    text = httpx.get(f"{url}/metrics", timeout=10).text
-    return sum(
-        sample.value
-        for family in text_string_to_metric_families(text)
-        for sample in family.samples
-        if sample.name == "rating_snapshot_preparation_seconds_count" and sample.labels.get("list") == list_id
-    )
+    return metric_sum(url, "rating_snapshot_preparation_seconds_count", list=list_id)
 
 
 def _top_player(client) -> str:  # type: ignore[no-untyped-def]

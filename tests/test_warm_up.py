@@ -9,13 +9,12 @@ import time
 
 import httpx
 from fastapi.testclient import TestClient
-from prometheus_client.parser import text_string_to_metric_families
 
 from app import warm_up as app_warm_up
 from app.main import create_app
 from app.settings import Settings
 from app.warm_up import warm_up
-from tests.helpers import cli_import_renju_cn, ratings, recompute_now
+from tests.helpers import cli_import_renju_cn, metric_sum, ratings, recompute_now
 from tests.live_server import running_server
 
 
@@ -31,9 +30,9 @@ def test_a_server_reads_each_kind_of_page_of_its_data_before_it_serves_and_count
         # Readiness, the lists, each rated list's page and its page as of its date, the first list's web page, the
         # first player's record, history, page and two searches, the latest tournament's record and page, the home page.
         assert warmed["requests"] == 1 + 1 + 2 + 1 + 5 + 3 + 1, warmed
-        assert _requests_counted(server.url, "/players/{player_id}") == 0
+        assert metric_sum(server.url, "rating_http_requests_total", route="/players/{player_id}") == 0
         assert httpx.get(f"{server.url}/players/{player}", timeout=30).status_code == 200
-        assert _requests_counted(server.url, "/players/{player_id}") == 1
+        assert metric_sum(server.url, "rating_http_requests_total", route="/players/{player_id}") == 1
 
 
 def test_on_an_empty_database_the_warm_up_asks_what_there_is(client, caplog):
@@ -80,13 +79,3 @@ def _logged(server, event: str) -> dict:  # type: ignore[no-untyped-def]
                 return json.loads(line)
         time.sleep(0.05)
     raise AssertionError(f"no {event} in the server's log: {server.log()[-2000:]}")
-
-
-def _requests_counted(url: str, route: str) -> float:
-    text = httpx.get(f"{url}/metrics", timeout=10).text
-    return sum(
-        sample.value
-        for family in text_string_to_metric_families(text)
-        for sample in family.samples
-        if sample.name == "rating_http_requests_total" and sample.labels.get("route") == route
-    )
