@@ -26,6 +26,10 @@ Prints each figure beside its target.
   its ETag in If-None-Match (304), which must stay as fast as on the RIF-sized history (bench_http.py).
 - after a restart: the server stopped and a new one started on the rated database, as after a deploy
   (it warms up before it serves: app/warm_up.py); each kind of read again, with other queries.
+- beside a worker (--replica): the production topology (compose.yaml), an API server with
+  RUN_WORKER=false beside `python -m app.cli worker`; a recompute asked of the server and run by the
+  worker, then each kind of read, once with the server not watching for new snapshots
+  (SNAPSHOT_WATCH_SECONDS=0) and once watching every second (docs/decisions.md 99).
 
 --reuse DIR keeps the history (`.npz`), the results file and the SQLite file; --skip-import reuses
 the import in DIR (its snapshots removed, so that the first recompute is cold again). A large run
@@ -350,10 +354,10 @@ def _reads(
     }
     prefix = label or ("after a restart" if after_restart else "uncached")
     rows: list[tuple[str, str, str, bool | None]] = []
-    for label, paths in kinds.items():
+    for kind, paths in kinds.items():
         times = [_timed(f"{base}{path}") for path in paths]
         median = statistics.median(times)
-        label = f"{prefix}: {label}"
+        label = f"{prefix}: {kind}"
         print(f"{label}: first {times[0]:.1f} ms, median {median:.1f} ms, max {max(times):.1f} ms", flush=True)
         rows.append(
             (
