@@ -5,7 +5,7 @@ SQLite stores a row's columns one after the other and reaches a column by follow
 overflow pages of every value before it. The columns added after the archives (the system, the
 digest, the eligibility: migrations 0016 and later) sat behind some 27 MB on the large history: each
 read of a snapshot's row on a connection whose pages were not in its cache (a new connection, or any
-after another connection's write) walked them, 11-12 ms against 0.6. The archives are moved to the
+after another connection's write) walked them, 11-14 ms against 0.6-0.7. The archives are moved to the
 end by adding them again, copying them over and dropping the old columns (SQLite 3.35's DROP COLUMN:
 the table itself, which other tables' foreign keys reference, is never dropped). PostgreSQL keeps
 large values out of line (TOAST): nothing to do.
