@@ -49,16 +49,29 @@ def test_records_in_any_order_with_bad_lines_stream_the_same(tmp_path: Path):
         "",
         "   ",
     ]
-    mixed = others[:3] + games[:500] + bad + others[3:] + games[500:]  # games before their tournaments' records
+    # A player and a tournament described twice: the last record's values, the first record's place.
+    player = next(line for line in others if line.startswith("player\t")).split("\t")
+    tournament = next(line for line in others if line.startswith("tournament\t")).split("\t")
+    repeated = [
+        "\t".join([*player[:2], "Renamed", *player[3:]]),
+        "\t".join([*tournament[:2], "Renamed Open", *tournament[3:]]),
+    ]
+    mixed = others[:3] + games[:500] + bad + others[3:] + games[500:] + repeated  # games before their tournaments' records
     path = tmp_path / "mixed.tsv"
     path.write_bytes(("\r\n".join(mixed) + "\r\n").encode("utf-8"))
     submissions = assert_same_as_the_whole_file_parse(path)
     assert sum(len(s["games"]) for s in submissions) == 4644
+    renamed = [s for s in submissions if s["name"] == "Renamed Open"]
+    assert [s["id"] for s in renamed] == [tournament[1]] and submissions.index(renamed[0]) == 0
+    assert any(p["name"] == "Renamed" for s in submissions for p in s["players"] if p["id"] == player[1])
 
 
 def test_a_file_that_groups_each_tournaments_games_is_located_by_one_run_each(tmp_path: Path):
     from app.importers.renju_tsv import _index
 
     index = _index(RENJU_CN)
-    assert len(index.runs) == 59 and all(len(runs) == 1 for runs in index.runs.values())
-    assert not index.parsed.games  # the first pass keeps no game
+    runs = [index.records.runs_of(tournament.id) for tournament in index.records.tournaments()]
+    index.records.close()
+    assert len(runs) == 59 and all(len(each) == 1 for each in runs)
+    # the first pass keeps no game, and its players and tournaments are in the temporary database
+    assert not index.parsed.games and not index.parsed.players and not index.parsed.tournaments

@@ -7,8 +7,11 @@ submissions the HTTP API accepts, and lists every row it cannot use with the rea
 of ``REASONS``; the row's own value is in ``detail``).
 """
 
+from __future__ import annotations
+
+import sqlite3
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -119,14 +122,15 @@ def looks_like(head: bytes) -> bool:
 def read(path: Path, options: ImportOptions) -> SubmissionSource:
     """The file's submissions for the import, streamed: memory stays flat whatever the file's size.
 
-    Two passes. The first reads every record but the games' contents (countries, players and
-    tournaments are kept: a few per tournament and one per player) and notes where each tournament's
+    Two passes. The first reads every record but the games' contents: the countries are kept, the
+    players and tournaments go to a temporary SQLite file (``_Records``) with where each tournament's
     valid games are, as runs of consecutive game lines (one run per tournament in a file that groups
     them, as renju.net's export does). The second reads one tournament's games at a time from its runs,
-    in the order of the tournament records, and builds its submission: the same submissions and
-    rejected rows as ``to_submissions(parse_path(path))``, which holds the whole file."""
+    in the order of the tournament records, with the players they name, and builds its submission: the
+    same submissions and rejected rows as ``to_submissions(parse_path(path))``, which holds the whole
+    file."""
     index = _index(path)
-    source = SubmissionSource("renju.net results (tab-separated)", len(index.parsed.tournaments), iter(()), dict(REASONS))
+    source = SubmissionSource("renju.net results (tab-separated)", index.records.tournament_count(), iter(()), dict(REASONS))
     for row in index.parsed.rejected:
         source.reject(row.reason, f"line {row.line_number}: {row.detail}" if row.detail else f"line {row.line_number}")
     source.submissions = _streamed_submissions(path, index)
@@ -256,19 +260,23 @@ def _game_submission(game: ParsedGame) -> dict[str, str]:
 
 @dataclass
 class _Index:
-    """The first pass of a streamed read: every record but the games, and where each tournament's
-    valid games are: runs of consecutive game lines as (byte offset, first line number, games,
-    byte offset after its last line)."""
+    """The first pass of a streamed read: the countries and the rejected rows (``parsed``; it keeps no
+    player, tournament or game) and the players, tournaments and runs of valid game lines
+    (``records``)."""
 
     parsed: ParsedFile
-    runs: dict[str, list[tuple[int, int, int, int]]]
+    records: _Records
+
+
+# The first pass hands the players and tournaments it has parsed to the temporary file this many at a time.
+_RECORDS_AT_ONCE = 10_000
 
 
 def _index(path: Path) -> _Index:
     parsed = ParsedFile()
-    runs: dict[str, list[tuple[int, int, int, int]]] = {}
+    records = _Records()
     bad_results: list[ParsedGame] = []  # few: kept whole, judged once the tournaments are known
-    previous_tournament: str | None = None  # the tournament of the line before, when it was a valid game
+    run: list[Any] | None = None  # the run the line before continued: [tournament, offset, first line, games, end]
     offset = 0
     with open(path, "rb") as stream:
         for line_number, raw in enumerate(stream, start=1):
@@ -278,42 +286,152 @@ def _index(path: Path) -> _Index:
                 continue  # a blank line does not end a run: the second pass skips it too
             columns = list(map(str.strip, line.split("\t")))
             # A valid game's line (most of the file) needs only its tournament here: no ParsedGame.
-            if columns[0] == "game" and len(columns) >= GAME_COLUMNS and columns[7] in ("B", "W", "D"):
-                tournament_id = columns[2]
-            else:
+            valid_game = columns[0] == "game" and len(columns) >= GAME_COLUMNS and columns[7] in ("B", "W", "D")
+            if run is not None and not (valid_game and run[0] == columns[2]):
+                records.add_run(*run)  # any other line ends the run
+                run = None
+            if not valid_game:
                 game = _parse_record(parsed, line_number, columns)
                 if game is not None:
                     bad_results.append(game)
-                previous_tournament = None
+                if len(parsed.players) + len(parsed.tournaments) >= _RECORDS_AT_ONCE:
+                    records.keep(parsed)
                 continue
-            tournament_runs = runs.setdefault(tournament_id, [])
-            if previous_tournament == tournament_id:
-                run_offset, first_line, count, _ = tournament_runs[-1]
-                tournament_runs[-1] = (run_offset, first_line, count + 1, offset)
-            else:
-                tournament_runs.append((start, line_number, 1, offset))
-            previous_tournament = tournament_id
+            if run is None:
+                run = [columns[2], start, line_number, 0, offset]
+            run[3] += 1
+            run[4] = offset
+    if run is not None:
+        records.add_run(*run)
+    records.keep(parsed)
+    records.runs_complete()
     # Known only once the whole file is read: which games name a tournament no record defines (that
     # reason first, as to_submissions judges them), and which games of known ones have no result.
-    left_out = [game for game in bad_results if game.tournament_id in parsed.tournaments]
+    left_out = [game for game in bad_results if records.has_tournament(game.tournament_id)]
     rejected = [RejectedRow(game.line_number, UNKNOWN_RESULT, repr(game.result)) for game in left_out]
-    undefined = [game for game in bad_results if game.tournament_id not in parsed.tournaments]
-    for tournament_id in [tid for tid in runs if tid not in parsed.tournaments]:
-        undefined += _parsed_games_of(path, runs.pop(tournament_id))
+    undefined = [game for game in bad_results if not records.has_tournament(game.tournament_id)]
+    for tournament_id in records.undefined_tournaments():
+        undefined += _parsed_games_of(path, records.runs_of(tournament_id))
     rejected += [RejectedRow(game.line_number, UNKNOWN_TOURNAMENT, repr(game.tournament_id)) for game in undefined]
     parsed.rejected += sorted(rejected, key=lambda row: row.line_number)
-    return _Index(parsed, runs)
+    return _Index(parsed, records)
 
 
 def _streamed_submissions(path: Path, index: _Index) -> Iterator[dict[str, Any]]:
     countries = _country_abbreviations(index.parsed)
-    with open(path, "rb") as stream:
-        for tournament in index.parsed.tournaments.values():
-            games = [
-                {"id": columns[1], "round": columns[3], "black": columns[5], "white": columns[6], "result": columns[7]}
-                for columns in _game_columns(stream, index.runs.get(tournament.id, []))
-            ]
-            yield _submission(tournament, games, index.parsed.players, countries)
+    records = index.records
+    try:
+        with open(path, "rb") as stream:
+            for tournament in records.tournaments():
+                games = [
+                    {"id": columns[1], "round": columns[3], "black": columns[5], "white": columns[6], "result": columns[7]}
+                    for columns in _game_columns(stream, records.runs_of(tournament.id))
+                ]
+                players = records.players({g["black"] for g in games} | {g["white"] for g in games})
+                yield _submission(tournament, games, players, countries)
+    finally:
+        records.close()
+
+
+class _Records:
+    """The players and tournaments of a file being read, and the runs of its valid game lines, kept in
+    a private temporary SQLite database (deleted when closed) rather than in memory: a file of two
+    million games and 94,000 players held them in some 40 MB of objects (bench/README.md). Duplicate
+    ids are kept as ``ParsedFile``'s dictionaries keep them: the last record's values, the first
+    record's place."""
+
+    def __init__(self) -> None:
+        # "": a temporary database on disk, its pages in memory until its cache (2 MiB) is full.
+        self._db = sqlite3.connect("", check_same_thread=False)
+        self._db.executescript(
+            """
+            PRAGMA cache_size = -2048;
+            PRAGMA journal_mode = OFF;
+            PRAGMA synchronous = OFF;
+            CREATE TABLE players (id TEXT PRIMARY KEY, name TEXT, surname TEXT, country_id TEXT, city_id TEXT);
+            CREATE TABLE tournaments (
+                place INTEGER PRIMARY KEY, id TEXT UNIQUE, name TEXT, country_id TEXT, city_id TEXT,
+                start TEXT, "end" TEXT, rule_id TEXT
+            );
+            CREATE TABLE runs (tournament_id TEXT, "offset" INTEGER, first_line INTEGER, games INTEGER, "end" INTEGER);
+            """
+        )
+        self._runs: list[tuple[str, int, int, int, int]] = []
+
+    def keep(self, parsed: ParsedFile) -> None:
+        """Move ``parsed``'s players and tournaments into the database (``parsed`` keeps neither)."""
+        self._db.executemany(
+            "INSERT OR REPLACE INTO players VALUES (?, ?, ?, ?, ?)",
+            [(p.id, p.name, p.surname, p.country_id, p.city_id) for p in parsed.players.values()],
+        )
+        self._db.executemany(
+            'INSERT INTO tournaments (id, name, country_id, city_id, start, "end", rule_id) VALUES (?, ?, ?, ?, ?, ?, ?)'
+            " ON CONFLICT (id) DO UPDATE SET name = excluded.name, country_id = excluded.country_id,"
+            ' city_id = excluded.city_id, start = excluded.start, "end" = excluded."end", rule_id = excluded.rule_id',
+            [
+                (t.id, t.name, t.country_id, t.city_id, t.start.isoformat(), t.end.isoformat(), t.rule_id)
+                for t in parsed.tournaments.values()
+            ],
+        )
+        parsed.players.clear()
+        parsed.tournaments.clear()
+
+    def add_run(self, tournament_id: str, offset: int, first_line: int, games: int, end: int) -> None:
+        self._runs.append((tournament_id, offset, first_line, games, end))
+        if len(self._runs) >= _RECORDS_AT_ONCE:
+            self._db.executemany("INSERT INTO runs VALUES (?, ?, ?, ?, ?)", self._runs)
+            self._runs.clear()
+
+    def runs_complete(self) -> None:
+        self._db.executemany("INSERT INTO runs VALUES (?, ?, ?, ?, ?)", self._runs)
+        self._runs.clear()
+        self._db.execute("CREATE INDEX runs_of_tournament ON runs (tournament_id)")
+
+    def tournament_count(self) -> int:
+        count: int = self._db.execute("SELECT count(*) FROM tournaments").fetchone()[0]
+        return count
+
+    def has_tournament(self, tournament_id: str) -> bool:
+        return self._db.execute("SELECT 1 FROM tournaments WHERE id = ?", (tournament_id,)).fetchone() is not None
+
+    def undefined_tournaments(self) -> list[str]:
+        """The tournaments games name that no record defines (few)."""
+        return [
+            row[0]
+            for row in self._db.execute(
+                "SELECT DISTINCT tournament_id FROM runs WHERE tournament_id NOT IN (SELECT id FROM tournaments)"
+            )
+        ]
+
+    def runs_of(self, tournament_id: str) -> list[tuple[int, int, int, int]]:
+        """(byte offset, first line number, games, byte offset after its last line), in the file's order."""
+        return self._db.execute(
+            'SELECT "offset", first_line, games, "end" FROM runs WHERE tournament_id = ? ORDER BY rowid', (tournament_id,)
+        ).fetchall()
+
+    def tournaments(self) -> Iterator[ParsedTournament]:
+        """In the order of their first records, read as they are used."""
+        for tid, name, country_id, city_id, start, end, rule_id in self._db.execute(
+            'SELECT id, name, country_id, city_id, start, "end", rule_id FROM tournaments ORDER BY place'
+        ):
+            yield ParsedTournament(tid, name, country_id, city_id, date.fromisoformat(start), date.fromisoformat(end), rule_id)
+
+    def players(self, ids: Collection[str]) -> dict[str, ParsedPlayer]:
+        """Those of ``ids`` the file describes."""
+        found: dict[str, ParsedPlayer] = {}
+        wanted = list(ids)
+        for at in range(0, len(wanted), _IDS_AT_ONCE):
+            chunk = wanted[at : at + _IDS_AT_ONCE]
+            marks = ", ".join("?" * len(chunk))
+            for row in self._db.execute(f"SELECT * FROM players WHERE id IN ({marks})", chunk):
+                found[row[0]] = ParsedPlayer(*row)
+        return found
+
+    def close(self) -> None:
+        self._db.close()
+
+
+_IDS_AT_ONCE = 500  # under SQLite's limit of a statement's parameters
 
 
 def _game_columns(stream: BinaryIO, runs: list[tuple[int, int, int, int]]) -> Iterator[list[str]]:
