@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["History", "federation_history", "rif_sized", "large", "SIZES"]
+__all__ = ["History", "federation_history", "rif_sized", "large", "double", "SIZES"]
 
 
 @dataclass(frozen=True)
@@ -244,7 +244,13 @@ def large(seed: int = 2) -> History:
     return federation_history(n_players=50_000, n_games=1_000_000, years=35.0, seed=seed, regions=60)
 
 
-SIZES = {"rif": rif_sized, "large": large}
+def double(seed: int = 4) -> History:
+    """100,000 players, 2,000,000 games over 35 years: twice the large history's players and games,
+    for the import's memory, which must not grow with the file (bench_scale.py --size double)."""
+    return federation_history(n_players=100_000, n_games=2_000_000, years=35.0, seed=seed, regions=120)
+
+
+SIZES = {"rif": rif_sized, "large": large, "double": double}
 
 
 if __name__ == "__main__":
