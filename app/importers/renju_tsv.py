@@ -273,8 +273,16 @@ _RECORDS_AT_ONCE = 10_000
 
 
 def _index(path: Path) -> _Index:
-    parsed = ParsedFile()
     records = _Records()
+    try:
+        return _first_pass(path, records)
+    except BaseException:
+        records.close()  # a file refused while read (not UTF-8, say): its temporary database goes now
+        raise
+
+
+def _first_pass(path: Path, records: _Records) -> _Index:
+    parsed = ParsedFile()
     bad_results: list[ParsedGame] = []  # few: kept whole, judged once the tournaments are known
     run: list[Any] | None = None  # the run the line before continued: [tournament, offset, first line, games, end]
     offset = 0
@@ -341,7 +349,8 @@ class _Records:
     record's place."""
 
     def __init__(self) -> None:
-        # "": a temporary database on disk, its pages in memory until its cache (2 MiB) is full.
+        # "": a temporary database on disk, its pages in memory until its cache (2 MiB) is full. Used by
+        # one thread at a time, but the submissions may be read in another thread than the first pass.
         self._db = sqlite3.connect("", check_same_thread=False)
         self._db.executescript(
             """
@@ -423,7 +432,8 @@ class _Records:
         for at in range(0, len(wanted), _IDS_AT_ONCE):
             chunk = wanted[at : at + _IDS_AT_ONCE]
             marks = ", ".join("?" * len(chunk))
-            for row in self._db.execute(f"SELECT * FROM players WHERE id IN ({marks})", chunk):
+            query = f"SELECT id, name, surname, country_id, city_id FROM players WHERE id IN ({marks})"
+            for row in self._db.execute(query, chunk):
                 found[row[0]] = ParsedPlayer(*row)
         return found
 
