@@ -9,9 +9,8 @@ of ``REASONS``; the row's own value is in ``detail``).
 
 from __future__ import annotations
 
-import sqlite3
 from collections import Counter
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -19,6 +18,7 @@ from typing import Any, BinaryIO
 
 from app.countries import country_code
 from app.importers.source import ImportOptions, SubmissionSource
+from app.importers.staging import rows_for_ids, temporary_database
 
 __all__ = [
     "REASONS",
@@ -223,7 +223,10 @@ def to_submissions(parsed: ParsedFile) -> tuple[list[dict[str, Any]], list[Rejec
     countries = _country_abbreviations(parsed)
     submissions = [
         _submission(
-            tournament, [_game_submission(game) for game in games_by_tournament[tournament.id]], parsed.players, countries
+            tournament,
+            [_game_submission(game) for game in games_by_tournament[tournament.id]],
+            lambda _named: parsed.players,
+            countries,
         )
         for tournament in parsed.tournaments.values()
     ]
@@ -236,10 +239,16 @@ def _country_abbreviations(parsed: ParsedFile) -> dict[str, str | None]:
 
 
 def _submission(
-    tournament: ParsedTournament, games: list[dict[str, str]], players: dict[str, ParsedPlayer], countries: dict[str, str | None]
+    tournament: ParsedTournament,
+    games: list[dict[str, str]],
+    described: Callable[[set[str]], Mapping[str, ParsedPlayer]],
+    countries: dict[str, str | None],
 ) -> dict[str, Any]:
-    """The tournament's submission with its games (``_game_submission``)."""
-    player_ids = sorted({g["black"] for g in games} | {g["white"] for g in games}, key=_natural)
+    """The tournament's submission with its games (``_game_submission``); ``described`` gives the
+    file's records of the players they name (a player it does not describe goes by his id alone)."""
+    named = {g["black"] for g in games} | {g["white"] for g in games}
+    players = described(named)
+    player_ids = sorted(named, key=_natural)
     return {
         "id": tournament.id,
         "name": tournament.name,
@@ -335,8 +344,7 @@ def _streamed_submissions(path: Path, index: _Index) -> Iterator[dict[str, Any]]
                     {"id": columns[1], "round": columns[3], "black": columns[5], "white": columns[6], "result": columns[7]}
                     for columns in _game_columns(stream, records.runs_of(tournament.id))
                 ]
-                players = records.players({g["black"] for g in games} | {g["white"] for g in games})
-                yield _submission(tournament, games, players, countries)
+                yield _submission(tournament, games, records.players, countries)
     finally:
         records.close()
 
@@ -349,21 +357,13 @@ class _Records:
     record's place."""
 
     def __init__(self) -> None:
-        # "": a temporary database on disk, its pages in memory until its cache (2 MiB) is full. Used by
-        # one thread at a time, but the submissions may be read in another thread than the first pass.
-        self._db = sqlite3.connect("", check_same_thread=False)
-        self._db.executescript(
-            """
-            PRAGMA cache_size = -2048;
-            PRAGMA journal_mode = OFF;
-            PRAGMA synchronous = OFF;
-            CREATE TABLE players (id TEXT PRIMARY KEY, name TEXT, surname TEXT, country_id TEXT, city_id TEXT);
-            CREATE TABLE tournaments (
-                place INTEGER PRIMARY KEY, id TEXT UNIQUE, name TEXT, country_id TEXT, city_id TEXT,
-                start TEXT, "end" TEXT, rule_id TEXT
-            );
-            CREATE TABLE runs (tournament_id TEXT, "offset" INTEGER, first_line INTEGER, games INTEGER, "end" INTEGER);
-            """
+        self._db = temporary_database(
+            {
+                "players": "id TEXT PRIMARY KEY, name TEXT, surname TEXT, country_id TEXT, city_id TEXT",
+                "tournaments": 'place INTEGER PRIMARY KEY, id TEXT UNIQUE, name TEXT, country_id TEXT, city_id TEXT, start TEXT, "end" TEXT, rule_id TEXT',
+                "runs": 'tournament_id TEXT, "offset" INTEGER, first_line INTEGER, games INTEGER, "end" INTEGER',
+            },
+            cache_kib=2048,
         )
         self._runs: list[tuple[str, int, int, int, int]] = []
 
@@ -388,13 +388,15 @@ class _Records:
     def add_run(self, tournament_id: str, offset: int, first_line: int, games: int, end: int) -> None:
         self._runs.append((tournament_id, offset, first_line, games, end))
         if len(self._runs) >= _RECORDS_AT_ONCE:
-            self._db.executemany("INSERT INTO runs VALUES (?, ?, ?, ?, ?)", self._runs)
-            self._runs.clear()
+            self._write_runs()
 
     def runs_complete(self) -> None:
+        self._write_runs()
+        self._db.execute("CREATE INDEX runs_of_tournament ON runs (tournament_id)")
+
+    def _write_runs(self) -> None:
         self._db.executemany("INSERT INTO runs VALUES (?, ?, ?, ?, ?)", self._runs)
         self._runs.clear()
-        self._db.execute("CREATE INDEX runs_of_tournament ON runs (tournament_id)")
 
     def tournament_count(self) -> int:
         count: int = self._db.execute("SELECT count(*) FROM tournaments").fetchone()[0]
@@ -427,21 +429,11 @@ class _Records:
 
     def players(self, ids: Collection[str]) -> dict[str, ParsedPlayer]:
         """Those of ``ids`` the file describes."""
-        found: dict[str, ParsedPlayer] = {}
-        wanted = list(ids)
-        for at in range(0, len(wanted), _IDS_AT_ONCE):
-            chunk = wanted[at : at + _IDS_AT_ONCE]
-            marks = ", ".join("?" * len(chunk))
-            query = f"SELECT id, name, surname, country_id, city_id FROM players WHERE id IN ({marks})"
-            for row in self._db.execute(query, chunk):
-                found[row[0]] = ParsedPlayer(*row)
-        return found
+        query = "SELECT id, name, surname, country_id, city_id FROM players WHERE id IN ({marks})"
+        return {row[0]: ParsedPlayer(*row) for row in rows_for_ids(self._db, query, ids)}
 
     def close(self) -> None:
         self._db.close()
-
-
-_IDS_AT_ONCE = 500  # under SQLite's limit of a statement's parameters
 
 
 def _game_columns(stream: BinaryIO, runs: list[tuple[int, int, int, int]]) -> Iterator[list[str]]:

@@ -29,9 +29,6 @@ Decisions beyond the issue's text (the official computation's conventions where 
 """
 
 import calendar
-import os
-import sqlite3
-import tempfile
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
@@ -41,6 +38,7 @@ from xml.etree.ElementTree import XMLParser
 from app.countries import country_code as ioc_country_code
 from app.importers.renju_tsv import RENJU_RULE_IDS
 from app.importers.source import FileRefused, ImportOptions, SubmissionSource, refuse_doctype, xml_element_names
+from app.importers.staging import rows_for_ids, temporary_database
 
 __all__ = ["REASONS", "SECTIONS", "Undatable", "looks_like", "read", "tournament_dates"]
 
@@ -49,7 +47,6 @@ SECTIONS = ("countries", "cities", "rules", "players", "tournaments", "games")
 UNKNOWN_DATE = "0000-00-00"
 CHUNK_BYTES = 1 << 20
 BATCH_ROWS = 5000
-PLAYERS_PER_QUERY = 500  # within every SQLite build's limit on bound parameters
 
 # The rule's category decides the list (issue 15). The export writes it as 1 / 2 (the official
 # computation's renju / gomoku); the names are accepted too.
@@ -315,15 +312,8 @@ class _Staging:
     }
 
     def __init__(self) -> None:
-        handle, self.path = tempfile.mkstemp(prefix="renju-xml-import-", suffix=".sqlite3")
-        os.close(handle)
-        self.connection = sqlite3.connect(self.path)
+        self.connection = temporary_database(self.TABLES, cache_kib=8000)  # 8 MB of page cache, whatever the file
         self.closed = False
-        self.connection.execute("PRAGMA journal_mode=OFF")
-        self.connection.execute("PRAGMA synchronous=OFF")
-        self.connection.execute("PRAGMA cache_size=-8000")  # 8 MB of page cache, whatever the file
-        for table, columns in self.TABLES.items():
-            self.connection.execute(f"CREATE TABLE {table} ({columns})")
         self._cities: dict[str, str | None] = {}
         self._countries: dict[str, str | None] = {}
         self.unknown_countries: list[str] = []  # reported once the submissions are read
@@ -378,27 +368,25 @@ class _Staging:
 
     def players(self, player_ids: list[str]) -> dict[str, dict[str, Any]]:
         described: dict[str, dict[str, Any]] = {}
-        for start in range(0, len(player_ids), PLAYERS_PER_QUERY):
-            chunk = player_ids[start : start + PLAYERS_PER_QUERY]
-            marks = ", ".join("?" for _ in chunk)
-            query = f"SELECT id, name, surname, country, city, gender, native_name FROM players WHERE id IN ({marks})"
-            for player_id, name, surname, country_id, city_id, gender, native_name in self.rows(query, tuple(chunk)):
-                described[player_id] = {
-                    "id": player_id,
-                    "name": name,
-                    "surname": surname,
-                    "native_name": native_name or None,
-                    "country": self.country_code(country_id),
-                    "city": self.city_name(city_id),
-                    "gender": GENDERS.get((gender or "").strip()),
-                }
+        query = "SELECT id, name, surname, country, city, gender, native_name FROM players WHERE id IN ({marks})"
+        for player_id, name, surname, country_id, city_id, gender, native_name in rows_for_ids(
+            self.connection, query, player_ids
+        ):
+            described[player_id] = {
+                "id": player_id,
+                "name": name,
+                "surname": surname,
+                "native_name": native_name or None,
+                "country": self.country_code(country_id),
+                "city": self.city_name(city_id),
+                "gender": GENDERS.get((gender or "").strip()),
+            }
         return described
 
     def close(self) -> None:
         if not self.closed:
             self.closed = True
-            self.connection.close()
-            os.unlink(self.path)
+            self.connection.close()  # which deletes its file
 
 
 class _RecordTarget:
