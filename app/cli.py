@@ -233,6 +233,11 @@ def _import(
         if reason in report.explanations:
             print(f"             means: {report.explanations[reason]}")
         print(f"             e.g. {'; '.join(report.examples.get(reason, []))}")
+    if report.player_reviews:
+        print(f"  players to review:  {sum(report.player_reviews.values())} (stored as they were; GET /v1/player-reviews)")
+        for kind, count in sorted(report.player_reviews.items()):
+            print(f"    {count:>7}  {PLAYER_REVIEW_KINDS[kind]}")
+            print(f"             e.g. {'; '.join(report.player_review_examples.get(kind, []))}")
     if report.jobs_queued:
         print(
             f"  recomputes queued:  {', '.join(f'{list_id} (job {job})' for list_id, job in sorted(report.jobs_queued.items()))}"
@@ -242,6 +247,13 @@ def _import(
 
             print(f"  recomputes run:     {run_pending_jobs()} (the rest, if any, were run by the service's worker)")
     return 0
+
+
+# What each kind of review of a player means, in the import's report.
+PLAYER_REVIEW_KINDS = {
+    "details": "stored players the file gives other details (kept as stored until an officer accepts them)",
+    "possible_duplicate": "new players whose name is a stored player's (perhaps one person: an officer merges them)",
+}
 
 
 def _is_directory(path: Path) -> bool:

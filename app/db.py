@@ -7,7 +7,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import CursorResult, Engine, Table, create_engine, event, inspect, update
+from sqlalchemy import CursorResult, Engine, Table, create_engine, event, false, inspect, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.exc import DBAPIError
@@ -205,7 +205,7 @@ def get_session() -> Iterator[Session]:
         yield session
 
 
-def locked_row(session: Session, model: type[T], key: str) -> T | None:
+def locked_row(session: Session, model: type[T], key: str | int) -> T | None:
     """The row, read after taking its write lock, which the transaction holds until it ends: a
     change that reads a row and writes what depends on it sees the version the previous writer
     left. PostgreSQL: SELECT ... FOR UPDATE. SQLite has no row locks, and runs reads before a
@@ -215,6 +215,27 @@ def locked_row(session: Session, model: type[T], key: str) -> T | None:
         primary_key = inspect(model).primary_key[0]
         session.execute(update(model).where(primary_key == key).values({primary_key: primary_key}))
     return session.get(model, key, with_for_update=True, populate_existing=True)
+
+
+def hold_rows(session: Session, model: type[Any], keys: Sequence[str]) -> None:
+    """Hold these rows (those that exist) against a change of them until the transaction ends, in
+    key order (as ``locked_row`` takes its locks, so two transactions never deadlock), without
+    keeping others from holding them too: a submission naming players holds them against a merge
+    (docs/decisions.md 108). PostgreSQL: SELECT ... FOR KEY SHARE, what a foreign key's check takes,
+    which a merge's FOR UPDATE waits for and which waits for it (its readers then read what the
+    merge committed). SQLite has no row locks: the database's one write lock is taken now, by a
+    write that changes nothing, so that what the transaction reads next no other writer changes."""
+    dialect = session.get_bind().dialect.name
+    if dialect == "sqlite":
+        primary_key = inspect(model).primary_key[0]
+        session.execute(update(model).where(false()).values({primary_key: primary_key}))
+        return
+    primary_key = inspect(model).primary_key[0]
+    ordered = sorted(set(keys))
+    for some in in_lists(ordered):
+        session.execute(
+            select(primary_key).where(primary_key.in_(some)).order_by(primary_key).with_for_update(key_share=True)
+        ).all()
 
 
 def dialect_insert(session: Session) -> Callable[[type[Any] | Table], postgresql.Insert | sqlite.Insert]:

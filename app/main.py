@@ -11,7 +11,18 @@ from fastapi.routing import iter_route_contexts
 
 from app import contract, metrics, problems
 from app import logging as app_logging
-from app.api import audit, calculators, health, jobs, players, publications, rating_lists, reviews, tournaments
+from app.api import (
+    audit,
+    calculators,
+    health,
+    jobs,
+    player_reviews,
+    players,
+    publications,
+    rating_lists,
+    reviews,
+    tournaments,
+)
 from app.api.conditional import ConditionalReads
 from app.api.deps import reject_undeclared_query_parameters
 from app.middleware import BodySizeLimitMiddleware, RequestContextMiddleware
@@ -88,6 +99,7 @@ def create_app(settings: Settings | None = None, *, start_worker: bool | None = 
         reviews.router,
         tournaments.router,
         players.router,
+        player_reviews.router,
         jobs.router,
         audit.router,
         calculators.router(asked_often=False),

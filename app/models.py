@@ -141,6 +141,42 @@ class PlayerName(Base):
     until: Mapped[date] = mapped_column(Date)
 
 
+class PlayerReview(Base):
+    """What a submission or an import said of a stored player and did not change, for an officer to
+    accept or dismiss (docs/decisions.md 108): ``details`` that differ from the stored ones
+    (``proposed`` against ``stored``), or a new player who may be a stored one
+    (``possible_duplicate``: ``proposed`` names the ``candidates``). Only an officer changes who a
+    player is; the submission that said it is ``tournament_id``, sent with the key ``actor``."""
+
+    __tablename__ = "player_reviews"
+    __table_args__ = (Index(None, "status", "id"), Index(None, "player_id", "status"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    kind: Mapped[str] = mapped_column(String(20))  # details or possible_duplicate
+    status: Mapped[str] = mapped_column(String(10))  # pending, accepted or dismissed
+    tournament_id: Mapped[str | None] = mapped_column(String(ID_LENGTH))
+    actor: Mapped[str] = mapped_column(String(100))
+    stored: Mapped[dict[str, Any]] = mapped_column(JsonType)
+    proposed: Mapped[dict[str, Any]] = mapped_column(JsonType)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    decided_by: Mapped[str | None] = mapped_column(String(100))
+    decided_at: Mapped[datetime | None] = mapped_column(UtcDateTime())
+    reason: Mapped[str | None] = mapped_column(Text)
+
+    @property
+    def differences(self) -> list[dict[str, Any]]:
+        """Each detail given otherwise than stored (``details``), as the contract shows them."""
+        if self.kind != "details":
+            return []
+        return [{"field": field, "stored": self.stored.get(field), "given": given} for field, given in self.proposed.items()]
+
+    @property
+    def candidates(self) -> list[str]:
+        """The stored players a possible duplicate may be."""
+        return list(self.proposed.get("candidates", [])) if self.kind == "possible_duplicate" else []
+
+
 class Tournament(Base):
     __tablename__ = "tournaments"
     # The repeat check's candidates: one category's tournaments ending on or after a day (decisions 7.73).

@@ -25,7 +25,9 @@ from app.models import Revision, Tournament
 from app.problems import Forbidden, RoleForbidden, Unauthorized
 from app.services import api_keys
 from app.services.api_keys import OFFICER, ORGANISER, Role
+from app.services.eligibility import TournamentFields
 from app.services.revisions import SUBMITTED, TOURNAMENT
+from app.services.scopes import Scope, lists_outside, player_outside
 from app.settings import Settings, get_settings
 
 bearer = HTTPBearer(
@@ -63,6 +65,14 @@ class Caller:
         """Whether this officer may change any tournament of the category (an organiser never may:
         only the tournaments it submitted)."""
         return self.is_officer and (not self.limited or category in self.categories | self.list_categories)
+
+    @property
+    def scope(self) -> Scope | None:
+        """The lists and categories a limited officer answers for; None for an officer without
+        limits (and for an organiser, whose powers are not a scope: the tournaments it submitted)."""
+        if not (self.is_officer and self.limited):
+            return None
+        return Scope(self.lists, self.categories, self.list_categories)
 
     def describe(self) -> str:
         """``the key 'x' is an organiser's`` / ``… an officer's limited to the lists eru``."""
@@ -142,34 +152,43 @@ def authorise_list_change(caller: Caller, list_id: str) -> Caller:
     return caller
 
 
-def authorise_submission(caller: Caller, tournament_id: str, category: str) -> None:
-    """An organiser submits any tournament; a limited officer those of its categories."""
-    if caller.is_officer and not caller.may_change_category(category):
+def authorise_submission(session: Session, caller: Caller, submission: TournamentFields) -> None:
+    """An organiser submits any tournament; a limited officer one that only its lists would rate (or,
+    rated by none, of its categories: docs/decisions.md 109)."""
+    scope = caller.scope
+    if scope is None:
+        return
+    outside = lists_outside(session, scope, [submission])
+    if outside:
         raise RoleForbidden(
-            f"Submitting the {category} tournament {tournament_id!r} needs an organiser's key, or an officer's "
-            f"without limits or whose limits include the category {category}; {caller.describe()}."
+            f"Submitting the {submission.category} tournament {submission.id!r} needs an organiser's key, or an officer's "
+            f"without limits or whose limits include every list that would rate it ({_named(outside)} would); "
+            f"{caller.describe()}."
         )
 
 
 def authorise_tournament_change(
-    session: Session, caller: Caller, tournament_id: str, action: str, *, new_category: str | None = None
+    session: Session, caller: Caller, tournament_id: str, action: str, *, new: TournamentFields | None = None
 ) -> None:
     """Whether the caller may correct, withdraw or restore the stored tournament (``action``,
-    e.g. "Correcting", names it in the 403): the organiser whose key submitted it, or an officer whose limits include its
-    category (and, for a correction, the category it gets). A tournament that does not exist passes,
-    for the service to answer 404. Read in the change's transaction, unlocked: the submitter never
-    changes, and its category only by a change that passed this same check."""
-    stored = session.scalar(select(Tournament.category).where(Tournament.id == tournament_id))
+    e.g. "Correcting", names it in the 403): the organiser whose key submitted it, or an officer
+    whose limits include every list that rates it (or would, restored or confirmed), as it is and,
+    for a correction, as ``new`` makes it (docs/decisions.md 109). A tournament that does not exist
+    passes, for the service to answer 404. Read in the change's transaction, unlocked: the
+    submitter never changes, and what rates the tournament only by a change that passed this
+    same check."""
+    stored = session.get(Tournament, tournament_id)
     if stored is None:
         return
     if caller.is_officer:
-        for category in dict.fromkeys(c for c in (stored, new_category) if c is not None):
-            if not caller.may_change_category(category):
-                raise RoleForbidden(
-                    f"{action} the {category} tournament {tournament_id!r} needs the organiser's key that "
-                    f"submitted it, or an officer's without limits or whose limits include the category {category}; "
-                    f"{caller.describe()}."
-                )
+        scope = caller.scope
+        outside = [] if scope is None else lists_outside(session, scope, [stored, *([new] if new is not None else [])])
+        if outside:
+            raise RoleForbidden(
+                f"{action} the {stored.category} tournament {tournament_id!r} needs the organiser's key that "
+                f"submitted it, or an officer's without limits or whose limits include every list that rates it "
+                f"({_named(outside)} does); {caller.describe()}."
+            )
         return
     submitter = session.scalar(
         select(Revision.actor).where(
@@ -185,3 +204,22 @@ def authorise_tournament_change(
             f"{action} the tournament {tournament_id!r} needs the organiser's key that submitted it, or an "
             f"officer's key; it {who}, and {caller.describe()}."
         )
+
+
+def authorise_player_change(session: Session, caller: Caller, player_id: str, action: str) -> None:
+    """Whether the officer may change who the player is (``action``: "Renaming", …): without limits,
+    or limited to every list that rates a tournament of his or holds a seed of his (docs/decisions.md
+    109). An unknown player passes, for the service to answer 404."""
+    scope = caller.scope
+    if scope is None:
+        return
+    outside = player_outside(session, scope, player_id)
+    if outside:
+        raise RoleForbidden(
+            f"{action} the player {player_id!r} needs an officer's key without limits or whose limits include every "
+            f"list that rates a tournament of his or holds his seed ({_named(outside)} does); {caller.describe()}."
+        )
+
+
+def _named(outside: list[str]) -> str:
+    return ", ".join(name.replace("category:", "no list; the category ") for name in outside)

@@ -148,6 +148,19 @@ def tournament_body(tournament_id: str = "T1", **overrides: object) -> dict:
     return body
 
 
+def with_player_ids(body: dict, prefix: str) -> dict:
+    """The tournament with its players' ids prefixed (in ``players``, games and standings): other
+    people than the sample tournaments' p1…p4, whose stored names a submission may not contradict
+    (docs/decisions.md 108)."""
+    for player in body.get("players", []):
+        player["id"] = f"{prefix}{player['id']}"
+    for game in body["games"]:
+        game["black"], game["white"] = f"{prefix}{game['black']}", f"{prefix}{game['white']}"
+    for standing in body.get("standings", []):
+        standing["player"] = f"{prefix}{standing['player']}"
+    return body
+
+
 def go_body(**overrides):  # type: ignore[no-untyped-def]
     """A Go tournament whose players declare rank, rating, club and EGF pin (or some of them)."""
     body = tournament_body("G1", category="go", rule=None, board_size=19)

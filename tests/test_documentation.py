@@ -15,6 +15,7 @@ from app.api.examples import (
     CREATE_PLAYER_EXAMPLES,
     MERGE_PLAYER_EXAMPLES,
     PARAMS_EXAMPLES,
+    PLAYER_REVIEW_EXAMPLES,
     PUBLISH_EXAMPLES,
     PUT_SEED_EXAMPLES,
     REAL_GO_TOURNAMENT,
@@ -294,6 +295,7 @@ def real_data_scenario(client) -> dict[str, dict[str, Any]]:  # type: ignore[no-
     jobs = call("list_jobs", "GET", "/v1/jobs", params={"list": "rif-whr"})
     call("get_job", "GET", f"/v1/jobs/{jobs['items'][0]['id']}")
     call("update_player", "PATCH", "/v1/players/3578", json=UPDATE_PLAYER_EXAMPLES["real"]["value"])
+    call("list_player_revisions", "GET", "/v1/players/3578/revisions")
     call(
         "replace_tournament", "PUT", "/v1/tournaments/T0017", "real-2017", json=CORRECT_TOURNAMENT_EXAMPLES["real-2017"]["value"]
     )
@@ -334,6 +336,17 @@ def real_data_scenario(client) -> dict[str, dict[str, Any]]:  # type: ignore[no-
     assert client.post("/v1/players", json={"id": "ma-wenhui", "name": "Wenhui", "surname": "Ma"}, headers=AUTH).is_success
     call("merge_player", "POST", "/v1/players/ma-wenhui/merge", json=MERGE_PLAYER_EXAMPLES["real"]["value"])
     call("unmerge_player", "POST", "/v1/players/ma-wenhui/unmerge")
+    # A club's tournament names him with a city: kept as stored, queued, then accepted by an officer.
+    club = {
+        **_small_tournament("club-2019"), "start": "2019-06-01", "end": "2019-06-01",
+        "players": [{"id": "3578", "name": "Wenhui", "surname": "Ma", "city": "Shanghai"}, {"id": "498"}],
+        "games": [{"black": "3578", "white": "498", "result": "B"}],
+    }  # fmt: skip
+    submitted = client.post("/v1/tournaments", json=club, headers=AUTH)
+    [review] = submitted.json()["player_reviews"]
+    call("list_player_reviews", "GET", "/v1/player-reviews", params={"status": "pending", "kind": "details"})
+    call("get_player_review", "GET", f"/v1/player-reviews/{review['id']}")
+    call("decide_player_review", "POST", f"/v1/player-reviews/{review['id']}", json=PLAYER_REVIEW_EXAMPLES["accept"]["value"])
     return answers
 
 

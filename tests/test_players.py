@@ -12,10 +12,8 @@ from app import db
 from app.importers import egd_h9, renju_xml
 from app.importers.source import ImportOptions
 from app.models import Player, PlayerExternalId, Revision, Tournament
-from app.schemas.players import PlayerCreate
 from app.services.importing import import_results_file
 from app.services.jobs import run_pending_jobs
-from app.services.players import upsert_players
 from tests.helpers import AUTH, GO_DATA, export_xml, tournament_body
 
 JUVISY_H9 = GO_DATA / "juvisy2019.h9"
@@ -120,9 +118,19 @@ def test_juvisy_as_h9_then_as_opengotha_gives_one_player_per_person_with_his_pin
     second = import_results_file(JUVISY_XML)
     assert (second.players_stored, second.games_stored) == (0, 0)
     assert not second.rejected
+    # The XML gives one PIN (the others' egfPin is empty) to a stored player: an officer's to accept
+    # (decisions 108); accepted, he has it, the others have none.
+    assert second.player_reviews == {"details": 1}
+    [review] = client.get("/v1/player-reviews", params={"status": "pending"}, headers=AUTH).json()["items"]
+    assert (review["player_id"], review["differences"]) == (
+        "nicita-giovanni",
+        [{"field": "external_ids", "stored": [], "given": ["egd:17033126"]}],
+    )
+    assert client.get("/v1/players/nicita-giovanni").json()["external_ids"] == []
+    accepted = client.post(f"/v1/player-reviews/{review['id']}", json={"decision": "accept"}, headers=AUTH)
+    assert accepted.status_code == 200 and accepted.json()["status"] == "accepted", accepted.text
     players = {hit["id"]: hit for hit in _hits(client, limit="100")}
     assert len(players) == 19
-    # The XML gives one PIN (the others' egfPin is empty): he has it, the others have none.
     assert {player_id: hit["external_ids"] for player_id, hit in players.items() if hit["external_ids"]} == {
         "nicita-giovanni": ["egd:17033126"]
     }
@@ -437,37 +445,33 @@ def test_a_player_renamed_many_times_with_long_names_keeps_every_spelling_search
         assert "long" in [hit["id"] for hit in found], q
 
 
-def test_a_player_given_as_stored_is_not_written_and_one_given_otherwise_is(client: TestClient) -> None:
-    """A result file names mostly players stored already with the same fields: the upsert writes
-    only the new ones and those whose given fields differ (their updated_at moves, the others' not);
-    a player given twice takes his later fields last, compared with what is stored."""
+def test_a_submission_never_writes_a_stored_player_and_queues_what_it_says_otherwise(client: TestClient) -> None:
+    """A result file names mostly players stored already: none of them is written (their updated_at
+    stays), and a stored player given another country is listed in the 201 and queued for an
+    officer, his country unchanged; a new player is created with what the file gives."""
     assert client.post("/v1/tournaments", json=tournament_body("T1"), headers=AUTH).status_code == 201
     long_ago = datetime(2000, 1, 1, tzinfo=UTC)
     with db.session_scope() as session:
         session.execute(update(Player).values(updated_at=long_ago))
     second = tournament_body("T2", start="2021-05-01", end="2021-05-03")
     second["players"][1]["country"] = "FIN"
+    second["players"].append({"id": "p5", "name": "Yusuke", "country": "JPN"})
+    second["games"].append({"round": "4", "black": "p5", "white": "p1", "result": "D"})
     for game in second["games"]:
         game.pop("date", None)
-    assert client.post("/v1/tournaments", json=second, headers=AUTH).status_code == 201
-    with db.session_scope() as session:
-        upsert_players(
-            session,
-            [
-                PlayerCreate(id="p3", name="Other"),
-                PlayerCreate(id="p3", name="Tunnet"),  # back to the stored spelling: nothing to write
-                PlayerCreate(id="p4", country="EST"),
-                PlayerCreate(id="p4", name="Yusuke"),  # both fields of p4's are written
-            ],
-        )
+    answer = client.post("/v1/tournaments", json=second, headers=AUTH)
+    assert answer.status_code == 201, answer.text
+    [review] = answer.json()["player_reviews"]
+    assert (review["player_id"], review["pointer"], review["kind"], review["status"]) == (
+        "p2",
+        "/players/1",
+        "details",
+        "pending",
+    )
+    assert review["differences"] == [{"field": "country", "stored": "EST", "given": "FIN"}]
     with db.session_scope() as session:
         stored = {player.id: player for player in session.scalars(select(Player))}
-        assert {player_id for player_id, player in stored.items() if player.updated_at != long_ago} == {"p2", "p4"}
-        assert (stored["p2"].country, stored["p3"].name, stored["p4"].name, stored["p4"].country) == (
-            "FIN",
-            "Tunnet",
-            "Yusuke",
-            "EST",
-        )
+        assert {player_id for player_id, player in stored.items() if player.updated_at != long_ago} == {"p5"}
+        assert (stored["p2"].country, stored["p5"].name, stored["p5"].country) == ("EST", "Yusuke", "JPN")
     found = client.get("/v1/players", params={"q": "yusuke"}).json()
-    assert [player["id"] for player in found["items"]] == ["p4"]
+    assert [player["id"] for player in found["items"]] == ["p5"]

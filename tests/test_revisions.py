@@ -136,17 +136,24 @@ def test_the_audit_trail_filters_by_key_list_kind_and_days(client):
     assert client.put("/v1/rating-lists/rif-elo/seeds", json=seeds, headers=OTHER).status_code == 200
 
     everything = client.get("/v1/audit", headers=AUTH).json()
-    assert [r["kind"] for r in everything["items"]] == ["seeds_changed", "settings_changed", "params_changed", "submitted"]
+    # The submission created its four players: each creation is their first revision (decisions 108).
+    assert [r["kind"] for r in everything["items"]] == [
+        "seeds_changed",
+        "settings_changed",
+        "params_changed",
+        "submitted",
+        *["player_created"] * 4,
+    ]
     by_other = client.get("/v1/audit", params={"key": "other"}, headers=AUTH).json()
     assert [r["kind"] for r in by_other["items"]] == ["seeds_changed", "params_changed"]
     whr = client.get("/v1/audit", params={"list": "rif-whr"}, headers=AUTH).json()
     assert [r["summary"] for r in whr["items"]] == ["settings: auto_recompute True → False", "params: w2 12.9 → 14.0"]
     assert client.get("/v1/audit", params={"kind": "submitted"}, headers=AUTH).json()["total"] == 1
     today = everything["items"][0]["at"][:10]
-    assert client.get("/v1/audit", params={"from": today, "to": today}, headers=AUTH).json()["total"] == 4
+    assert client.get("/v1/audit", params={"from": today, "to": today}, headers=AUTH).json()["total"] == 8
     assert client.get("/v1/audit", params={"to": "2020-01-01"}, headers=AUTH).json()["total"] == 0
     page = client.get("/v1/audit", params={"limit": 1, "offset": 1}, headers=AUTH).json()
-    assert page["total"] == 4 and [r["kind"] for r in page["items"]] == ["settings_changed"]
+    assert page["total"] == 8 and [r["kind"] for r in page["items"]] == ["settings_changed"]
     assert "1 added" in everything["items"][0]["summary"]
 
 
@@ -155,7 +162,8 @@ def test_a_refused_change_records_no_revision(client):
     bad = {**tournament_body(), "end": "2019-12-31"}  # ends before it starts
     assert client.put("/v1/tournaments/T1", json=bad, headers=AUTH).status_code == 422
     assert client.patch("/v1/rating-lists/rif-whr/params", json={"w2": -1}, headers=AUTH).status_code == 422
-    assert client.get("/v1/audit", headers=AUTH).json()["total"] == 1
+    assert client.get("/v1/audit", params={"kind": "submitted"}, headers=AUTH).json()["total"] == 1
+    assert client.get("/v1/audit", headers=AUTH).json()["total"] == 1 + 4  # and its players' creations
 
 
 def test_the_importer_records_revisions_and_leaves_the_lists_computed(tmp_path):
@@ -175,7 +183,13 @@ def test_the_importer_records_revisions_and_leaves_the_lists_computed(tmp_path):
         whr = httpx.get(f"{server.url}/v1/rating-lists/rif-whr").json()
         assert whr["current_snapshot_id"] is not None
         trail = httpx.get(f"{server.url}/v1/audit", params={"key": "import", "limit": 1}, headers=AUTH).json()
-        assert trail["total"] == 59 and trail["items"][0]["kind"] == "submitted"
+        assert trail["items"][0]["kind"] == "submitted"
+        kinds = {
+            kind: httpx.get(f"{server.url}/v1/audit", params={"key": "import", "kind": kind}, headers=AUTH).json()["total"]
+            for kind in ("submitted", "player_created")
+        }
+        players = httpx.get(f"{server.url}/v1/players", params={"limit": 1}).json()["total"]
+        assert kinds == {"submitted": 59, "player_created": players} and trail["total"] == 59 + players
 
 
 def test_a_correction_and_a_withdrawal_at_once_while_a_recompute_runs_through_a_live_server():

@@ -63,22 +63,34 @@ OPERATIONS: dict[str, Callable[[TestClient, dict[str, str]], httpx.Response]] = 
         "/v1/rating-lists/rif-elo/reviews/T1", json={"decision": "confirm", "reason": "checked"}, headers=h
     ),
     "audit": lambda c, h: c.get("/v1/audit", headers=h),
+    "player reviews": lambda c, h: c.get("/v1/player-reviews", headers=h),
+    "decide player review": lambda c, h: c.post(f"/v1/player-reviews/{_review(c)}", json={"decision": "accept"}, headers=h),
 }
 TOURNAMENT_CHANGES = {"correct", "withdraw", "restore"}
-PLAYERS = {"create player", "update player"}
-PLAYER_IDENTITY = {"rename player", "merge player", "unmerge player"}  # an officer's, whatever his limits (issue 24)
+# Who a player is: an officer's to change (docs/decisions.md 108), within its scope (109): T1's
+# players play a tournament rif-whr, rif-elo and eru rate, so only an officer of renju answers for them.
+PLAYER_IDENTITY = {"update player", "rename player", "merge player", "unmerge player", "decide player review"}
 LIST_CHANGES = {"list settings", "list params", "list seeds", "one seed", "remove seed", "recompute", "review"}
+# Reads of an officer, each limited one's of its own scope.
+OFFICERS_READS = {"audit", "player reviews"}
 EVERYTHING = set(OPERATIONS)
 ALLOWED: dict[str, set[str]] = {
-    "owner": {"submit", *TOURNAMENT_CHANGES, *PLAYERS},
-    "other-organiser": {"submit", *PLAYERS},
-    "officer-of-another-list": {*PLAYERS, *PLAYER_IDENTITY, "audit"},
-    "officer-of-another-category": {*PLAYERS, *PLAYER_IDENTITY, "audit"},
-    "officer-of-this-list": EVERYTHING,  # rif-elo, and the renju tournaments of its category
-    "officer-of-this-category": {"submit", *TOURNAMENT_CHANGES, *PLAYERS, *PLAYER_IDENTITY, "audit"},  # no list
+    "owner": {"submit", *TOURNAMENT_CHANGES, "create player"},
+    "other-organiser": {"submit", "create player"},
+    "officer-of-another-list": {"create player", *OFFICERS_READS},
+    "officer-of-another-category": {"create player", *OFFICERS_READS},
+    # rif-elo alone: T1 and T2 are rated by rif-whr and eru too, and T1's players with them.
+    "officer-of-this-list": {"create player", *LIST_CHANGES, *OFFICERS_READS},
+    "officer-of-this-category": {"submit", *TOURNAMENT_CHANGES, "create player", *PLAYER_IDENTITY, *OFFICERS_READS},  # no list
     "officer": EVERYTHING,
     "environment": EVERYTHING,
 }
+
+
+def _review(client: TestClient) -> int:
+    """The id of the review the fixture queued (ids are not reset between tests on PostgreSQL)."""
+    pending = client.get("/v1/player-reviews", params={"status": "pending"}, headers=AUTH).json()["items"]
+    return int(pending[0]["id"])
 
 
 def _store_keys() -> dict[str, dict[str, str]]:
@@ -104,6 +116,13 @@ def keys(client: TestClient) -> dict[str, dict[str, str]]:
     for player_id in ("p5", "p6"):
         assert client.post("/v1/players", json={"id": player_id}, headers=AUTH).status_code == 201
     assert client.post("/v1/players/p6/merge", json={"into": "p2"}, headers=AUTH).status_code == 200
+    # A review of p1: another tournament gave him another city.
+    other = tournament_body("T0", start="2019-05-01", end="2019-05-03")
+    other["players"][0]["city"] = "Tartu"
+    for game in other["games"]:
+        game.pop("date", None)
+    submitted = client.post("/v1/tournaments", json=other, headers=AUTH)
+    assert [review["player_id"] for review in submitted.json()["player_reviews"]] == ["p1"], submitted.text
     return headers
 
 
@@ -132,6 +151,8 @@ def test_role_matrix(client: TestClient, keys: dict[str, dict[str, str]], caller
     assert f"the key {caller!r} is an" in problem["detail"]
     if operation in TOURNAMENT_CHANGES:
         assert "organiser's key that submitted it" in problem["detail"]
+    if caller.startswith("officer-of") and operation in {"submit", *TOURNAMENT_CHANGES, *PLAYER_IDENTITY}:
+        assert "rif-whr" in problem["detail"], problem["detail"]  # the list beyond its limits
     assert _revisions() == before, "a refused change recorded nothing"
 
 
@@ -146,7 +167,7 @@ def test_the_submitter_is_the_owner_even_after_an_officer_corrected_it(client, k
 def test_an_officer_cannot_move_a_tournament_out_of_its_categories(client, keys) -> None:  # type: ignore[no-untyped-def]
     moved = tournament_body("T1", category="gomoku", rule=None)
     refused = client.put("/v1/tournaments/T1", json=moved, headers=keys["officer-of-this-category"])
-    assert refused.status_code == 403 and "category gomoku" in refused.json()["detail"]
+    assert refused.status_code == 403 and "rif-whr-gomoku" in refused.json()["detail"]
     assert client.put("/v1/tournaments/T1", json=moved, headers=keys["owner"]).status_code == 200
 
 

@@ -3,7 +3,7 @@ meaning of each (GET /v1/tournaments), through a plain form."""
 
 from fastapi.testclient import TestClient
 
-from tests.helpers import AUTH, Page, go_body, tournament_body
+from tests.helpers import AUTH, Page, go_body, tournament_body, with_player_ids
 
 
 def _store(client: TestClient) -> None:
@@ -14,7 +14,7 @@ def _store(client: TestClient) -> None:
     ):
         response = client.post("/v1/tournaments", json=body, headers=AUTH, params={"duplicate": "intended"})
         assert response.status_code == 201, response.text
-    go = go_body(country=None)
+    go = with_player_ids(go_body(country=None), "go-")
     assert client.post("/v1/tournaments", json=go, headers=AUTH).status_code == 201, go
 
 

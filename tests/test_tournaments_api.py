@@ -35,10 +35,32 @@ def test_same_pair_may_meet_twice_and_tie_break_rounds(client):
     assert client.get("/v1/tournaments/T1").json()["games"][-1]["round"] == "T"
 
 
-def test_inline_players_update_existing_ones(client):
+def test_inline_players_never_change_a_stored_one(client):
+    """A stored player's id given with another person's name is a 409 naming him; given his name, or a
+    name he lacks, his games are his and what differs waits for an officer (docs/decisions.md 108)."""
     client.post("/v1/players", json={"id": "p1", "name": "Old"}, headers=AUTH)
-    assert client.post("/v1/tournaments", json=tournament_body(), headers=AUTH).status_code == 201
-    assert client.get("/v1/players/p1").json()["name"] == "Ants"
+    refused = client.post("/v1/tournaments", json=tournament_body(), headers=AUTH)
+    assert refused.status_code == 409, refused.text
+    assert [error["pointer"] for error in refused.json()["errors"]] == ["/players/0/name"]
+    assert "stored as Old" in refused.json()["errors"][0]["detail"]
+    assert client.get("/v1/players/p1").json()["name"] == "Old"
+    assert client.get("/v1/tournaments/T1").status_code == 404
+
+    client.post("/v1/players", json={"id": "p2"}, headers=AUTH)  # nameless: a name is a detail to add
+    body = tournament_body()
+    body["players"][0]["name"] = "Old"
+    submitted = client.post("/v1/tournaments", json=body, headers=AUTH)
+    assert submitted.status_code == 201, submitted.text
+    differences = {review["player_id"]: review["differences"] for review in submitted.json()["player_reviews"]}
+    assert differences == {
+        "p1": [{"field": "surname", "stored": None, "given": "Soosõrv"}, {"field": "country", "stored": None, "given": "EST"}],
+        "p2": [
+            {"field": "name", "stored": None, "given": "Ando"},
+            {"field": "surname", "stored": None, "given": "Meritee"},
+            {"field": "country", "stored": None, "given": "EST"},
+        ],
+    }
+    assert client.get("/v1/players/p2").json()["name"] is None
 
 
 def test_games_may_name_players_created_before(client):

@@ -15,7 +15,7 @@ router = APIRouter(prefix="/v1/audit", tags=["audit"])
 @router.get("", operation_id="list_audit", responses=examples.responses(examples.LIST_AUDIT))
 def list_audit(
     session: SessionDep,
-    _: Officer,
+    caller: Officer,
     actor: Annotated[
         Text | None, Query(alias="key", max_length=100, description="Only changes made with this key (its name)")
     ] = None,
@@ -35,9 +35,17 @@ def list_audit(
     when and a summary; filtered by key, list, kind and a range of days. The version a tournament's
     change replaced is at `GET /v1/tournaments/{tournament_id}/revisions/{number}`.
 
-    Needs an officer's key, limited or not (reading the trail changes nothing); an organiser's is a
-    403. A tournament's own revisions are open at `GET /v1/tournaments/{tournament_id}/revisions`."""
+    Needs an officer's key; one with limits reads the trail of its lists and of the tournaments and
+    players of their categories (or of its categories); an organiser's is a 403. A tournament's own revisions are open at `GET /v1/tournaments/{tournament_id}/revisions`."""
     rows, total = revisions.audit(
-        session, actor=actor, list_id=list_id, kind=kind, since=since, until=until, limit=limit, offset=offset
+        session,
+        actor=actor,
+        list_id=list_id,
+        kind=kind,
+        since=since,
+        until=until,
+        limit=limit,
+        offset=offset,
+        within=caller.scope,
     )
     return Page(items=[RevisionRead.model_validate(r) for r in rows], total=total, limit=limit, offset=offset)

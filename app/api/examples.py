@@ -319,6 +319,7 @@ SUBMIT_TOURNAMENT = {
                 {"id": "rif-elo", "rated": True, "reason": None, "job_id": None, "review": None},
                 {"id": "rif-whr", "rated": True, "reason": None, "job_id": 1, "review": None},
             ],
+            "player_reviews": [],
         },
     },
 }
@@ -342,6 +343,7 @@ SUBMIT_TOURNAMENT["pending-review"] = {
             {"id": "rif-whr", "rated": False, "job_id": None, "review": "pending",
              "reason": "an officer of the list has not confirmed it yet (POST /v1/rating-lists/rif-whr/reviews/{tournament_id})"},
         ],
+        "player_reviews": [],
     },
 }  # fmt: skip
 _DEMO_REVIEW = {
@@ -382,7 +384,11 @@ _JUVISY_READ = {
 SUBMIT_TOURNAMENT["juvisy-2019"] = {
     "summary": "The Go tournament, stored with its own standings",
     "description": "`standings` as the file gave them, by place; the Go list rates it and queues its recompute.",
-    "value": {**_JUVISY_READ, "lists": [{"id": "rivne", "rated": True, "reason": None, "job_id": 3, "review": None}]},
+    "value": {
+        **_JUVISY_READ,
+        "lists": [{"id": "rivne", "rated": True, "reason": None, "job_id": 3, "review": None}],
+        "player_reviews": [],
+    },
 }
 GET_TOURNAMENT = {
     **_example(
@@ -403,6 +409,7 @@ _T0017_CORRECTED: dict[str, Any] = {
         {"id": "rif-elo", "rated": True, "reason": None, "job_id": None, "review": None},
         {"id": "rif-whr", "rated": True, "reason": None, "job_id": 2, "review": None},
     ],
+    "player_reviews": [],
 }
 REPLACE_TOURNAMENT = {
     "real-2017": {
@@ -521,7 +528,7 @@ LIST_TOURNAMENTS = _example(
 )
 
 _WENHUI_MA_DETAIL = {**_WENHUI_MA, "external_ids": ["renjunet:3578"], "earlier_names": [], "merged_into": None}
-CREATE_PLAYER = _example("A player of the Chinese file, created", _WENHUI_MA_DETAIL)
+CREATE_PLAYER = _example("A player of the Chinese file, created", {**_WENHUI_MA_DETAIL, "player_reviews": []})
 GET_PLAYER = _example("A player of the Chinese file", _WENHUI_MA_DETAIL)
 UPDATE_PLAYER = _example("The player with his country added", {**_WENHUI_MA_DETAIL, "country": "CHN"})
 _WENHUI_MA_RENAMED = {
@@ -529,6 +536,55 @@ _WENHUI_MA_RENAMED = {
     "country": "CHN",
     "native_name": "马文慧",
     "earlier_names": [{"name": "Wenhui", "surname": "Ma", "native_name": None, "until": "2019-12-31"}],
+}
+_WENHUI_MA_CREATED_REVISION = {
+    "id": 3, "subject": "player", "subject_id": "3578", "number": 1, "kind": "player_created", "list_id": None,
+    "actor": "tester", "at": "2026-11-24T19:24:08.940058Z", "summary": "created by POST /v1/players",
+}  # fmt: skip
+LIST_PLAYER_REVISIONS = _example(
+    "A player of the Chinese file: created, then his country added by an officer",
+    {
+        "items": [
+            _WENHUI_MA_CREATED_REVISION,
+            {
+                **_WENHUI_MA_CREATED_REVISION, "id": 9, "number": 2, "kind": "player_updated",
+                "at": "2026-11-25T09:12:40.102551Z", "summary": "changed: country None -> 'CHN'",
+            },
+        ],
+        "total": 2, "limit": 50, "offset": 0,
+    },
+)  # fmt: skip
+# A club's tournament names him with a city the record lacks: kept as stored, queued for an officer.
+_CITY_REVIEW = {
+    "id": 2, "player_id": "3578", "kind": "details", "status": "pending", "tournament_id": "club-2019", "actor": "tester",
+    "differences": [{"field": "city", "stored": None, "given": "Shanghai"}], "candidates": [],
+    "created_at": "2026-11-24T21:03:11.220431Z", "decided_by": None, "decided_at": None, "reason": None,
+}  # fmt: skip
+LIST_PLAYER_REVIEWS = _example(
+    "A club's tournament gave a stored player a city (status=pending&kind=details)",
+    {"items": [_CITY_REVIEW], "total": 1, "limit": 50, "offset": 0},
+)
+GET_PLAYER_REVIEW = _example("A club's tournament gave a stored player a city", _CITY_REVIEW)
+DECIDE_PLAYER_REVIEW = _example(
+    "The city accepted: the player's revision records it",
+    {
+        **_CITY_REVIEW, "status": "accepted", "decided_by": "tester", "decided_at": "2026-11-25T09:12:40.102551Z",
+        "reason": "as on the federation's own list", "lists_recomputing": [],
+    },
+)  # fmt: skip
+PLAYER_REVIEW_EXAMPLES: dict[str, Example] = {
+    "accept": {
+        "summary": "Accept the details: they become the player's",
+        "value": {"decision": "accept", "reason": "as on the federation's own list"},
+    },
+    "merge": {
+        "summary": "Accept a possible duplicate: the new record is merged into the stored player",
+        "value": {"decision": "accept", "into": "3578", "reason": "the same person, entered under the club's own id"},
+    },
+    "dismiss": {
+        "summary": "Dismiss: nothing changes",
+        "value": {"decision": "dismiss", "reason": "a namesake: another person"},
+    },
 }
 _SECOND_RECORD = {**_player("ma-wenhui", "Wenhui", "Ma"), "external_ids": [], "earlier_names": [], "merged_into": None}
 MERGE_PLAYER = _example(

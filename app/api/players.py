@@ -6,20 +6,27 @@ from app.api import examples
 from app.api.deps import Limit, Officer, Offset, Organiser, PlayerIdPath
 from app.api.examples import responses
 from app.http.session import SessionDep
+from app.models import Player
 from app.schemas.common import CountryCode, Identifier, Page, Text
 from app.schemas.players import (
     EXTERNAL_ID_PATTERN,
     PlayerCreate,
+    PlayerCreated,
     PlayerDetail,
     PlayerHit,
     PlayerMerge,
     PlayerMerged,
     PlayerPatch,
     PlayerRename,
+    PlayerReviewRead,
+    QueuedPlayerReview,
 )
 from app.schemas.rating_changes import READING_PATTERN, PlayerChanges
-from app.services import player_merge, rating_changes, worker
+from app.schemas.revisions import RevisionRead
+from app.security import authorise_player_change
+from app.services import player_merge, player_reviews, rating_changes, revisions, worker
 from app.services import players as service
+from app.services.player_reviews import Queued
 from app.settings import Settings, get_settings
 from app.transactions import run_in_transaction
 
@@ -32,24 +39,35 @@ router = APIRouter(prefix="/v1/players", tags=["players"])
 def create_player(
     body: Annotated[PlayerCreate, Body(openapi_examples=examples.CREATE_PLAYER_EXAMPLES)],
     session: SessionDep,
-    _: Organiser,
+    caller: Organiser,
     response: Response,
     settings: Settings = Depends(get_settings),
-) -> PlayerDetail:
+) -> PlayerCreated:
     """Create a player
 
     The id is the submitter's choice (for example renju.net's player id) and names the player in
-    tournaments and games from then on. An id that exists is a 409; change a player with `PATCH`.
-    Submitting a tournament creates its players too, so this is needed only for players known before
-    their first tournament. The 201 carries `Location: /v1/players/{player_id}`.
+    tournaments and games from then on. An id that exists is a 409. Submitting a tournament creates
+    its new players too, so this is needed only for players known before their first tournament.
+    The 201 carries `Location: /v1/players/{player_id}`; the creation is the player's first
+    revision. A player whose name (and country, where both have one) is a stored player's is
+    created, and listed in `player_reviews` as a possible duplicate for an officer.
 
-    Needs any valid key, an organiser's or an officer's: organisers create and update the players of
-    their submissions too."""
+    Needs any valid key, an organiser's or an officer's. Once created, only an officer changes who
+    he is (`PATCH`, rename, merge)."""
+
+    def create() -> tuple[Player, list[Queued]]:
+        return player_reviews.create_player(session, body, actor=caller.name)
+
     # Re-run on a unique violation: the same id created at once by another request is then the
     # service's own 409 with its pointer.
-    player = run_in_transaction(session, lambda: service.create_player(session, body), attempts=settings.transaction_attempts)
+    player, queued = run_in_transaction(session, create, attempts=settings.transaction_attempts)
     response.headers["Location"] = f"/v1/players/{player.id}"
-    return PlayerDetail.model_validate(service.player_detail(session, player))
+    return PlayerCreated(
+        **PlayerDetail.model_validate(service.player_detail(session, player)).model_dump(),
+        player_reviews=[
+            QueuedPlayerReview(**PlayerReviewRead.model_validate(one.review).model_dump(), pointer=one.pointer) for one in queued
+        ],
+    )
 
 
 @router.patch("/{player_id}", operation_id="update_player", responses=responses(examples.UPDATE_PLAYER))
@@ -57,18 +75,43 @@ def update_player(
     player_id: PlayerIdPath,
     body: Annotated[PlayerPatch, Body(openapi_examples=examples.UPDATE_PLAYER_EXAMPLES)],
     session: SessionDep,
-    _: Organiser,
+    caller: Officer,
+    settings: Settings = Depends(get_settings),
 ) -> PlayerDetail:
     """Change a player
 
     Only the fields present in the body change; `null` clears one, and the others keep their value.
     The id cannot change. `external_ids`, when given, replace his ids in other systems; one another
     player holds is a 409 naming him. To change the spelling of a name and keep the old one, rename
-    him (`POST /v1/players/{player_id}/rename`).
+    him (`POST /v1/players/{player_id}/rename`). The change is a revision of the player (kind
+    `player_updated`, with the player as he was), in the audit trail and on his page. A merged
+    record is a 409: change the player it was merged into.
 
-    Needs any valid key, an organiser's or an officer's: organisers create and update the players of
-    their submissions too."""
-    return PlayerDetail.model_validate(service.player_detail(session, service.update_player(session, player_id, body)))
+    Needs an officer's key: only an officer changes who a player is (what a submission says
+    otherwise of a stored player waits for one at `GET /v1/player-reviews`)."""
+
+    def update() -> PlayerDetail:
+        authorise_player_change(session, caller, player_id, "Changing")
+        player = service.update_player(session, player_id, body, actor=caller.name)
+        return PlayerDetail.model_validate(service.player_detail(session, player))
+
+    return run_in_transaction(session, update, attempts=settings.transaction_attempts)
+
+
+@router.get("/{player_id}/revisions", operation_id="list_player_revisions", responses=responses(examples.LIST_PLAYER_REVISIONS))
+def list_player_revisions(
+    player_id: PlayerIdPath, session: SessionDep, limit: Limit = 50, offset: Offset = 0
+) -> Page[RevisionRead]:
+    """List a player's revisions, the oldest first
+
+    Every recorded change of who the player is: his creation (by a submission, an import or
+    `POST /v1/players`), each change an officer made or accepted (`PATCH`, a rename, an accepted
+    review of what a submission said of him, a directory import), merges and unmerges, and what a
+    submission said of him that an officer dismissed; each with the key that made it, when, and a
+    summary. The player as he was before a change is the revision's `previous` in the audit trail."""
+    service.get_player(session, player_id)
+    rows, total = revisions.revisions_of(session, revisions.PLAYER, player_id, limit, offset)
+    return Page(items=[RevisionRead.model_validate(r) for r in rows], total=total, limit=limit, offset=offset)
 
 
 @router.post("/{player_id}/rename", operation_id="rename_player", responses=responses(examples.RENAME_PLAYER))
@@ -77,6 +120,7 @@ def rename_player(
     body: Annotated[PlayerRename, Body(openapi_examples=examples.RENAME_PLAYER_EXAMPLES)],
     session: SessionDep,
     caller: Officer,
+    settings: Settings = Depends(get_settings),
 ) -> PlayerDetail:
     """Rename a player, keeping the old spelling
 
@@ -84,9 +128,15 @@ def rename_player(
     on; the spelling they replace is kept in `earlier_names` until the day before, and search still
     finds him by it. Recorded in the audit trail (`renamed`) with the player as he was.
 
-    Needs an officer's key."""
-    player = service.rename_player(session, player_id, body, actor=caller.name)
-    return PlayerDetail.model_validate(service.player_detail(session, player))
+    Needs an officer's key, without limits or limited to every list that rates a tournament of his
+    or holds his seed."""
+
+    def rename() -> PlayerDetail:
+        authorise_player_change(session, caller, player_id, "Renaming")
+        player = service.rename_player(session, player_id, body, actor=caller.name)
+        return PlayerDetail.model_validate(service.player_detail(session, player))
+
+    return run_in_transaction(session, rename, attempts=settings.transaction_attempts)
 
 
 @router.post("/{player_id}/merge", operation_id="merge_player", responses=responses(examples.MERGE_PLAYER))
@@ -111,9 +161,12 @@ def merge_player(
     into a merged player, two who played each other, were declared at one tournament, are seeded on
     one list or hold ids of one scheme (409, each with its pointer).
 
-    Needs an officer's key."""
+    Needs an officer's key, without limits or limited to every list that rates a tournament of
+    either player or holds a seed of either."""
 
     def merge() -> PlayerMerged:
+        authorise_player_change(session, caller, player_id, "Merging")
+        authorise_player_change(session, caller, body.into, "Merging into")
         merged, lists = player_merge.merge_player(session, player_id, body.into, actor=caller.name)
         return _merged(session, merged.id, body.into, lists)
 
@@ -136,10 +189,14 @@ def unmerge_player(
     games, declarations, seeds and external ids are his again, and both players are as they were
     before the merge. The lists concerned queue a recompute. A record that is not merged is a 409.
 
-    Needs an officer's key."""
+    Needs an officer's key, without limits or limited to every list that rates a tournament of
+    either player or holds a seed of either."""
 
     def unmerge() -> PlayerMerged:
         into = service.get_player(session, player_id).merged_into
+        authorise_player_change(session, caller, player_id, "Unmerging")
+        if into is not None:
+            authorise_player_change(session, caller, into, "Unmerging from")
         unmerged, lists = player_merge.unmerge_player(session, player_id, actor=caller.name)
         return _merged(session, unmerged.id, into or "", lists)
 

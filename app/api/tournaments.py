@@ -1,4 +1,4 @@
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -12,7 +12,7 @@ from app.api.examples import CORRECT_TOURNAMENT_EXAMPLES, SUBMIT_TOURNAMENT_EXAM
 from app.http.session import SessionDep
 from app.problems import Conflict, PreconditionFailed
 from app.schemas.common import CountryCode, Page, Text
-from app.schemas.players import PlayerRead
+from app.schemas.players import PlayerRead, PlayerReviewRead, QueuedPlayerReview
 from app.schemas.revisions import RevisionDetail, RevisionRead
 from app.schemas.tournaments import (
     Category,
@@ -28,8 +28,9 @@ from app.schemas.tournaments import (
     TournamentSummary,
 )
 from app.security import Caller, authorise_submission, authorise_tournament_change
-from app.services import idempotency, revisions, worker
+from app.services import idempotency, reviews, revisions, worker
 from app.services import tournaments as service
+from app.services.player_reviews import Queued
 from app.settings import Settings, get_settings
 from app.transactions import run_in_transaction
 
@@ -105,17 +106,17 @@ def submit_tournament(
 
     Needs an organiser's key, or an officer's without limits or whose limits include the
     tournament's category (a 403 says which otherwise)."""
-    authorise_submission(caller, body.id, body.category)
     fingerprint = idempotency.request_fingerprint(body.model_dump(mode="json"))
     key = idempotency.scoped_key(caller.name, idempotency_key) if idempotency_key else None
     location = f"/v1/tournaments/{body.id}"
 
     def store() -> idempotency.StoredResponse:
+        authorise_submission(session, caller, body)
         if key is not None:
             replay = idempotency.claim(session, key, fingerprint)
             if replay is not None:
                 return replay
-        service.submit_tournament(
+        submitted = service.submit_tournament(
             session,
             body,
             max_games=settings.max_games_per_tournament,
@@ -123,7 +124,8 @@ def submit_tournament(
             allow_duplicate=duplicate == "intended",
         )
         outcomes = service.queue_recomputes(session, body)
-        stored = idempotency.StoredResponse(201, _submitted(session, body.id, outcomes).model_dump(mode="json"), location)
+        answer = _submitted(session, body.id, outcomes, submitted.player_reviews)
+        stored = idempotency.StoredResponse(201, answer.model_dump(mode="json"), location)
         if key is not None:
             idempotency.complete(session, key, stored)
         return stored
@@ -167,9 +169,9 @@ def replace_tournament(
     at that version: otherwise a 412, and the refused attempt is recorded in the audit (kind `refused`)."""
 
     def store() -> TournamentSubmitted:
-        authorise_tournament_change(session, caller, tournament_id, "Correcting", new_category=body.category)
-        rated_before = service.lists_rating(session, tournament_id)
-        service.replace_tournament(
+        authorise_tournament_change(session, caller, tournament_id, "Correcting", new=body)
+        rated_before = reviews.lists_rating(session, tournament_id)
+        corrected = service.replace_tournament(
             session,
             tournament_id,
             body,
@@ -178,7 +180,7 @@ def replace_tournament(
             if_match=service.versions_of(if_match),
         )
         outcomes = service.queue_recomputes(session, body, also_for=rated_before)
-        return _submitted(session, tournament_id, outcomes, response)
+        return _submitted(session, tournament_id, outcomes, corrected.player_reviews, response)
 
     submitted = _settled(session, tournament_id, "correction", caller, settings, store)
     background.add_task(worker.wake)
@@ -218,11 +220,12 @@ def withdraw_tournament(
 
     def store() -> TournamentSubmitted:
         authorise_tournament_change(session, caller, tournament_id, "Withdrawing")
-        rated_before = service.lists_rating(session, tournament_id)
+        rated_before = reviews.lists_rating(session, tournament_id)
         tournament = service.withdraw_tournament(
             session, tournament_id, reason, actor=caller.name, if_match=service.versions_of(if_match)
         )
-        return _submitted(session, tournament_id, service.queue_recomputes(session, tournament, also_for=rated_before), response)
+        outcomes = service.queue_recomputes(session, tournament, also_for=rated_before)
+        return _submitted(session, tournament_id, outcomes, response=response)
 
     withdrawn = _settled(session, tournament_id, "withdrawal", caller, settings, store)
     background.add_task(worker.wake)
@@ -257,7 +260,7 @@ def restore_tournament(
     def store() -> TournamentSubmitted:
         authorise_tournament_change(session, caller, tournament_id, "Restoring")
         tournament = service.restore_tournament(session, tournament_id, actor=caller.name, if_match=service.versions_of(if_match))
-        return _submitted(session, tournament_id, service.queue_recomputes(session, tournament), response)
+        return _submitted(session, tournament_id, service.queue_recomputes(session, tournament), response=response)
 
     restored = _settled(session, tournament_id, "restore", caller, settings, store)
     background.add_task(worker.wake)
@@ -358,14 +361,22 @@ def _settled(
 
 
 def _submitted(
-    session: Session, tournament_id: str, outcomes: list[service.ListOutcome], response: Response | None = None
+    session: Session,
+    tournament_id: str,
+    outcomes: list[service.ListOutcome],
+    player_reviews: Sequence[Queued] = (),
+    response: Response | None = None,
 ) -> TournamentSubmitted:
-    """The answer to a change: the tournament, what each list does with it, and (``response``) its
-    new version's ETag."""
+    """The answer to a change: the tournament, what each list does with it, the reviews of players
+    it queued, and (``response``) its new version's ETag."""
     lists = [ListRating.model_validate(vars(o) | {"id": o.list_id}) for o in outcomes]
     if response is not None:
         response.headers["ETag"] = service.version_etag(revisions.latest_version(session, tournament_id))
-    return TournamentSubmitted(**_read(session, tournament_id).model_dump(), lists=lists)
+    queued = [
+        QueuedPlayerReview(**PlayerReviewRead.model_validate(one.review).model_dump(), pointer=one.pointer)
+        for one in player_reviews
+    ]
+    return TournamentSubmitted(**_read(session, tournament_id).model_dump(), lists=lists, player_reviews=queued)
 
 
 def _read(session: Session, tournament_id: str) -> TournamentRead:

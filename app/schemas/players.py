@@ -121,3 +121,79 @@ class PlayerMerged(BaseModel):
     lists_recomputing: list[str] = Field(
         description="The rating lists that rate a game or hold a seed that moved: each has a recompute queued"
     )
+
+
+PlayerReviewKind = Literal["details", "possible_duplicate"]
+PlayerReviewStatus = Literal["pending", "accepted", "dismissed"]
+DetailValue = str | int | list[str] | None
+
+
+class DetailDifference(BaseModel):
+    """One of the player's details as stored and as a submission gave it."""
+
+    field: Literal["name", "surname", "native_name", "country", "city", "gender", "birth_year", "external_ids"] = Field(
+        description="The detail (`external_ids`: the ids given that he does not hold, beside those he holds)"
+    )
+    stored: DetailValue = Field(description="Its stored value when the submission came")
+    given: DetailValue = Field(description="The value the submission gave")
+
+
+class PlayerReviewRead(BaseModel):
+    """What a submission or an import said of a player and did not change: an officer's to accept or
+    dismiss (`POST /v1/player-reviews/{review_id}`)."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+    id: int = Field(description="The review's id")
+    player_id: str = Field(description="The player it is about")
+    kind: PlayerReviewKind = Field(
+        description="`details`: the submission gave a stored player other details than his stored ones (never "
+        "written: accepted, they are); `possible_duplicate`: a new player whose name (and country, where both "
+        "have one) is a stored player's, who may be the same person under another id (accepted, he is merged "
+        "into one of the `candidates`)"
+    )
+    status: PlayerReviewStatus = Field(description="`pending` until an officer accepts or dismisses it")
+    tournament_id: str | None = Field(description="The tournament whose submission or correction said it")
+    actor: str = Field(description="The key that sent it (`import` for the command-line importer)")
+    differences: list[DetailDifference] = Field(description="Each detail that differs (kind `details`); empty otherwise")
+    candidates: list[str] = Field(description="The stored players he may be, by id (kind `possible_duplicate`); empty otherwise")
+    created_at: dt.datetime = Field(description="When it was queued (UTC)")
+    decided_by: str | None = Field(description="The officer's key that decided it; null while pending")
+    decided_at: dt.datetime | None = Field(description="When it was decided (UTC); null while pending")
+    reason: str | None = Field(description="The reason the officer gave, if any")
+
+
+class QueuedPlayerReview(PlayerReviewRead):
+    """A review a submission queued, or found waiting with the same proposal, for one of its players."""
+
+    pointer: str = Field(description="The player of the submission it is about, as a JSON pointer (`/players/3`)")
+
+
+class PlayerReviewDecision(StrictModel):
+    """An officer's decision on a pending review."""
+
+    decision: Literal["accept", "dismiss"] = Field(
+        description="`accept`: the details are made his (a name given anew is a rename from today, the spelling it "
+        "replaces kept), or the possible duplicate is merged `into` one of the candidates; `dismiss`: nothing changes"
+    )
+    into: Identifier | None = Field(
+        None, description="For an accepted possible duplicate: the candidate he is (he is merged into that player)"
+    )
+    reason: Text | None = Field(None, max_length=500, description="Why, in words; kept with the decision and in the audit")
+
+
+class PlayerReviewDecided(PlayerReviewRead):
+    """The decided review, and the lists a merge set recomputing."""
+
+    lists_recomputing: list[str] = Field(
+        description="For an accepted possible duplicate: the rating lists that rate a game or hold a seed that moved"
+    )
+
+
+class PlayerCreated(PlayerDetail):
+    """A player created, and the review queued when his name is a stored player's."""
+
+    player_reviews: list[QueuedPlayerReview] = Field(
+        description="A possible duplicate queued for an officer (`GET /v1/player-reviews`) when his name (and country, "
+        "where both have one) is a stored player's; empty otherwise"
+    )

@@ -19,6 +19,8 @@ RevisionKind = Literal[
     "merged",
     "unmerged",
     "player_updated",
+    "player_created",
+    "review_dismissed",
 ]
 RevisionSubject = Literal["tournament", "rating_list", "player"]
 
@@ -36,7 +38,10 @@ class RevisionRead(BaseModel):
         description="What the change was: a tournament `submitted`, `corrected`, `withdrawn`, `restored`, `confirmed` or "
         "`rejected` by an officer of a list that reviews it, or a change of it `refused` (a stale `If-Match`, 412, or "
         "one its state does not allow, 409: nothing changed, and it does not count as a version); a list's "
-        "`seeds_changed`, `params_changed`, `settings_changed` or `published`"
+        "`seeds_changed`, `params_changed`, `settings_changed` or `published`; a player `player_created` (by a "
+        "submission, an import or `POST /v1/players`), `player_updated` (by an officer, a directory import, or an "
+        "officer's acceptance of what a submission said of him), `renamed`, `merged`, `unmerged`, or what a submission "
+        "said of him `review_dismissed` by an officer (nothing changed)"
     )
     list_id: str | None = Field(
         description="The rating list changed (seeds, parameters, settings) or whose review of the tournament was "

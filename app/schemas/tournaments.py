@@ -7,7 +7,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstra
 
 from app.schemas.common import ID_RULE, CountryCode, Date, Identifier, StrictModel, Text, json_kinds_checked_on
 from app.schemas.opening_rules import CATEGORIES_WITH_KNOWN_RULES, KNOWN_RULES, canonical_rule
-from app.schemas.players import PlayerCreate, PlayerRead
+from app.schemas.players import PlayerCreate, PlayerRead, QueuedPlayerReview
 
 Category = Literal["renju", "gomoku", "go", "shogi"]
 Result = Literal["B", "W", "D"]
@@ -323,8 +323,16 @@ class ListRating(BaseModel):
 
 
 class TournamentSubmitted(TournamentRead):
-    """The stored tournament, and what each rating list of its category does with it."""
+    """The stored tournament, what each rating list of its category does with it, and what it said
+    of stored players that waits for an officer."""
 
     lists: list[ListRating] = Field(
         default_factory=list, description="For each rating list of the category: whether it rates the tournament"
+    )
+    player_reviews: list[QueuedPlayerReview] = Field(
+        default_factory=list,
+        description="What the submission said of its players and did not change, each queued for an officer "
+        "(`GET /v1/player-reviews`): a stored player given other details than his stored ones (his games are "
+        "his; his details stay as stored until an officer accepts them), and a new player whose name is a stored "
+        "player's (a possible duplicate, with the candidates). Empty when it said nothing new",
     )

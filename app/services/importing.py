@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gc
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from itertools import chain
@@ -24,10 +24,13 @@ from app.problems import Conflict, InvalidInput, PayloadTooLarge
 from app.schemas.tournaments import TournamentIn
 from app.services.bulk_load import drop_game_player_indexes, finish_import, leaves_for_later
 from app.services.player_identity import match_go_players
+from app.services.player_reviews import describe_review
+from app.services.reviews import lists_rating
 from app.services.tournaments import (
+    CheckedTournament,
     RepeatedTournament,
+    StoredTournament,
     check_new_tournament,
-    lists_rating,
     queue_recomputes_of,
     replace_tournament,
     store_new_tournaments,
@@ -73,8 +76,13 @@ class ImportReport:
     jobs_queued: dict[str, int] = field(default_factory=dict)
     examples: dict[str, list[str]] = field(default_factory=dict)
     explanations: dict[str, str] = field(default_factory=dict)
+    # What the file said of stored players and did not change, by kind (details, possible_duplicate):
+    # queued for an officer (GET /v1/player-reviews), with a few examples each.
+    player_reviews: Counter[str] = field(default_factory=Counter)
+    player_review_examples: dict[str, list[str]] = field(default_factory=dict)
 
 
+MAX_REVIEW_EXAMPLES = 5
 # New tournaments are checked one after the other and stored together, up to this many games (or one
 # tournament with more): the statements and the recomputes' queueing are a batch's, not a tournament's
 # (docs/decisions.md 7.69). Bounded, so memory is too.
@@ -251,6 +259,8 @@ class _BatchOutcome:
     unchanged: int = 0
     rejections: list[tuple[str, str, int]] = field(default_factory=list)
     jobs_queued: dict[str, int] = field(default_factory=dict)
+    # (kind, example) of each review of a player the batch queued for an officer.
+    player_reviews: list[tuple[str, str]] = field(default_factory=list)
 
     def add(self, other: _BatchOutcome) -> None:
         self.stored += other.stored
@@ -258,6 +268,13 @@ class _BatchOutcome:
         self.unchanged += other.unchanged
         self.rejections += other.rejections
         self.jobs_queued |= other.jobs_queued
+        self.player_reviews += other.player_reviews
+
+    def note_reviews(self, stored: Sequence[StoredTournament]) -> None:
+        for one in stored:
+            for queued in one.player_reviews:
+                review = queued.review
+                self.player_reviews.append((review.kind, f"tournament {one.tournament.id}: {describe_review(review)}"))
 
     def apply(self, report: ImportReport, source: SubmissionSource) -> None:
         report.tournaments_stored += self.stored
@@ -265,6 +282,11 @@ class _BatchOutcome:
         report.jobs_queued |= self.jobs_queued
         for reason, example, count in self.rejections:
             source.reject(reason, example, count=count)
+        for kind, example in self.player_reviews:
+            report.player_reviews[kind] += 1
+            examples = report.player_review_examples.setdefault(kind, [])
+            if len(examples) < MAX_REVIEW_EXAMPLES:
+                examples.append(example)
 
 
 def _import_batch(session: Session, batch: list[dict[str, Any]], max_games: int, left: _LeftForEnd) -> _BatchOutcome:
@@ -275,7 +297,7 @@ def _import_batch(session: Session, batch: list[dict[str, Any]], max_games: int,
     ``left``: what the import leaves for its end (``_LeftForEnd``)."""
     outcome = _BatchOutcome()
     with _batch_savepoint(session):
-        pending: list[TournamentIn] = []
+        pending: list[CheckedTournament] = []
         queued: list[tuple[TournamentIn, frozenset[str]]] = []
         # The ids stored before the batch, read at once; one the batch reaches again (stored by it, or
         # pending) is looked up when it comes.
@@ -304,10 +326,11 @@ def _import_batch(session: Session, batch: list[dict[str, Any]], max_games: int,
                     continue
                 rated_before = frozenset[str]()
                 if not stored:
-                    submit_tournament(session, submission, max_games=max_games, actor=IMPORT_ACTOR)
+                    done = submit_tournament(session, submission, max_games=max_games, actor=IMPORT_ACTOR)
                 else:
                     rated_before = lists_rating(session, submission.id)
-                    replace_tournament(session, submission.id, submission, max_games=max_games, actor=IMPORT_ACTOR)
+                    done = replace_tournament(session, submission.id, submission, max_games=max_games, actor=IMPORT_ACTOR)
+                outcome.note_reviews([done])
                 outcome.stored += 1
                 outcome.games_stored += len(submission.games)
                 queued.append((submission, rated_before))
@@ -329,10 +352,10 @@ def _import_batch(session: Session, batch: list[dict[str, Any]], max_games: int,
     return outcome
 
 
-def _store_pending(session: Session, outcome: _BatchOutcome, pending: list[TournamentIn], left: _LeftForEnd) -> None:
-    store_new_tournaments(session, pending, actor=IMPORT_ACTOR, search_terms_later=left.deferring)
+def _store_pending(session: Session, outcome: _BatchOutcome, pending: list[CheckedTournament], left: _LeftForEnd) -> None:
+    outcome.note_reviews(store_new_tournaments(session, pending, actor=IMPORT_ACTOR, search_terms_later=left.deferring))
     outcome.stored += len(pending)
-    outcome.games_stored += sum(len(submission.games) for submission in pending)
+    outcome.games_stored += sum(len(checked.submission.games) for checked in pending)
 
 
 def _freeze_earlier_objects() -> bool:

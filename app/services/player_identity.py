@@ -1,28 +1,49 @@
 """Which stored player a submission's player is: by an id in another system first (his
 ``external_ids``, his EGF PIN as ``egd:PIN``), so that files naming a person by another id or
 spelling reach one record; a record merged into another is its player. The Go importers then match
-by name, and report an ambiguous name instead of guessing (issue 24 item 1; docs/decisions.md 7.54)."""
+by name, and report an ambiguous name instead of guessing (issue 24 item 1; docs/decisions.md 7.54).
 
-from collections.abc import Iterator
+Only an officer changes who a stored player is: what a submission says of him otherwise is found
+here (``PlayerFindings``) and queued for an officer by ``app.services.player_reviews``
+(docs/decisions.md 108)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import bindparam, or_, select
 from sqlalchemy.orm import Session
 
-from app.models import Game, Player, PlayerExternalId, PlayerSearchTerm, Tournament
+from app.db import hold_rows, in_lists
+from app.models import Game, Player, PlayerExternalId, PlayerName, PlayerSearchTerm, Tournament
 from app.names import MAX_TERM, WHOLE_NAME, folded
 from app.problems import Conflict, FieldError
+from app.schemas.players import PlayerCreate
 from app.schemas.tournaments import TournamentIn, TournamentPlayerIn
 from app.services.players import add_external_ids, external_holders
 
 EGD = "egd"  # the European Go Database's scheme: EGF PINs
 
 
-def resolve_players(session: Session, submission: TournamentIn) -> TournamentIn:
-    """The submission with each player named by the stored player he is: the holder of one of his
-    external ids (when his own id is no stored player's), or the player a merged record went to.
-    A player whose external id another stored player holds is a 409 with its pointer."""
+def resolve_players(
+    session: Session, submission: TournamentIn, *, hold: bool = False, pending: Sequence[TournamentIn] = ()
+) -> ResolvedSubmission:
+    """The submission with each player named by the stored player he is (the holder of one of his
+    external ids, when his own id is no stored player's; the player a merged record went to), and
+    what it says of the stored players it names (``PlayerFindings``).
+
+    A player whose external id another stored player holds is a 409 with its pointer, and so is one
+    whose name contradicts the stored player of his id (``contradicting_names``): the club whose
+    software numbers its players 1…N never lands on another federation's players 1…N by accident.
+
+    ``hold``: the named players are held against a merge until the transaction ends (a submission
+    that stores; ``app.db.hold_rows``), so that no game is ever stored under a record merged in the
+    meantime: a merge either waits for the submission, or the submission reads it and names the
+    surviving player (docs/decisions.md 108). ``pending``: new tournaments of the same batch checked
+    before it, whose players count as new, not stored."""
     held = external_holders(session, [external for player in submission.players for _, external in _externals(player)])
     renames: dict[str, str] = {}
     errors: list[FieldError] = []
@@ -42,9 +63,277 @@ def resolve_players(session: Session, submission: TournamentIn) -> TournamentIn:
     named = (
         {player.id for player in submission.players} | {g.black for g in submission.games} | {g.white for g in submission.games}
     )
+    if hold:
+        hold_rows(session, Player, sorted({renames.get(player_id, player_id) for player_id in named}))
+    merged_records: dict[str, list[str]] = {}
     for merged, target in merged_among(session, named):
-        renames.setdefault(merged, target)
-    return _renamed(submission, renames) if renames else submission
+        if renames.setdefault(merged, target) == target:
+            merged_records.setdefault(target, []).append(merged)
+    if renames:
+        submission = _renamed(submission, renames)
+    return ResolvedSubmission(submission, _findings(session, submission, pending, merged_records))
+
+
+@dataclass(frozen=True)
+class DetailsDiffer:
+    """A stored player whom the submission gives other details than his stored ones: each field's
+    stored and given value (``external_ids``: the ids given that he does not hold)."""
+
+    player_id: str
+    pointer: str
+    stored: dict[str, Any]
+    given: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class PossibleDuplicate:
+    """A new player whose folded name (and country, where both have one) is a stored player's."""
+
+    player_id: str
+    pointer: str
+    candidates: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PlayerFindings:
+    """What a checked submission says of its players: which are new (to be created with what it
+    gives), which stored ones it gives other details (never written: an officer's to accept), and
+    which new ones may be stored players under another id."""
+
+    new: frozenset[str] = frozenset()
+    differing: tuple[DetailsDiffer, ...] = ()
+    possible_duplicates: tuple[PossibleDuplicate, ...] = ()
+
+
+@dataclass(frozen=True)
+class ResolvedSubmission:
+    submission: TournamentIn
+    players: PlayerFindings
+
+
+# Who a player is (docs/decisions.md 108): only an officer changes these of a stored player.
+IDENTITY_FIELDS = ("name", "surname", "native_name", "country", "city", "gender", "birth_year")
+# Most candidates a possible duplicate names (a common name has many namesakes: the officer searches).
+MAX_CANDIDATES = 10
+
+
+def contradicting_names(given: TournamentPlayerIn, spellings: Sequence[Spelling]) -> bool:
+    """Whether the name the submission gives a stored player's id is another person's: neither his
+    Latin name (in either order, one part of the other: a surname alone, or a record of a first
+    name only given a surname) nor his native name is one of his spellings, current or earlier, while one of them, given, differs from every spelling of
+    the same script. A name the record lacks is no evidence either way (it is a detail to add)."""
+    latin = _latin_words(given.name, given.surname)
+    native = folded(given.native_name or "")
+    stored_latin = [words for words in (_latin_words(s[0], s[1]) for s in spellings) if words]
+    stored_native = {folded(s[2]) for s in spellings if s[2]}
+    latin_known, native_known = bool(latin and stored_latin), bool(native and stored_native)
+    # One is part of the other: a surname alone, or a record of a first name only given a surname.
+    latin_agrees = latin_known and any(not latin - words or not words - latin for words in stored_latin)
+    native_agrees = native_known and native in stored_native
+    against = (latin_known and not latin_agrees) or (native_known and not native_agrees)
+    return against and not (latin_agrees or native_agrees)
+
+
+Spelling = tuple[str | None, str | None, str | None]
+
+
+def _latin_words(name: str | None, surname: str | None) -> Counter[str]:
+    return Counter(folded(f"{name or ''} {surname or ''}").split())
+
+
+def _findings(
+    session: Session, submission: TournamentIn, pending: Sequence[TournamentIn], merged_records: dict[str, list[str]]
+) -> PlayerFindings:
+    """Compare each player the submission gives with the stored player of his id (a 409 when the
+    names contradict), and look up the new ones' namesakes. ``merged_records``: the records merged
+    into a player that the submission named him by, whose spellings are his too."""
+    given = {player.id: (index, player) for index, player in enumerate(submission.players)}
+    if not given:
+        return PlayerFindings()
+    stored = _identities(session, sorted(given))
+    if merged_records:
+        aliases = _identities(session, sorted({record for records in merged_records.values() for record in records}))
+        for player_id, records in merged_records.items():
+            if player_id in stored:
+                stored[player_id].spellings.extend(
+                    s for record in records if record in aliases for s in aliases[record].spellings
+                )
+    errors: list[FieldError] = []
+    differing: list[DetailsDiffer] = []
+    for player_id, identity in stored.items():
+        index, player = given[player_id]
+        # An id of his in another system (a Go file's EGF PIN) names him whatever the spelling.
+        named_by_external_id = any(external in identity.external_ids for _, external in _externals(player))
+        if not named_by_external_id and contradicting_names(player, identity.spellings):
+            errors.append(_contradiction(index, player, identity))
+            continue
+        difference = _differences(player, identity)
+        if difference is not None:
+            differing.append(DetailsDiffer(player_id, f"/players/{index}", *difference))
+    if errors:
+        raise IdentityConflict(
+            f"{len(errors)} player(s) of the submission are given the id of a stored player whose name is another; "
+            "nothing was stored. A player of your own numbering who is not that person needs an id of his own "
+            "(e.g. prefixed with your club's or federation's name: 'tallinn-12'); if he is that person, give his "
+            "name as stored, or none, and an officer renames him (POST /v1/players/{player_id}/rename).",
+            errors,
+        )
+    new = frozenset(given) - set(stored)
+    in_batch = {player.id for earlier in pending for player in earlier.players}
+    namesakes = _namesakes(session, [given[player_id][1] for player_id in sorted(new - in_batch)], submission)
+    duplicates = tuple(
+        PossibleDuplicate(player_id, f"/players/{given[player_id][0]}", candidates) for player_id, candidates in namesakes.items()
+    )
+    return PlayerFindings(new, tuple(differing), duplicates)
+
+
+def possible_duplicates_of(session: Session, player: PlayerCreate) -> PlayerFindings:
+    """A player created on his own (``POST /v1/players``) and the stored players he may be."""
+    namesakes = _namesakes(session, [player], None)
+    return PlayerFindings(
+        frozenset({player.id}),
+        (),
+        tuple(PossibleDuplicate(player_id, "/", candidates) for player_id, candidates in namesakes.items()),
+    )
+
+
+class IdentityConflict(Conflict):
+    """A submission names a stored player's id with another person's name."""
+
+
+@dataclass(frozen=True)
+class _Identity:
+    fields: dict[str, Any]
+    spellings: list[Spelling]
+    external_ids: frozenset[str]
+
+
+def _identities(session: Session, player_ids: Sequence[str]) -> dict[str, _Identity]:
+    """The stored players among these ids: their identity fields, every spelling of their name
+    (current first, then earlier ones) and their external ids."""
+    rows: dict[str, dict[str, Any]] = {}
+    for some in in_lists(list(player_ids)):
+        for player_id, *values in session.connection().execute(_IDENTITIES, {"ids": list(some)}):
+            rows[player_id] = dict(zip(IDENTITY_FIELDS, values, strict=True))
+    if not rows:
+        return {}
+    earlier: dict[str, list[Spelling]] = {player_id: [] for player_id in rows}
+    externals: dict[str, set[str]] = {player_id: set() for player_id in rows}
+    for some in in_lists(sorted(rows)):
+        for player_id, name, surname, native_name in session.connection().execute(_EARLIER_NAMES, {"ids": list(some)}):
+            earlier[player_id].append((name, surname, native_name))
+        for player_id, scheme, value in session.connection().execute(_EXTERNAL_IDS, {"ids": list(some)}):
+            externals[player_id].add(f"{scheme}:{value}")
+    return {
+        player_id: _Identity(
+            fields,
+            [(fields["name"], fields["surname"], fields["native_name"]), *earlier[player_id]],
+            frozenset(externals[player_id]),
+        )
+        for player_id, fields in rows.items()
+    }
+
+
+# Built once: every submission asks them (an import thousands of times), on the session's connection.
+_IDENTITIES = select(Player.id, *(getattr(Player, name) for name in IDENTITY_FIELDS)).where(
+    Player.id.in_(bindparam("ids", expanding=True))
+)
+_EARLIER_NAMES = (
+    select(PlayerName.player_id, PlayerName.name, PlayerName.surname, PlayerName.native_name)
+    .where(PlayerName.player_id.in_(bindparam("ids", expanding=True)))
+    .order_by(PlayerName.until.desc(), PlayerName.id.desc())
+)
+_EXTERNAL_IDS = select(PlayerExternalId.player_id, PlayerExternalId.scheme, PlayerExternalId.value).where(
+    PlayerExternalId.player_id.in_(bindparam("ids", expanding=True))
+)
+
+
+def _differences(player: TournamentPlayerIn, identity: _Identity) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """(stored, given) of each identity field the submission gives otherwise than stored, None when
+    it gives nothing new. A name is compared as search compares it (case, diacritics and order do
+    not matter), and any spelling of his, current or earlier, is his; a field given as null says
+    nothing."""
+    stored: dict[str, Any] = {}
+    given: dict[str, Any] = {}
+    fields = {name: getattr(player, name) for name in IDENTITY_FIELDS if name in player.model_fields_set}
+    fields = {name: value for name, value in fields.items() if value is not None}
+    latin = _latin_words(fields.get("name"), fields.get("surname"))
+    if latin and not any(not latin - _latin_words(s[0], s[1]) for s in identity.spellings):
+        for name in ("name", "surname"):
+            if name in fields and folded(fields[name]) != folded(identity.fields[name] or ""):
+                stored[name], given[name] = identity.fields[name], fields[name]
+    native = fields.get("native_name")
+    if native and folded(native) not in {folded(s[2]) for s in identity.spellings if s[2]}:
+        stored["native_name"], given["native_name"] = identity.fields["native_name"], native
+    for name in ("country", "gender", "birth_year"):
+        if name in fields and fields[name] != identity.fields[name]:
+            stored[name], given[name] = identity.fields[name], fields[name]
+    if "city" in fields and folded(fields["city"]) != folded(identity.fields["city"] or ""):
+        stored["city"], given["city"] = identity.fields["city"], fields["city"]
+    unheld = sorted({external for _, external in _externals(player)} - identity.external_ids)
+    if unheld:
+        stored["external_ids"], given["external_ids"] = sorted(identity.external_ids), unheld
+    return (stored, given) if given else None
+
+
+def _contradiction(index: int, player: TournamentPlayerIn, identity: _Identity) -> FieldError:
+    field = next(name for name in ("name", "surname", "native_name") if getattr(player, name))
+    fields = identity.fields
+    stored_as = " ".join(part for part in (fields["name"], fields["surname"]) if part) or fields["native_name"] or "?"
+    extra = ", ".join(
+        part for part in (fields["native_name"] if stored_as != fields["native_name"] else None, fields["country"]) if part
+    )
+    return FieldError(
+        f"/players/{index}/{field}",
+        f"player {player.id!r} is stored as {stored_as}{f' ({extra})' if extra else ''}: this name is another person's",
+    )
+
+
+def _namesakes(
+    session: Session, new_players: Sequence[PlayerCreate], submission: TournamentIn | None
+) -> dict[str, tuple[str, ...]]:
+    """New player id -> the stored players (not merged records) whose whole name, in either order,
+    or native name is his, of his country where both have one; none who plays in the submission
+    (two players of one tournament are two people)."""
+    wanted: dict[str, set[str]] = {}
+    for player in new_players:
+        for whole in (folded(f"{player.name or ''} {player.surname or ''}"), folded(player.native_name or "")):
+            if whole:
+                wanted.setdefault(whole[:MAX_TERM], set()).add(player.id)
+    if not wanted:
+        return {}
+    in_submission = {player.id for player in new_players}
+    if submission is not None:
+        in_submission |= {player.id for player in submission.players}
+        in_submission |= {g.black for g in submission.games} | {g.white for g in submission.games}
+    found: dict[str, set[str]] = {}
+    countries: dict[str, str | None] = {}
+    for some in in_lists(sorted(wanted)):
+        for term, player_id, country in session.connection().execute(_NAMESAKES, {"terms": list(some)}):
+            if player_id in in_submission:
+                continue
+            countries[player_id] = country
+            for new_id in wanted[term]:
+                found.setdefault(new_id, set()).add(player_id)
+    own_country = {player.id: player.country for player in new_players}
+    namesakes = {}
+    for new_id, candidates in sorted(found.items()):
+        country = own_country[new_id]
+        kept = sorted(c for c in candidates if country is None or countries[c] is None or countries[c] == country)
+        if kept:
+            namesakes[new_id] = tuple(kept[:MAX_CANDIDATES])
+    return namesakes
+
+
+_NAMESAKES = (
+    select(PlayerSearchTerm.term, Player.id, Player.country)
+    .join(Player, Player.id == PlayerSearchTerm.player_id)
+    .where(
+        PlayerSearchTerm.term.in_(bindparam("terms", expanding=True)),
+        PlayerSearchTerm.kind == WHOLE_NAME,
+        Player.merged_into.is_(None),
+    )
+)
 
 
 def merged_among(session: Session, player_ids: set[str]) -> list[tuple[str, str]]:
@@ -79,24 +368,12 @@ def gives_external_ids(submission: TournamentIn) -> bool:
     return any(True for player in submission.players for _ in _externals(player))
 
 
-def attach_external_ids(session: Session, submission: TournamentIn) -> None:
-    """Store the external ids (and EGF PINs) the submission gives its players, when no one holds them
-    and the player has no id of that scheme yet."""
-    wanted = [(player.id, external) for player in submission.players for _, external in _externals(player)]
-    if not wanted:
-        return
-    schemes_held = {
-        (player_id, scheme)
-        for player_id, scheme in session.execute(
-            select(PlayerExternalId.player_id, PlayerExternalId.scheme).where(
-                PlayerExternalId.player_id.in_(sorted({player_id for player_id, _ in wanted}))
-            )
-        )
-    }
-    add_external_ids(
-        session,
-        [(player_id, external) for player_id, external in wanted if (player_id, external.split(":")[0]) not in schemes_held],
-    )
+def attach_external_ids(session: Session, submission: TournamentIn, new: frozenset[str]) -> None:
+    """Store the external ids (and EGF PINs) the submission gives its new players (``new``), those no
+    one holds; a stored player's are a detail for an officer (``PlayerFindings.differing``)."""
+    wanted = [(player.id, external) for player in submission.players if player.id in new for _, external in _externals(player)]
+    if wanted:
+        add_external_ids(session, wanted)
 
 
 @dataclass

@@ -17,7 +17,7 @@ from app.problems import Conflict, FieldError, InvalidInput, NotFound
 from app.services import played_games, revisions
 from app.services.jobs import trigger_recompute
 from app.services.players import get_player, player_version, refresh_search_keys
-from app.services.tournaments import lists_rating
+from app.services.reviews import lists_rating
 
 
 def merge_player(session: Session, player_id: str, into: str, *, actor: str) -> tuple[Player, list[str]]:

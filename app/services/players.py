@@ -4,14 +4,14 @@ ignores case and diacritics and ranks by how well a name matches."""
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from itertools import groupby
 from typing import Any
 
 from sqlalchemy import Column, MetaData, Table, and_, bindparam, case, delete, func, insert, select, union, update
 from sqlalchemy.orm import Session
 
-from app.db import dialect_insert, insert_rows
+from app.db import dialect_insert, insert_rows, locked_row
 from app.models import Game, Player, PlayerExternalId, PlayerName, PlayerSearchTerm, RatingEntry, RatingList, Tournament
 from app.names import MAX_TERM, WHOLE_NAME, WORD, WORD_END, folded, search_key, search_terms, sort_key
 from app.problems import Conflict, FieldError, InvalidInput, NotFound
@@ -30,7 +30,8 @@ MIN_INSIDE_WORD = 3
 LAST_CHARACTER = "\U0010ffff"
 
 
-def create_player(session: Session, player: PlayerCreate) -> Player:
+def create_player(session: Session, player: PlayerCreate, *, actor: str) -> Player:
+    """A new player, recorded as created by ``actor``; an id that exists is a 409."""
     if session.get(Player, player.id) is not None:
         raise Conflict(f"Player {player.id!r} already exists.", [FieldError("/id", "a player with this id already exists")])
     created = Player(**player.model_dump(exclude={"external_ids"}))
@@ -39,17 +40,37 @@ def create_player(session: Session, player: PlayerCreate) -> Player:
     if player.external_ids is not None:
         set_external_ids(session, player.id, player.external_ids, "/external_ids")
     refresh_search_keys(session, [player.id])
+    revisions.record_created(session, revisions.PLAYER, [player.id], actor=actor, summary="created by POST /v1/players")
     return created
 
 
-def update_player(session: Session, player_id: str, patch: PlayerPatch) -> Player:
-    player = get_player(session, player_id)
-    for field, value in patch.model_dump(exclude_unset=True, exclude={"external_ids"}).items():
+def update_player(session: Session, player_id: str, patch: PlayerPatch, *, actor: str) -> Player:
+    """An officer's change of the fields the patch gives, recorded with the player as he was; a
+    merged record is changed through the player it went to (a 409)."""
+    player = locked_row(session, Player, player_id)
+    if player is None:
+        raise NotFound(f"Player {player_id!r} does not exist.")
+    refuse_merged(player, "/")
+    before = player_version(session, player)
+    given = patch.model_dump(exclude_unset=True, exclude={"external_ids"})
+    for field, value in given.items():
         setattr(player, field, value)
     session.flush()
     if patch.external_ids is not None:
         set_external_ids(session, player_id, patch.external_ids, "/external_ids")
     refresh_search_keys(session, [player_id])
+    after = player_version(session, player)
+    changed = [field for field in (*PLAYER_FIELDS, "external_ids") if before[field] != after[field]]
+    if changed:
+        revisions.record(
+            session,
+            subject=revisions.PLAYER,
+            subject_id=player_id,
+            kind=revisions.PLAYER_UPDATED,
+            actor=actor,
+            summary="changed: " + ", ".join(f"{field} {before[field]!r} -> {after[field]!r}" for field in changed),
+            previous=before,
+        )
     return player
 
 
@@ -289,62 +310,53 @@ _PLAYER_COLUMNS = set(PlayerCreate.model_fields) - {"external_ids"}
 _GIVEN_COLUMNS = frozenset(_PLAYER_COLUMNS - {"id"})
 
 
-def upsert_players(session: Session, players: Sequence[PlayerCreate], *, search_terms_later: bool = False) -> None:
-    """Create the players a submission describes, and update existing ones with the fields it gives
-    (a player's own fields only: ``players`` may be a submission's ``TournamentPlayerIn``); a player
-    given twice takes his later fields last. A stored player whose given fields are his stored ones
-    is not written (most of a result file's players, who played before; docs/decisions.md 7.87).
+def create_players(
+    session: Session,
+    players: Sequence[PlayerCreate],
+    new: Collection[str],
+    *,
+    actor: str,
+    summary: str,
+    search_terms_later: bool = False,
+) -> None:
+    """Create the players of ``new`` that a submission describes, with the fields it gives (a
+    player's own fields only: ``players`` may be a submission's ``TournamentPlayerIn``); a player
+    given twice takes his later fields last. Each is recorded as created (``summary``, by
+    ``actor``). A stored player is never written here: only an officer changes who a player is
+    (docs/decisions.md 108), and what a submission says otherwise of him is an officer's to review
+    (``app.services.player_reviews``).
 
-    One insert-on-conflict-update of the database itself, so two submissions naming the same new
-    player both succeed (no look-up-then-insert race). Rows go in sorted id order: every
-    transaction takes the players' row locks in the same order, so two never deadlock. A run of
-    players giving the same fields is one statement; only the fields a player gives are updated.
+    One insert-or-nothing of the database itself, so two submissions naming the same new player
+    both succeed (no look-up-then-insert race; the second's record of the creation then collides and
+    its transaction runs again, finding him stored). Rows go in sorted id order: every transaction
+    takes the players' row locks in the same order, so two never deadlock. A run of players giving
+    the same fields is one statement.
 
     ``search_terms_later``: the players it creates are stored without their search key and terms,
     for ``write_deferred_search_terms`` to write them all in key order (an import on SQLite: see
-    ``app.services.bulk_load``); a renamed player's are written now, as ever.
+    ``app.services.bulk_load``).
     """
     given: dict[str, dict[str, Any]] = {}
     for player in players:
-        given.setdefault(player.id, {}).update(
-            (field, getattr(player, field)) for field in player.model_fields_set & _GIVEN_COLUMNS
-        )
-    stored = _stored_fields(session, sorted(given))
-    changing = [
-        (player_id, fields)
-        for player_id, fields in sorted(given.items())
-        if player_id not in stored or any(stored[player_id][field] != value for field, value in fields.items())
-    ]
+        if player.id in new:
+            given.setdefault(player.id, {}).update(
+                (field, getattr(player, field)) for field in player.model_fields_set & _GIVEN_COLUMNS
+            )
+    if not given:
+        return
+    creating = sorted(given.items())
     table = Player.__table__
-    for given_fields, run in groupby(changing, key=lambda item: frozenset(item[1])):
+    statement = dialect_insert(session)(table).on_conflict_do_nothing(index_elements=[table.c.id])
+    for _, run in groupby(creating, key=lambda item: frozenset(item[1])):
         rows = [{"id": player_id, **_NO_FIELDS, **fields} for player_id, fields in run]
         # One statement executed for many rows (the driver's executemany; SQLAlchemy batches it into
-        # multi-row VALUES where the database allows): compiled once per set of fields and cached,
-        # where a statement with the rows as literal VALUES was compiled again for every submission.
-        statement = dialect_insert(session)(table)
-        if given_fields:
-            statement = statement.on_conflict_do_update(
-                index_elements=[table.c.id],
-                set_={**{field: statement.excluded[field] for field in sorted(given_fields)}, "updated_at": func.now()},
-            )
-        else:
-            statement = statement.on_conflict_do_nothing(index_elements=[table.c.id])
+        # multi-row VALUES where the database allows), compiled once and cached.
         for start in range(0, len(rows), UPSERT_BATCH):
             session.execute(statement, rows[start : start + UPSERT_BATCH])
-    # Only a new player's search key, or a renamed one's, can change (the earlier spellings and the
-    # merges are not the upsert's), so only theirs are computed again.
-    refresh_search_keys(
-        session,
-        [
-            player_id
-            for player_id, fields in changing
-            if (player_id not in stored and not search_terms_later)
-            or (
-                player_id in stored and any(stored[player_id][field] != fields[field] for field in NAME_FIELDS if field in fields)
-            )
-        ],
-    )
-    # The ORM's identity map may hold players loaded before the upsert: read them afresh.
+    revisions.record_created(session, revisions.PLAYER, [player_id for player_id, _ in creating], actor=actor, summary=summary)
+    if not search_terms_later:
+        refresh_search_keys(session, [player_id for player_id, _ in creating])
+    # The ORM's identity map may hold players loaded before the insert: read them afresh.
     session.expire_all()
 
 

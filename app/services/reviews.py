@@ -19,6 +19,7 @@ from app.db import in_lists, locked_row
 from app.models import RatingList, Tournament, TournamentReview
 from app.problems import Conflict, NotFound
 from app.services import revisions
+from app.services.eligibility import reasons_not_rated
 from app.services.jobs import trigger_recompute
 
 PENDING, CONFIRMED, REJECTED = "pending", "confirmed", "rejected"
@@ -146,3 +147,13 @@ def reviews_of_list(
         .offset(offset)
     )
     return list(rows), total
+
+
+def lists_rating(session: Session, tournament_id: str) -> frozenset[str]:
+    """The lists that rate the stored tournament as it is now."""
+    tournament = session.get(Tournament, tournament_id)
+    if tournament is None:
+        return frozenset()
+    under_review = statuses(session, tournament_id)
+    lists = session.scalars(select(RatingList).where(RatingList.category == tournament.category))
+    return frozenset(r.id for r in lists if not reasons_not_rated(r, tournament, under_review.get(r.id)))

@@ -9,13 +9,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, and_, exists, false, func, insert, or_, select
 from sqlalchemy.orm import Session
 
 from app.db import in_lists
-from app.models import Game, Revision, Tournament, TournamentPlayer, TournamentReview, TournamentStanding
+from app.models import Game, RatingList, Revision, Tournament, TournamentPlayer, TournamentReview, TournamentStanding
 from app.problems import NotFound
 from app.schemas.tournaments import TOURNAMENT_PLAYER_FIELDS, GameIn, TournamentIn
+from app.services.scopes import Scope
 
 TOURNAMENT, RATING_LIST = "tournament", "rating_list"
 SUBMITTED, CORRECTED, WITHDRAWN, RESTORED = "submitted", "corrected", "withdrawn", "restored"
@@ -29,8 +30,12 @@ CONFIRMED, REJECTED = "confirmed", "rejected"  # an officer's review of a tourna
 REFUSED = "refused"
 # A player's identity (app.services.players, app.services.player_directory).
 PLAYER, RENAMED, MERGED, UNMERGED, PLAYER_UPDATED = "player", "renamed", "merged", "unmerged", "player_updated"
+# A player created (by a submission, an import or POST /v1/players), and what a submission said of a
+# stored player dismissed by an officer (app.services.player_reviews: nothing changed).
+PLAYER_CREATED, REVIEW_DISMISSED = "player_created", "review_dismissed"
 KINDS: tuple[str, ...] = (SUBMITTED, CORRECTED, WITHDRAWN, RESTORED, CONFIRMED, REJECTED, REFUSED)
 KINDS += (SEEDS_CHANGED, PARAMS_CHANGED, SETTINGS_CHANGED, PUBLISHED, RENAMED, MERGED, UNMERGED, PLAYER_UPDATED)
+KINDS += (PLAYER_CREATED, REVIEW_DISMISSED)
 
 _TOURNAMENT_FIELDS = [name for name in TournamentIn.model_fields if name not in ("id", "players", "games", "standings")]
 _GAME_FIELDS = {"id": "game_id", "round": "round", "black": "black_id", "white": "white_id", "result": "result"}
@@ -100,6 +105,32 @@ def record_many(session: Session, changes: Sequence[NewRevision]) -> list[Revisi
     return recorded
 
 
+def record_created(session: Session, subject: str, subject_ids: Sequence[str], *, actor: str, summary: str) -> None:
+    """The first revision of each of these new subjects (players an import creates by the
+    thousand): one statement, its number 1, since nothing was recorded of a subject before it
+    existed. A subject another transaction created at the same time collides on the unique
+    (subject, subject_id, number): that transaction runs again (``app.transactions``)."""
+    if not subject_ids:
+        return
+    at = dt.datetime.now(dt.UTC)
+    rows = [
+        {
+            "subject": subject,
+            "subject_id": subject_id,
+            "number": 1,
+            "kind": PLAYER_CREATED if subject == PLAYER else SUBMITTED,
+            "list_id": None,
+            "actor": actor,
+            "at": at,
+            "summary": summary,
+            "previous": None,
+        }
+        for subject_id in subject_ids
+    ]
+    for start in range(0, len(rows), 1000):
+        session.execute(insert(Revision), rows[start : start + 1000])
+
+
 def revisions_of(session: Session, subject: str, subject_id: str, limit: int, offset: int) -> tuple[list[Revision], int]:
     """A subject's revisions, oldest first."""
     where = (Revision.subject == subject, Revision.subject_id == subject_id)
@@ -127,9 +158,13 @@ def audit(
     until: dt.date | None,
     limit: int,
     offset: int,
+    within: Scope | None = None,
 ) -> tuple[list[Revision], int]:
-    """Every revision, newest first, filtered by key, list, kind and a range of days (UTC, inclusive)."""
+    """Every revision, newest first, filtered by key, list, kind and a range of days (UTC, inclusive);
+    ``within``: a limited officer's scope (``app.services.scopes.audit_within``)."""
     conditions = []
+    if within is not None:
+        conditions.append(audit_within(within))
     if actor is not None:
         conditions.append(Revision.actor == actor)
     if list_id is not None:
@@ -143,6 +178,31 @@ def audit(
     total = session.scalar(select(func.count()).select_from(Revision).where(*conditions)) or 0
     rows = session.scalars(select(Revision).where(*conditions).order_by(Revision.id.desc()).limit(limit).offset(offset))
     return list(rows), total
+
+
+def audit_within(scope: Scope) -> ColumnElement[bool]:
+    """The revisions a limited officer reads (docs/decisions.md 109): of its lists (their seeds, parameters, settings,
+    publications and reviews), of the tournaments of its categories, and of the players who played or
+    were declared at one of them."""
+    categories = sorted(scope.all_categories)
+    of_category = select(Tournament.id).where(Tournament.category.in_(categories))
+    played = or_(
+        exists().where(
+            Game.tournament_id.in_(of_category), or_(Game.black_id == Revision.subject_id, Game.white_id == Revision.subject_id)
+        ),
+        exists().where(TournamentPlayer.tournament_id.in_(of_category), TournamentPlayer.player_id == Revision.subject_id),
+    )
+    own_lists = sorted(scope.lists) or [""]
+    lists_of_category = select(RatingList.id).where(RatingList.category.in_(sorted(scope.categories)))
+    return or_(
+        Revision.list_id.in_(own_lists),
+        Revision.list_id.in_(lists_of_category),
+        and_(
+            Revision.subject == RATING_LIST, or_(Revision.subject_id.in_(own_lists), Revision.subject_id.in_(lists_of_category))
+        ),
+        and_(Revision.subject == TOURNAMENT, Revision.subject_id.in_(of_category)),
+        and_(Revision.subject == PLAYER, played) if categories else false(),
+    )
 
 
 def tournament_version(session: Session, tournament_id: str) -> dict[str, Any]:

@@ -27,10 +27,11 @@ from app.problems import Conflict, FieldError, InvalidInput, NotFound, PayloadTo
 from app.rating.system import Change
 from app.schemas.tournaments import TOURNAMENT_PLAYER_FIELDS, Result, TournamentIn
 from app.services import played_games, reviews, revisions, snapshot_changes
-from app.services.eligibility import Requirement, TournamentFields, reasons_not_met, reasons_not_rated, requirements
+from app.services.eligibility import Requirement, TournamentFields, reasons_not_met, requirements
 from app.services.jobs import trigger_recompute
-from app.services.player_identity import attach_external_ids, gives_external_ids, resolve_players
-from app.services.players import upsert_players
+from app.services.player_identity import PlayerFindings, attach_external_ids, gives_external_ids, resolve_players
+from app.services.player_reviews import Queued, queue_findings
+from app.services.players import create_players
 
 
 @dataclass(frozen=True)
@@ -50,9 +51,28 @@ CATEGORY_RANGES = {
 }
 
 
+@dataclass(frozen=True)
+class CheckedTournament:
+    """A new tournament or a correction that passed every check (``check_new_tournament``): the
+    submission with its players named as stored, and what it says of them (new players to create,
+    other details of stored ones, possible duplicates)."""
+
+    submission: TournamentIn
+    players: PlayerFindings
+
+
+@dataclass(frozen=True)
+class StoredTournament:
+    """A tournament stored by a submission or a correction, and the reviews of players it queued
+    (or found waiting with the same proposal) for an officer."""
+
+    tournament: Tournament
+    player_reviews: list[Queued]
+
+
 def submit_tournament(
     session: Session, submission: TournamentIn, *, max_games: int, actor: str, allow_duplicate: bool = False
-) -> Tournament:
+) -> StoredTournament:
     """Store a new tournament with its players and games, all or nothing, and its first revision.
     One whose games repeat a stored tournament's is refused unless the submitter says it is intended.
     The two steps a batch of new tournaments takes (the import's), with a batch of one."""
@@ -71,17 +91,29 @@ def check_new_tournament(
     *,
     max_games: int,
     allow_duplicate: bool = False,
-    pending: Sequence[TournamentIn] = (),
-) -> TournamentIn:
+    pending: Sequence[CheckedTournament] = (),
+) -> CheckedTournament:
     """The checks a new tournament passes before anything of it is stored (a Problem otherwise); the
-    submission with its players named as stored. ``pending``: new tournaments checked before it in
-    the same batch and not stored yet, whose players count as stored and whose games as stored games
-    (a batch holds no tournament matched by external id or name: see ``stored_alone``)."""
-    submission = resolve_players(session, submission)
-    _validate(session, submission, max_games=max_games, pending=pending)
+    submission with its players named as stored, holding them against a merge until the transaction
+    ends. ``pending``: new tournaments checked before it in the same batch and not stored yet, whose
+    players count as stored and whose games as stored games (a batch holds no tournament matched by
+    external id or name: see ``stored_alone``)."""
+    earlier = [checked.submission for checked in pending]
+    resolved = resolve_players(session, submission, hold=True, pending=earlier)
+    _validate(session, resolved.submission, max_games=max_games, pending=earlier)
     if not allow_duplicate:
-        _refuse_a_repeat(session, submission, pending)
-    return submission
+        _refuse_a_repeat(session, resolved.submission, earlier)
+    return CheckedTournament(resolved.submission, resolved.players)
+
+
+def check_what_if(session: Session, submission: TournamentIn, *, max_games: int) -> TournamentIn:
+    """A tournament rated in memory (``app.services.what_if``) passes the checks a submission or a
+    correction passes, with its players resolved the same way (external ids, merged records, ids
+    whose stored name is another's), and is returned as a submission would store it; nothing is
+    held, since nothing is stored."""
+    resolved = resolve_players(session, submission)
+    _validate(session, resolved.submission, max_games=max_games)
+    return resolved.submission
 
 
 def stored_alone(submission: TournamentIn) -> bool:
@@ -92,17 +124,27 @@ def stored_alone(submission: TournamentIn) -> bool:
 
 
 def store_new_tournaments(
-    session: Session, submissions: Sequence[TournamentIn], *, actor: str, search_terms_later: bool = False
-) -> list[Tournament]:
-    """Store checked new tournaments (``check_new_tournament``, in this order): their players (one
-    upsert, later tournaments' fields last), games, declared entries and standings, each tournament's
-    reviews and its first revision; a statement of each kind for the whole batch.
-    ``search_terms_later``: an import's (``upsert_players``)."""
-    upsert_players(
-        session, [player for submission in submissions for player in submission.players], search_terms_later=search_terms_later
+    session: Session, checked: Sequence[CheckedTournament], *, actor: str, search_terms_later: bool = False
+) -> list[StoredTournament]:
+    """Store checked new tournaments (``check_new_tournament``, in this order): their new players
+    (one insert, later tournaments' fields last) with their external ids, games, declared entries
+    and standings, each tournament's reviews, its first revision and the reviews of players it
+    queues; a statement of each kind for the whole batch. ``search_terms_later``: an import's
+    (``create_players``)."""
+    submissions = [one.submission for one in checked]
+    new = frozenset().union(*(one.players.new for one in checked))
+    create_players(
+        session,
+        [player for submission in submissions for player in submission.players],
+        new,
+        actor=actor,
+        summary=f"created by the submission of tournament {submissions[0].id}"
+        if len(submissions) == 1
+        else "created by an import",
+        search_terms_later=search_terms_later,
     )
-    for submission in submissions:
-        attach_external_ids(session, submission)
+    for one in checked:
+        attach_external_ids(session, one.submission, one.players.new)
     tournaments = [Tournament(id=submission.id, **_tournament_fields(submission)) for submission in submissions]
     session.add_all(tournaments)
     session.flush()
@@ -124,7 +166,10 @@ def store_new_tournaments(
             for submission in submissions
         ],
     )
-    return tournaments
+    return [
+        StoredTournament(tournament, queue_findings(session, one.players, tournament_id=tournament.id, actor=actor))
+        for tournament, one in zip(tournaments, checked, strict=True)
+    ]
 
 
 def replace_tournament(
@@ -135,9 +180,10 @@ def replace_tournament(
     max_games: int,
     actor: str,
     if_match: frozenset[int] | None = None,
-) -> Tournament:
+) -> StoredTournament:
     """A correction: the tournament's fields and its whole list of games are replaced; the revision
-    keeps the version it replaced. A withdrawn tournament stays withdrawn."""
+    keeps the version it replaced. A withdrawn tournament stays withdrawn. Its players are resolved,
+    created and reviewed as a submission's."""
     if submission.id != tournament_id:
         raise InvalidInput(
             "The body's id must be the id in the path.",
@@ -147,11 +193,18 @@ def replace_tournament(
     if tournament is None:
         raise NotFound(f"Tournament {tournament_id!r} does not exist; submit it with POST /v1/tournaments.")
     check_version(session, tournament_id, if_match)
-    submission = resolve_players(session, submission)
+    resolved = resolve_players(session, submission, hold=True)
+    submission = resolved.submission
     _validate(session, submission, max_games=max_games)
     previous = revisions.tournament_version(session, tournament_id)
-    upsert_players(session, submission.players)
-    attach_external_ids(session, submission)
+    create_players(
+        session,
+        submission.players,
+        resolved.players.new,
+        actor=actor,
+        summary=f"created by the correction of tournament {tournament_id}",
+    )
+    attach_external_ids(session, submission, resolved.players.new)
     for field, value in _tournament_fields(submission).items():
         setattr(tournament, field, value)
     session.execute(delete(Game).where(Game.tournament_id == tournament_id))
@@ -173,7 +226,7 @@ def replace_tournament(
         summary=revisions.describe_correction(previous, submission) + _awaiting(under_review),
         previous=previous,
     )
-    return tournament
+    return StoredTournament(tournament, queue_findings(session, resolved.players, tournament_id=tournament_id, actor=actor))
 
 
 def _awaiting(under_review: dict[str, str]) -> str:
@@ -360,16 +413,6 @@ def queue_recomputes_of(
     return outcomes
 
 
-def lists_rating(session: Session, tournament_id: str) -> frozenset[str]:
-    """The lists that rate the stored tournament as it is now."""
-    tournament = session.get(Tournament, tournament_id)
-    if tournament is None:
-        return frozenset()
-    under_review = reviews.statuses(session, tournament_id)
-    lists = session.scalars(select(RatingList).where(RatingList.category == tournament.category))
-    return frozenset(r.id for r in lists if not reasons_not_rated(r, tournament, under_review.get(r.id)))
-
-
 STORED_GAME_COLUMNS = ("game_id", "round", "black_id", "white_id", "result", "played", "date", "handicap", "board_size")
 
 
@@ -463,7 +506,7 @@ def stores_same(session: Session, submission: TournamentIn) -> bool:
     tournament = session.get(Tournament, submission.id)
     if tournament is None:
         return False
-    submission = resolve_players(session, submission)
+    submission = resolve_players(session, submission).submission
     stored_fields = {field: getattr(tournament, field) for field in _tournament_fields(submission)}
     if stored_fields != _tournament_fields(submission):
         return False
@@ -672,11 +715,6 @@ def stored_rows(submission: TournamentIn) -> tuple[dict[str, Any], list[dict[str
     """What storing the submission would write, without writing it: the tournament's fields, the rows
     of what its players declared, and its game rows (POST /v1/rating-lists/{list_id}/what-if)."""
     return _tournament_fields(submission), _tournament_player_rows(submission), _game_rows(submission)
-
-
-def validate_submission(session: Session, submission: TournamentIn, *, max_games: int) -> None:
-    """The checks a submission passes before anything is stored (413 beyond ``max_games``, 422 with pointers)."""
-    _validate(session, submission, max_games=max_games)
 
 
 def _validate(session: Session, submission: TournamentIn, *, max_games: int, pending: Sequence[TournamentIn] = ()) -> None:

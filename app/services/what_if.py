@@ -37,7 +37,7 @@ from app.schemas.tournaments import TournamentIn
 from app.services import recompute
 from app.services.eligibility import reasons_not_rated
 from app.services.rating_lists import get_rating_list
-from app.services.tournaments import stored_rows, validate_submission
+from app.services.tournaments import check_what_if, stored_rows
 
 __all__ = ["WhatIf", "what_if", "what_if_in_own_session"]
 
@@ -60,7 +60,8 @@ class WhatIf:
 def what_if(session: Session, list_id: str, submission: TournamentIn, *, max_games: int, list_date: dt.date) -> WhatIf:
     """The changes ``submission`` would make on the list as recomputed on ``list_date``."""
     rating_list = get_rating_list(session, list_id)
-    validate_submission(session, submission, max_games=max_games)
+    # Its players named as a submission names them (external ids, merged records): the same checks.
+    submission = check_what_if(session, submission, max_games=max_games)
     reasons = reasons_not_rated(rating_list, submission)
     if reasons:
         return WhatIf(list_id, False, "; ".join(reasons), list_date, [], [])
