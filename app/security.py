@@ -1,16 +1,19 @@
-"""Who is writing, and what the key's role allows (docs/decisions.md 7.18–7.20).
+"""Who is writing, and what the key's role allows (docs/decisions.md 7.18–7.20, 108, 109).
 
 A write needs ``Authorization: Bearer <key>``. A key is stored in the database (``python -m app.cli
 keys create``), as an ``organiser`` or an ``officer``, or configured in RATING_API_KEYS, which keeps
-working as an officer without limits. An organiser submits tournaments and corrects, withdraws and
-restores the ones it submitted, and creates and updates players; an officer does everything, unless
-it is limited to some lists (those lists, and the tournaments of their categories) or categories
-(the tournaments of those categories). Anything beyond the key's role is a 403 that names the role
-and scope the operation needs; a missing key is a 401, an unknown or revoked one a 403.
+working as an officer without limits. An organiser submits tournaments, corrects, withdraws and
+restores the ones it submitted, and creates players; only an officer changes who a player is. An
+officer does everything, unless it is limited to some lists or categories: then it changes those
+lists (a category-limited officer none), the tournaments that only its lists rate, and the players
+all of whose tournaments are such, and reads the audit of its scope (``app.services.scopes``).
+Anything beyond the key's role is a 403 that names the role and scope the operation needs; a
+missing key is a 401, an unknown or revoked one a 403.
 
 The dependencies here return a ``Caller``; the routers declare them through app.api.deps
-(``Organiser``, ``Officer``, ``ListOfficer``). A tournament's own checks need the stored tournament,
-so its routers call ``authorise_tournament_change`` inside their transaction."""
+(``Organiser``, ``Officer``, ``ListOfficer``). A tournament's and a player's own checks need the
+stored data, so their routers call ``authorise_tournament_change`` and ``authorise_player_change``
+inside their transaction."""
 
 import hmac
 from dataclasses import dataclass
@@ -60,11 +63,6 @@ class Caller:
 
     def may_change_list(self, list_id: str) -> bool:
         return self.is_officer and (not self.limited or list_id in self.lists)
-
-    def may_change_category(self, category: str) -> bool:
-        """Whether this officer may change any tournament of the category (an organiser never may:
-        only the tournaments it submitted)."""
-        return self.is_officer and (not self.limited or category in self.categories | self.list_categories)
 
     @property
     def scope(self) -> Scope | None:

@@ -4,6 +4,8 @@ stored player and changes nothing else, a club's own numbering never lands on an
 players, possible duplicates are flagged for a merge, what-if resolves players as a submission does,
 and a limited officer's powers end at its lists."""
 
+import html
+
 from fastapi.testclient import TestClient
 
 from app import db
@@ -80,6 +82,10 @@ def test_an_organiser_cannot_rename_or_move_a_stored_player(client: TestClient) 
     assert "country 'CHN' -> 'EST'" in history[-1]["summary"] and "'club'" in history[-1]["summary"]
     audit = client.get("/v1/audit", params={"kind": "player_updated", "key": "tester"}, headers=AUTH).json()
     assert [r["subject_id"] for r in audit["items"]] == [TOP]
+    # His page shows who changed his record, and how.
+    page = client.get(f"/players/{TOP}")
+    assert page.status_code == 200 and "Changes of this record" in page.text
+    assert history[-1]["summary"] in html.unescape(page.text) and ">tester<" in page.text
 
 
 def test_an_officer_patch_is_a_revision_and_a_dismissal_is_recorded(client: TestClient) -> None:

@@ -88,9 +88,18 @@ def submit_tournament(
     """Submit a tournament with its games
 
     Stores the tournament, its games and its players in one transaction: all of it, or nothing with a
-    4xx that points at every invalid field. The players in `players` are created, or updated with the
-    fields given; a game may name only players given in `players` or stored already. A game without a
-    `date` counts on the tournament's last day (`end`). At most 20,000 games by default (413 beyond).
+    4xx that points at every invalid field. A game may name only players given in `players` or stored
+    already. A game without a `date` counts on the tournament's last day (`end`). At most 20,000 games
+    by default (413 beyond).
+
+    The new players in `players` are created with the fields given. A stored player's games are his,
+    and nothing else of him changes: only an officer changes who a player is. Where the submission
+    gives him other details (a country, a city, a spelling, an external id), they are listed in the
+    201's `player_reviews` and wait for an officer (`GET /v1/player-reviews`); so does a new player
+    whose name (and country, where both have one) is a stored player's, as a possible duplicate. A
+    stored player's id given with another person's name (neither his Latin nor his native name, in
+    any spelling he has had) is a 409 pointing at it: a player of the submitter's own numbering needs
+    an id of his own. A record merged into another player is that player.
 
     The 201 is sent once the transaction has committed, with `Location: /v1/tournaments/{id}`. Its
     `lists` say, for every rating list of the tournament's category, whether that list rates the
@@ -104,8 +113,8 @@ def submit_tournament(
     tournament (in `players` or in a game) at most once, and all name the same tie-breaks in the same
     order (a 422 points at each one that does not).
 
-    Needs an organiser's key, or an officer's without limits or whose limits include the
-    tournament's category (a 403 says which otherwise)."""
+    Needs an organiser's key, or an officer's without limits or whose limits include every list that
+    would rate the tournament (of its categories, when none would; a 403 names the list beyond them)."""
     fingerprint = idempotency.request_fingerprint(body.model_dump(mode="json"))
     key = idempotency.scoped_key(caller.name, idempotency_key) if idempotency_key else None
     location = f"/v1/tournaments/{body.id}"
@@ -155,15 +164,15 @@ def replace_tournament(
 
     The body is the whole tournament as it should be (the same shape as a submission, with the path's
     id): its fields, its games and what was declared for its players are replaced; players are
-    created or updated as in a submission. A tournament that does not exist is a 404 (submit it with
+    resolved, created and reviewed as in a submission. A tournament that does not exist is a 404 (submit it with
     `POST /v1/tournaments`), a body whose `id` differs from the path's a 422. Every list that rated
     the tournament before or rates it now, and recomputes itself, queues a recompute; the answer's
     `lists` say which. The version it replaces is kept in the tournament's revisions. A withdrawn
     tournament stays withdrawn.
 
     Needs the key of the organiser that submitted the tournament, or an officer's without limits or
-    whose limits include the tournament's category and the one the body gives it (a 403 says which
-    otherwise).
+    whose limits include every list that rates the tournament as it is and as the body makes it
+    (or would once restored or confirmed; a 403 names the list beyond them).
 
     With `If-Match` (the tournament's `ETag`), the correction is made only if the tournament is still
     at that version: otherwise a 412, and the refused attempt is recorded in the audit (kind `refused`)."""
@@ -213,7 +222,8 @@ def withdraw_tournament(
     tournament withdrawn already is a 409.
 
     Needs the key of the organiser that submitted the tournament, or an officer's without limits or
-    whose limits include the tournament's category (a 403 says which otherwise).
+    whose limits include every list that rates the tournament, or would once restored or confirmed
+    (a 403 names the list beyond them).
 
     With `If-Match` (the tournament's `ETag`), it is withdrawn only if it is still at that version:
     otherwise a 412. A refused withdrawal (409, 412) is recorded in the audit (kind `refused`)."""
@@ -252,7 +262,8 @@ def restore_tournament(
     tournament that is not withdrawn is a 409.
 
     Needs the key of the organiser that submitted the tournament, or an officer's without limits or
-    whose limits include the tournament's category (a 403 says which otherwise).
+    whose limits include every list that rates the tournament, or would once restored or confirmed
+    (a 403 names the list beyond them).
 
     With `If-Match` (the tournament's `ETag`), it is restored only if it is still at that version:
     otherwise a 412. A refused restore (409, 412) is recorded in the audit (kind `refused`)."""

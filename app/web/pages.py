@@ -25,7 +25,7 @@ from app.problems import FieldError, InvalidInput
 from app.schemas.common import EARLIEST_DATE, ID_MAX_LENGTH, ID_PATTERN, ID_RULE, LATEST_DATE
 from app.schemas.rating_lists import RatingRowRead
 from app.schemas.tournaments import Category
-from app.services import player_record, players, publications, snapshot_facts, tournaments
+from app.services import player_record, players, publications, revisions, snapshot_facts, tournaments
 from app.services import rating_lists as lists_service
 from app.web import display, i18n
 from app.web.charts import ChartPoint, rating_chart
@@ -626,9 +626,13 @@ def player_page(session: Session, player_id: str, language: i18n.Language, page:
         for game in games
     }
     path = display.player_path(player_id)
+    changes_of_record, changes_total = revisions.revisions_of(session, revisions.PLAYER, player_id, RECORD_CHANGES_SHOWN, 0)
     return {
         "player": player,
         "name": name,
+        "record_changes": changes_of_record,
+        "record_changes_total": changes_total,
+        "record_change_kinds": RECORD_CHANGE_KINDS,
         "sections": sections,
         "games": games,
         "games_total": games_total,
@@ -637,6 +641,19 @@ def player_page(session: Session, player_id: str, language: i18n.Language, page:
         "pages": max(1, math.ceil(games_total / GAMES_PAGE_SIZE)),
         "page_link": lambda n: display.with_query(path, page=n if n != 1 else None) + "#games",
     }
+
+
+# Who the player is, as each change of his record made him (docs/decisions.md 108): the kinds named
+# in words; the latest changes shown (a record changes a few times in its life).
+RECORD_CHANGES_SHOWN = 50
+RECORD_CHANGE_KINDS = {
+    "player_created": N_("created"),
+    "player_updated": N_("changed"),
+    "renamed": N_("renamed"),
+    "merged": N_("merged"),
+    "unmerged": N_("unmerged"),
+    "review_dismissed": N_("proposal dismissed"),
+}
 
 
 def tournament_rows_html(section: PlayerList, player_id: str, language: i18n.Language) -> Markup:
