@@ -10,8 +10,9 @@ from fastapi.testclient import TestClient
 
 from app import db
 from app.services import api_keys
+from app.services.importing import import_results_file
 from app.services.player_directory import import_directory_file
-from tests.helpers import AUTH, DATA, recompute_now, tournament_body, with_player_ids
+from tests.helpers import AUTH, DATA, RENJU_CN, recompute_now, tournament_body, with_player_ids
 
 LJINFO = DATA / "renju-players-2022" / "ljinfo.tsv"
 # 952 is Wang Qingqing (汪清清) of China in the directory; 498 Yang Yanxi, 676 Li Yi.
@@ -202,3 +203,29 @@ def test_a_limited_officers_powers_end_at_its_lists(client: TestClient) -> None:
     assert ("tournament", "E1") in subjects and ("tournament", "W1") in subjects  # renju: its lists' category
     assert ("player", "p1") in subjects
     assert ("tournament", "G1") not in subjects and ("player", "gp1") not in subjects
+
+
+def test_the_real_results_file_flags_its_two_he_juns_once_and_the_directory_tells_them_apart(client: TestClient) -> None:
+    """The Chinese results file names two players He Jun (2357 and 3715, of one country, no other
+    detail): the import stores both and reports the second as a possible duplicate of the first,
+    once, however often it runs; the directory gives them different native names (何骏, 何俊), and
+    a new He Jun of the directory's kind is then told apart from both."""
+    first = import_results_file(RENJU_CN)
+    assert first.player_reviews == {"possible_duplicate": 1}, first.player_review_examples
+    [example] = first.player_review_examples["possible_duplicate"]
+    assert "player 3715 may be 2357" in example or "player 2357 may be 3715" in example
+    again = import_results_file(RENJU_CN)
+    assert (again.tournaments_stored, sum(again.player_reviews.values())) == (0, 0)
+    pending = client.get("/v1/player-reviews", params={"status": "pending"}, headers=AUTH).json()
+    assert pending["total"] == 1 and {pending["items"][0]["player_id"], *pending["items"][0]["candidates"]} == {"2357", "3715"}
+
+    import_directory_file(LJINFO)
+    assert {client.get(f"/v1/players/{p}").json()["native_name"] for p in ("2357", "3715")} == {"何骏", "何俊"}
+    created = client.post(
+        "/v1/players", json={"id": "he-jun", "name": "Jun", "surname": "He", "native_name": "何军"}, headers=AUTH
+    )
+    assert created.status_code == 201 and created.json()["player_reviews"] == []
+    same = client.post(
+        "/v1/players", json={"id": "he-jun-2", "name": "Jun", "surname": "He", "native_name": "何俊"}, headers=AUTH
+    )
+    assert [review["candidates"] for review in same.json()["player_reviews"]] == [["3715"]]

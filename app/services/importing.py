@@ -24,12 +24,12 @@ from app.problems import Conflict, InvalidInput, PayloadTooLarge
 from app.schemas.tournaments import TournamentIn
 from app.services.bulk_load import drop_game_player_indexes, finish_import, leaves_for_later
 from app.services.player_identity import match_go_players
-from app.services.player_reviews import describe_review
+from app.services.player_reviews import describe_review, queue_possible_duplicates
 from app.services.reviews import lists_rating
 from app.services.tournaments import (
     CheckedTournament,
     RepeatedTournament,
-    StoredTournament,
+    SubmittedTournament,
     check_new_tournament,
     queue_recomputes_of,
     replace_tournament,
@@ -80,6 +80,12 @@ class ImportReport:
     # queued for an officer (GET /v1/player-reviews), with a few examples each.
     player_reviews: Counter[str] = field(default_factory=Counter)
     player_review_examples: dict[str, list[str]] = field(default_factory=dict)
+
+    def note_review(self, kind: str, example: str) -> None:
+        self.player_reviews[kind] += 1
+        examples = self.player_review_examples.setdefault(kind, [])
+        if len(examples) < MAX_REVIEW_EXAMPLES:
+            examples.append(example)
 
 
 MAX_REVIEW_EXAMPLES = 5
@@ -132,6 +138,7 @@ def import_results_file(
         games_before = _count(session, Game)
         left = _LeftForEnd(leaves_for_later(session))
     done = games_stored = 0
+    created: dict[str, str] = {}  # the players the import created, with their tournament, in order
     tally = _Tally()
     batches = _batches(source, options, tally)
     frozen = _freeze_earlier_objects()
@@ -152,7 +159,7 @@ def import_results_file(
                     if games >= COMMIT_GAMES:
                         break
             for outcome, tournaments in committed:
-                outcome.apply(report, source)
+                outcome.apply(report, source, created)
                 done += tournaments
                 games_stored += outcome.games_stored
             if on_progress:
@@ -163,6 +170,9 @@ def import_results_file(
     with bulk_session_scope() as session:
         begin_writing(session)
         finish_import(session)
+        # Its new players' namesakes, now that their search terms are written (decisions 108).
+        for queued in queue_possible_duplicates(session, created, actor=IMPORT_ACTOR):
+            report.note_review(queued.review.kind, f"tournament {queued.review.tournament_id}: {describe_review(queued.review)}")
     checkpoint_after_import()
     if on_progress:
         on_progress(done, source.tournament_count)  # a reader may have rejected the last ones
@@ -261,6 +271,8 @@ class _BatchOutcome:
     jobs_queued: dict[str, int] = field(default_factory=dict)
     # (kind, example) of each review of a player the batch queued for an officer.
     player_reviews: list[tuple[str, str]] = field(default_factory=list)
+    # The players the batch created, each with the tournament that created him, in order.
+    created: dict[str, str] = field(default_factory=dict)
 
     def add(self, other: _BatchOutcome) -> None:
         self.stored += other.stored
@@ -269,24 +281,24 @@ class _BatchOutcome:
         self.rejections += other.rejections
         self.jobs_queued |= other.jobs_queued
         self.player_reviews += other.player_reviews
+        self.created |= other.created
 
-    def note_reviews(self, stored: Sequence[StoredTournament]) -> None:
+    def note_reviews(self, stored: Sequence[SubmittedTournament]) -> None:
         for one in stored:
+            self.created |= dict.fromkeys(one.created, one.tournament.id)
             for queued in one.player_reviews:
                 review = queued.review
                 self.player_reviews.append((review.kind, f"tournament {one.tournament.id}: {describe_review(review)}"))
 
-    def apply(self, report: ImportReport, source: SubmissionSource) -> None:
+    def apply(self, report: ImportReport, source: SubmissionSource, created: dict[str, str]) -> None:
         report.tournaments_stored += self.stored
         report.tournaments_unchanged += self.unchanged
         report.jobs_queued |= self.jobs_queued
         for reason, example, count in self.rejections:
             source.reject(reason, example, count=count)
         for kind, example in self.player_reviews:
-            report.player_reviews[kind] += 1
-            examples = report.player_review_examples.setdefault(kind, [])
-            if len(examples) < MAX_REVIEW_EXAMPLES:
-                examples.append(example)
+            report.note_review(kind, example)
+        created |= self.created
 
 
 def _import_batch(session: Session, batch: list[dict[str, Any]], max_games: int, left: _LeftForEnd) -> _BatchOutcome:
@@ -314,7 +326,9 @@ def _import_batch(session: Session, batch: list[dict[str, Any]], max_games: int,
                 again = submission.id in seen
                 seen.add(submission.id)
                 if not again and not stored_alone(submission):
-                    pending.append(check_new_tournament(session, submission, max_games=max_games, pending=pending))
+                    pending.append(
+                        check_new_tournament(session, submission, max_games=max_games, pending=pending, find_duplicates=False)
+                    )
                     queued.append((submission, frozenset()))
                     continue
                 _store_pending(session, outcome, pending, left)
@@ -326,10 +340,12 @@ def _import_batch(session: Session, batch: list[dict[str, Any]], max_games: int,
                     continue
                 rated_before = frozenset[str]()
                 if not stored:
-                    done = submit_tournament(session, submission, max_games=max_games, actor=IMPORT_ACTOR)
+                    done = submit_tournament(session, submission, max_games=max_games, actor=IMPORT_ACTOR, find_duplicates=False)
                 else:
                     rated_before = lists_rating(session, submission.id)
-                    done = replace_tournament(session, submission.id, submission, max_games=max_games, actor=IMPORT_ACTOR)
+                    done = replace_tournament(
+                        session, submission.id, submission, max_games=max_games, actor=IMPORT_ACTOR, find_duplicates=False
+                    )
                 outcome.note_reviews([done])
                 outcome.stored += 1
                 outcome.games_stored += len(submission.games)

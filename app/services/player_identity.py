@@ -29,7 +29,12 @@ EGD = "egd"  # the European Go Database's scheme: EGF PINs
 
 
 def resolve_players(
-    session: Session, submission: TournamentIn, *, hold: bool = False, pending: Sequence[TournamentIn] = ()
+    session: Session,
+    submission: TournamentIn,
+    *,
+    hold: bool = False,
+    pending: Sequence[TournamentIn] = (),
+    find_duplicates: bool = True,
 ) -> ResolvedSubmission:
     """The submission with each player named by the stored player he is (the holder of one of his
     external ids, when his own id is no stored player's; the player a merged record went to), and
@@ -43,7 +48,8 @@ def resolve_players(
     that stores; ``app.db.hold_rows``), so that no game is ever stored under a record merged in the
     meantime: a merge either waits for the submission, or the submission reads it and names the
     surviving player (docs/decisions.md 108). ``pending``: new tournaments of the same batch checked
-    before it, whose players count as new, not stored."""
+    before it, whose players count as new, not stored. ``find_duplicates`` False: the new players'
+    namesakes are not looked up (an import looks them all up at its end: ``namesakes_of_created``)."""
     held = external_holders(session, [external for player in submission.players for _, external in _externals(player)])
     renames: dict[str, str] = {}
     errors: list[FieldError] = []
@@ -71,7 +77,7 @@ def resolve_players(
             merged_records.setdefault(target, []).append(merged)
     if renames:
         submission = _renamed(submission, renames)
-    return ResolvedSubmission(submission, _findings(session, submission, pending, merged_records))
+    return ResolvedSubmission(submission, _findings(session, submission, pending, merged_records, find_duplicates))
 
 
 @dataclass(frozen=True)
@@ -87,7 +93,8 @@ class DetailsDiffer:
 
 @dataclass(frozen=True)
 class PossibleDuplicate:
-    """A new player whose folded name (and country, where both have one) is a stored player's."""
+    """A new player whose folded name is a stored player's, who differs from him in nothing both
+    records have (country, native name, gender, year of birth)."""
 
     player_id: str
     pointer: str
@@ -120,8 +127,9 @@ MAX_CANDIDATES = 10
 def contradicting_names(given: TournamentPlayerIn, spellings: Sequence[Spelling]) -> bool:
     """Whether the name the submission gives a stored player's id is another person's: neither his
     Latin name (in either order, one part of the other: a surname alone, or a record of a first
-    name only given a surname) nor his native name is one of his spellings, current or earlier, while one of them, given, differs from every spelling of
-    the same script. A name the record lacks is no evidence either way (it is a detail to add)."""
+    name only given a surname) nor his native name is one of his spellings, current or earlier,
+    while one of them, given, differs from every spelling of the same script. A name the record
+    lacks is no evidence either way (it is a detail to add)."""
     latin = _latin_words(given.name, given.surname)
     native = folded(given.native_name or "")
     stored_latin = [words for words in (_latin_words(s[0], s[1]) for s in spellings) if words]
@@ -142,7 +150,11 @@ def _latin_words(name: str | None, surname: str | None) -> Counter[str]:
 
 
 def _findings(
-    session: Session, submission: TournamentIn, pending: Sequence[TournamentIn], merged_records: dict[str, list[str]]
+    session: Session,
+    submission: TournamentIn,
+    pending: Sequence[TournamentIn],
+    merged_records: dict[str, list[str]],
+    find_duplicates: bool,
 ) -> PlayerFindings:
     """Compare each player the submission gives with the stored player of his id (a 409 when the
     names contradict), and look up the new ones' namesakes. ``merged_records``: the records merged
@@ -179,6 +191,8 @@ def _findings(
             errors,
         )
     new = frozenset(given) - set(stored)
+    if not find_duplicates:
+        return PlayerFindings(new, tuple(differing), ())
     in_batch = {player.id for earlier in pending for player in earlier.players}
     namesakes = _namesakes(session, [given[player_id][1] for player_id in sorted(new - in_batch)], submission)
     duplicates = tuple(
@@ -195,6 +209,25 @@ def possible_duplicates_of(session: Session, player: PlayerCreate) -> PlayerFind
         (),
         tuple(PossibleDuplicate(player_id, "/", candidates) for player_id, candidates in namesakes.items()),
     )
+
+
+def namesakes_of_created(session: Session, created: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    """The possible duplicates among players an import created, in the order it created them
+    (``created``): each one's namesakes stored before the import or created before him by it, so
+    that two namesakes of one file are one review, not two. Asked once the import has written its
+    players' search terms (on SQLite it writes them at its end)."""
+    order = {player_id: position for position, player_id in enumerate(created)}
+    found: dict[str, tuple[str, ...]] = {}
+    for some in in_lists(list(created)):
+        players = [
+            PlayerCreate.model_construct(**row._mapping)
+            for row in session.execute(
+                select(Player.id, *(getattr(Player, name) for name in IDENTITY_FIELDS)).where(Player.id.in_(some))
+            )
+        ]
+        for player_id, candidates in _namesakes(session, players, None, earlier_than=order).items():
+            found[player_id] = candidates
+    return dict(sorted(found.items(), key=lambda item: order[item[0]]))
 
 
 class IdentityConflict(Conflict):
@@ -290,11 +323,17 @@ def _contradiction(index: int, player: TournamentPlayerIn, identity: _Identity) 
 
 
 def _namesakes(
-    session: Session, new_players: Sequence[PlayerCreate], submission: TournamentIn | None
+    session: Session,
+    new_players: Sequence[PlayerCreate],
+    submission: TournamentIn | None,
+    *,
+    earlier_than: dict[str, int] | None = None,
 ) -> dict[str, tuple[str, ...]]:
     """New player id -> the stored players (not merged records) whose whole name, in either order,
-    or native name is his, of his country where both have one; none who plays in the submission
-    (two players of one tournament are two people)."""
+    or native name is his, and who differ from him in nothing both have: country, native name (two
+    He Juns of China, 何骏 and 何俊, are two people), gender, year of birth; none who plays in the
+    submission (two players of one tournament are two people). ``earlier_than``: the order in which
+    an import created its players, a candidate it created being one created before him."""
     wanted: dict[str, set[str]] = {}
     for player in new_players:
         for whole in (folded(f"{player.name or ''} {player.surname or ''}"), folded(player.native_name or "")):
@@ -302,31 +341,50 @@ def _namesakes(
                 wanted.setdefault(whole[:MAX_TERM], set()).add(player.id)
     if not wanted:
         return {}
-    in_submission = {player.id for player in new_players}
+    in_submission: set[str] = set()
     if submission is not None:
         in_submission |= {player.id for player in submission.players}
         in_submission |= {g.black for g in submission.games} | {g.white for g in submission.games}
     found: dict[str, set[str]] = {}
-    countries: dict[str, str | None] = {}
+    known: dict[str, dict[str, Any]] = {}
     for some in in_lists(sorted(wanted)):
-        for term, player_id, country in session.connection().execute(_NAMESAKES, {"terms": list(some)}):
+        for term, player_id, *values in session.connection().execute(_NAMESAKES, {"terms": list(some)}):
             if player_id in in_submission:
                 continue
-            countries[player_id] = country
+            known[player_id] = dict(zip(_TELLING_APART, values, strict=True))
             for new_id in wanted[term]:
                 found.setdefault(new_id, set()).add(player_id)
-    own_country = {player.id: player.country for player in new_players}
+    own = {player.id: player for player in new_players}
     namesakes = {}
     for new_id, candidates in sorted(found.items()):
-        country = own_country[new_id]
-        kept = sorted(c for c in candidates if country is None or countries[c] is None or countries[c] == country)
+        kept = sorted(
+            candidate
+            for candidate in candidates
+            if candidate != new_id
+            and not _told_apart(own[new_id], known[candidate])
+            and (earlier_than is None or earlier_than.get(candidate, -1) < earlier_than[new_id])
+        )
         if kept:
             namesakes[new_id] = tuple(kept[:MAX_CANDIDATES])
     return namesakes
 
 
+# What tells two players of one name apart, where both records have it.
+_TELLING_APART = ("country", "native_name", "gender", "birth_year")
+
+
+def _told_apart(player: PlayerCreate, candidate: dict[str, Any]) -> bool:
+    for field_name in _TELLING_APART:
+        mine, theirs = getattr(player, field_name), candidate[field_name]
+        if mine is None or theirs is None:
+            continue
+        if (folded(mine) != folded(theirs)) if field_name == "native_name" else (mine != theirs):
+            return True
+    return False
+
+
 _NAMESAKES = (
-    select(PlayerSearchTerm.term, Player.id, Player.country)
+    select(PlayerSearchTerm.term, Player.id, *(getattr(Player, name) for name in _TELLING_APART))
     .join(Player, Player.id == PlayerSearchTerm.player_id)
     .where(
         PlayerSearchTerm.term.in_(bindparam("terms", expanding=True)),

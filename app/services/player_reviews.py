@@ -20,7 +20,7 @@ from app.models import Player, PlayerName, PlayerReview
 from app.problems import Conflict, FieldError, InvalidInput, NotFound
 from app.schemas.players import PlayerCreate
 from app.services import players, revisions
-from app.services.player_identity import PlayerFindings, possible_duplicates_of
+from app.services.player_identity import PlayerFindings, PossibleDuplicate, namesakes_of_created, possible_duplicates_of
 from app.services.player_merge import merge_player
 from app.services.players import player_version, refresh_search_keys, refuse_merged, set_external_ids
 from app.services.scopes import Scope, reviews_within
@@ -80,6 +80,17 @@ def create_player(session: Session, player: PlayerCreate, *, actor: str) -> tupl
     created = players.create_player(session, player, actor=actor)
     findings = possible_duplicates_of(session, player)
     return created, queue_findings(session, findings, tournament_id=None, actor=actor)
+
+
+def queue_possible_duplicates(session: Session, created: dict[str, str], *, actor: str) -> list[Queued]:
+    """The possible duplicates among the players an import created (``created``: each player's
+    creating tournament, in the order of creation), queued once its search terms are written."""
+    namesakes = namesakes_of_created(session, list(created))
+    queued: list[Queued] = []
+    for player_id, candidates in namesakes.items():
+        findings = PlayerFindings(possible_duplicates=(PossibleDuplicate(player_id, "/", candidates),))
+        queued += queue_findings(session, findings, tournament_id=created[player_id], actor=actor)
+    return queued
 
 
 def list_reviews(
@@ -221,4 +232,4 @@ def _pending_of(session: Session, player_ids: Sequence[str]) -> dict[str, list[P
     return waiting
 
 
-__all__ = ["decide", "describe_review", "get_review", "list_reviews", "queue_findings"]
+__all__ = ["decide", "describe_review", "get_review", "list_reviews", "queue_findings", "queue_possible_duplicates"]

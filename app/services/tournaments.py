@@ -62,17 +62,25 @@ class CheckedTournament:
 
 
 @dataclass(frozen=True)
-class StoredTournament:
+class SubmittedTournament:
     """A tournament stored by a submission or a correction, and the reviews of players it queued
     (or found waiting with the same proposal) for an officer."""
 
     tournament: Tournament
     player_reviews: list[Queued]
+    # The players it created, in id order (a batch's: each by the first tournament naming him).
+    created: tuple[str, ...] = ()
 
 
 def submit_tournament(
-    session: Session, submission: TournamentIn, *, max_games: int, actor: str, allow_duplicate: bool = False
-) -> StoredTournament:
+    session: Session,
+    submission: TournamentIn,
+    *,
+    max_games: int,
+    actor: str,
+    allow_duplicate: bool = False,
+    find_duplicates: bool = True,
+) -> SubmittedTournament:
     """Store a new tournament with its players and games, all or nothing, and its first revision.
     One whose games repeat a stored tournament's is refused unless the submitter says it is intended.
     The two steps a batch of new tournaments takes (the import's), with a batch of one."""
@@ -81,7 +89,9 @@ def submit_tournament(
             f"Tournament {submission.id!r} already exists; use PUT /v1/tournaments/{submission.id} to correct it.",
             [FieldError("/id", "a tournament with this id already exists")],
         )
-    checked = check_new_tournament(session, submission, max_games=max_games, allow_duplicate=allow_duplicate)
+    checked = check_new_tournament(
+        session, submission, max_games=max_games, allow_duplicate=allow_duplicate, find_duplicates=find_duplicates
+    )
     return store_new_tournaments(session, [checked], actor=actor)[0]
 
 
@@ -92,14 +102,16 @@ def check_new_tournament(
     max_games: int,
     allow_duplicate: bool = False,
     pending: Sequence[CheckedTournament] = (),
+    find_duplicates: bool = True,
 ) -> CheckedTournament:
     """The checks a new tournament passes before anything of it is stored (a Problem otherwise); the
     submission with its players named as stored, holding them against a merge until the transaction
     ends. ``pending``: new tournaments checked before it in the same batch and not stored yet, whose
     players count as stored and whose games as stored games (a batch holds no tournament matched by
-    external id or name: see ``stored_alone``)."""
+    external id or name: see ``stored_alone``). ``find_duplicates`` False: its new players' namesakes
+    are not looked up (an import looks up all its new players' at its end)."""
     earlier = [checked.submission for checked in pending]
-    resolved = resolve_players(session, submission, hold=True, pending=earlier)
+    resolved = resolve_players(session, submission, hold=True, pending=earlier, find_duplicates=find_duplicates)
     _validate(session, resolved.submission, max_games=max_games, pending=earlier)
     if not allow_duplicate:
         _refuse_a_repeat(session, resolved.submission, earlier)
@@ -125,7 +137,7 @@ def stored_alone(submission: TournamentIn) -> bool:
 
 def store_new_tournaments(
     session: Session, checked: Sequence[CheckedTournament], *, actor: str, search_terms_later: bool = False
-) -> list[StoredTournament]:
+) -> list[SubmittedTournament]:
     """Store checked new tournaments (``check_new_tournament``, in this order): their new players
     (one insert, later tournaments' fields last) with their external ids, games, declared entries
     and standings, each tournament's reviews, its first revision and the reviews of players it
@@ -166,8 +178,18 @@ def store_new_tournaments(
             for submission in submissions
         ],
     )
+    created_by: dict[str, list[str]] = {}
+    for one in checked:
+        for player_id in sorted(one.players.new):
+            if player_id in new:
+                created_by.setdefault(one.submission.id, []).append(player_id)
+                new -= {player_id}
     return [
-        StoredTournament(tournament, queue_findings(session, one.players, tournament_id=tournament.id, actor=actor))
+        SubmittedTournament(
+            tournament,
+            queue_findings(session, one.players, tournament_id=tournament.id, actor=actor),
+            tuple(created_by.get(tournament.id, ())),
+        )
         for tournament, one in zip(tournaments, checked, strict=True)
     ]
 
@@ -180,10 +202,11 @@ def replace_tournament(
     max_games: int,
     actor: str,
     if_match: frozenset[int] | None = None,
-) -> StoredTournament:
+    find_duplicates: bool = True,
+) -> SubmittedTournament:
     """A correction: the tournament's fields and its whole list of games are replaced; the revision
     keeps the version it replaced. A withdrawn tournament stays withdrawn. Its players are resolved,
-    created and reviewed as a submission's."""
+    created and reviewed as a submission's (``find_duplicates``: ``submit_tournament``'s)."""
     if submission.id != tournament_id:
         raise InvalidInput(
             "The body's id must be the id in the path.",
@@ -193,7 +216,7 @@ def replace_tournament(
     if tournament is None:
         raise NotFound(f"Tournament {tournament_id!r} does not exist; submit it with POST /v1/tournaments.")
     check_version(session, tournament_id, if_match)
-    resolved = resolve_players(session, submission, hold=True)
+    resolved = resolve_players(session, submission, hold=True, find_duplicates=find_duplicates)
     submission = resolved.submission
     _validate(session, submission, max_games=max_games)
     previous = revisions.tournament_version(session, tournament_id)
@@ -226,7 +249,11 @@ def replace_tournament(
         summary=revisions.describe_correction(previous, submission) + _awaiting(under_review),
         previous=previous,
     )
-    return StoredTournament(tournament, queue_findings(session, resolved.players, tournament_id=tournament_id, actor=actor))
+    return SubmittedTournament(
+        tournament,
+        queue_findings(session, resolved.players, tournament_id=tournament_id, actor=actor),
+        tuple(sorted(resolved.players.new)),
+    )
 
 
 def _awaiting(under_review: dict[str, str]) -> str:
