@@ -30,9 +30,10 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.routing import compile_path
 
+from app.names import DISPLAY_TEXT_PATTERN
 from app.problems import PROBLEM_MEDIA_TYPE, TYPE_BASE, problem_response
 from app.problems import Problem as ProblemError
-from app.schemas.common import EARLIEST_DATE, ID_PATTERN, ID_RULE, LATEST_DATE, MAX_PAGE_SIZE
+from app.schemas.common import DISPLAY_TEXT_RULE, EARLIEST_DATE, ID_PATTERN, ID_RULE, LATEST_DATE, MAX_PAGE_SIZE
 from app.settings import Settings
 
 
@@ -104,6 +105,9 @@ LIMITS = f"""
   {Settings.model_fields["max_games_per_tournament"].default:,} games (`MAX_GAMES_PER_TOURNAMENT`, 413 beyond).
   A seed list (`PUT /v1/rating-lists/{{list_id}}/seeds`) is bounded by the body limit alone (some 120,000
   seeds in 10 MiB), stored all or nothing.
+- Names, titles, labels and reasons (players' and tournaments' names, cities, clubs, round labels, tie-break
+  names, publication titles, review and withdrawal reasons): {DISPLAY_TEXT_RULE} (pattern
+  `{DISPLAY_TEXT_PATTERN}`); anything else is a 422 pointing at it.
 - Dates: `YYYY-MM-DD` from {EARLIEST_DATE} to {LATEST_DATE}; times: RFC 3339 date-times in UTC.
 - Pages: `limit` 1 to {MAX_PAGE_SIZE}.
 - A 503 means a transient condition (the database busy or unreachable) and carries `Retry-After`; a request
