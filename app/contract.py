@@ -108,6 +108,9 @@ LIMITS = f"""
 - Names, titles, labels and reasons (players' and tournaments' names, cities, clubs, round labels, tie-break
   names, publication titles, review and withdrawal reasons): {DISPLAY_TEXT_RULE} (pattern
   `{DISPLAY_TEXT_PATTERN}`); anything else is a 422 pointing at it.
+- Scores (`score` of a calculation, an olufsen seed's recorded results): 0, 0.5 or 1 exactly; `minimum`,
+  `maximum` and `multipleOf` say the range and the step, and a float next to one of them (1e-300,
+  0.5000000000000001) is a 422 pointing at it.
 - Dates: `YYYY-MM-DD` from {EARLIEST_DATE} to {LATEST_DATE}; times: RFC 3339 date-times in UTC.
 - Pages: `limit` 1 to {MAX_PAGE_SIZE}.
 - A 503 means a transient condition (the database busy or unreachable) and carries `Retry-After`; a request
