@@ -2,8 +2,8 @@
 game's result as a number answers 0, 0.5 and 1 (the integers 0 and 1, and -0.0, which equals 0) and
 refuses any other float with a 422 pointing at it. pydantic's multipleOf alone let a float within its
 tolerance through: 1e-300 or 0.5000000000000001 was a 500 on /v1/calc/rif-elo/game and 1e-300 a
-performance of -118,500 on /v1/calc/performance. An olufsen seed's recorded results, the one score stored as a
-number, are checked alike."""
+performance of -118,500 on /v1/calc/performance. An olufsen seed's recorded results, the one score
+stored as a number, are checked alike."""
 
 import math
 import types
