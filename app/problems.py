@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.exc import DataError, DBAPIError, IntegrityError, InterfaceError, OperationalError
 
+from app.http.security_headers import SECURITY_HEADERS
 from app.names import DISPLAY_TEXT_PATTERN, not_displayed
 from app.transactions import DEADLOCK_DETECTED, LOCK_NOT_AVAILABLE, SERIALIZATION_FAILURE, is_permanent, sqlstate
 
@@ -211,7 +212,10 @@ def install(app: "FastAPI") -> None:
     @app.exception_handler(Exception)
     async def _unexpected(_: "Request", error: Exception) -> "JSONResponse":
         logging.getLogger("app.errors").exception("unexpected error", exc_info=error)
-        return problem_response(Problem("An unexpected error occurred; it has been logged."))
+        response = problem_response(Problem("An unexpected error occurred; it has been logged."))
+        # Sent by Starlette's outermost error middleware, past the one that adds these to every other answer.
+        response.raw_headers += SECURITY_HEADERS
+        return response
 
 
 def _allowed_methods(request: "Request") -> list[str]:
