@@ -30,9 +30,11 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.routing import compile_path
 
+from app.http.security_headers import documentation_policy
+from app.names import DISPLAY_TEXT_PATTERN
 from app.problems import PROBLEM_MEDIA_TYPE, TYPE_BASE, problem_response
 from app.problems import Problem as ProblemError
-from app.schemas.common import EARLIEST_DATE, ID_PATTERN, ID_RULE, LATEST_DATE, MAX_PAGE_SIZE
+from app.schemas.common import DISPLAY_TEXT_RULE, EARLIEST_DATE, ID_PATTERN, ID_RULE, LATEST_DATE, MAX_PAGE_SIZE
 from app.settings import Settings
 
 
@@ -104,6 +106,12 @@ LIMITS = f"""
   {Settings.model_fields["max_games_per_tournament"].default:,} games (`MAX_GAMES_PER_TOURNAMENT`, 413 beyond).
   A seed list (`PUT /v1/rating-lists/{{list_id}}/seeds`) is bounded by the body limit alone (some 120,000
   seeds in 10 MiB), stored all or nothing.
+- Names, titles, labels and reasons (players' and tournaments' names, cities, clubs, round labels, tie-break
+  names, publication titles, review and withdrawal reasons): {DISPLAY_TEXT_RULE} (pattern
+  `{DISPLAY_TEXT_PATTERN}`); anything else is a 422 pointing at it.
+- Scores (`score` of a calculation, an olufsen seed's recorded results): 0, 0.5 or 1 exactly; `minimum`,
+  `maximum` and `multipleOf` say the range and the step, and a float next to one of them (1e-300,
+  0.5000000000000001) is a 422 pointing at it.
 - Dates: `YYYY-MM-DD` from {EARLIEST_DATE} to {LATEST_DATE}; times: RFC 3339 date-times in UTC.
 - Pages: `limit` 1 to {MAX_PAGE_SIZE}.
 - A 503 means a transient condition (the database busy or unreachable) and carries `Retry-After`; a request
@@ -218,13 +226,13 @@ def _restore_nulls_in_examples(route: RouteContext, operation: dict[str, Any]) -
 
 
 def _serve_offline_documentation(app: FastAPI) -> None:
+    """The pages are the same for every request: each is made once, with the policy that fits it
+    (its own inline script or style by its hash, app/http/security_headers.py)."""
     app.mount(DOCS_ASSETS_PATH, StaticFiles(directory=DOCS_ASSETS_DIRECTORY), name="docs-assets")
     openapi_url = app.openapi_url or "/openapi.json"
     oauth2_redirect_url = "/docs/oauth2-redirect"
-
-    @app.get("/docs", include_in_schema=False)
-    def swagger_ui() -> HTMLResponse:
-        return get_swagger_ui_html(
+    swagger = _with_its_policy(
+        get_swagger_ui_html(
             openapi_url=openapi_url,
             title=f"{app.title} - Swagger UI",
             oauth2_redirect_url=oauth2_redirect_url,
@@ -232,17 +240,34 @@ def _serve_offline_documentation(app: FastAPI) -> None:
             swagger_css_url=f"{DOCS_ASSETS_PATH}/swagger-ui.css",
             swagger_favicon_url=f"{DOCS_ASSETS_PATH}/favicon.png",
         )
-
-    @app.get(oauth2_redirect_url, include_in_schema=False)
-    def swagger_ui_redirect() -> HTMLResponse:
-        return get_swagger_ui_oauth2_redirect_html()
-
-    @app.get("/redoc", include_in_schema=False)
-    def redoc() -> HTMLResponse:
-        return get_redoc_html(
+    )
+    swagger_redirect = _with_its_policy(get_swagger_ui_oauth2_redirect_html())
+    redoc_page = _with_its_policy(
+        get_redoc_html(
             openapi_url=openapi_url,
             title=f"{app.title} - ReDoc",
             redoc_js_url=f"{DOCS_ASSETS_PATH}/redoc.standalone.js",
             redoc_favicon_url=f"{DOCS_ASSETS_PATH}/favicon.png",
             with_google_fonts=False,
-        )
+        ),
+        styles_made_by_its_script=True,
+    )
+
+    @app.get("/docs", include_in_schema=False)
+    def swagger_ui() -> HTMLResponse:
+        return HTMLResponse(*swagger)
+
+    @app.get(oauth2_redirect_url, include_in_schema=False)
+    def swagger_ui_redirect() -> HTMLResponse:
+        return HTMLResponse(*swagger_redirect)
+
+    @app.get("/redoc", include_in_schema=False)
+    def redoc() -> HTMLResponse:
+        return HTMLResponse(*redoc_page)
+
+
+def _with_its_policy(page: HTMLResponse, *, styles_made_by_its_script: bool = False) -> tuple[bytes, int, dict[str, str]]:
+    """A documentation page's body, status and the headers that say what it may load."""
+    body = bytes(page.body)
+    policy = documentation_policy(body, styles_made_by_its_script=styles_made_by_its_script)
+    return body, page.status_code, {"Content-Security-Policy": policy}

@@ -25,7 +25,7 @@ from app.api import (
 )
 from app.api.conditional import ConditionalReads
 from app.api.deps import reject_undeclared_query_parameters
-from app.middleware import BodySizeLimitMiddleware, RequestContextMiddleware
+from app.middleware import BodySizeLimitMiddleware, RequestContextMiddleware, SecurityHeadersMiddleware
 from app.schema_migrations import head_revisions
 from app.services.snapshot_preparation import SnapshotWatcher
 from app.settings import Settings, get_settings
@@ -124,6 +124,7 @@ def create_app(settings: Settings | None = None, *, start_worker: bool | None = 
             allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match"],
             expose_headers=["ETag", "Location", "X-Request-ID"],
         )
+    app.add_middleware(SecurityHeadersMiddleware)  # around every answer the middlewares above make too
     app.add_middleware(RequestContextMiddleware)
     return app
 

@@ -1,5 +1,5 @@
-"""ASGI middleware: request ids and access logs, the request body size limit (413), and JSON bodies
-in UTF-8 only (400 / 415)."""
+"""ASGI middleware: request ids and access logs, the security headers of every answer, the request
+body size limit (413), and JSON bodies in UTF-8 only (400 / 415)."""
 
 import logging
 import time
@@ -8,6 +8,7 @@ import uuid
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app import metrics
+from app.http.security_headers import SECURITY_HEADERS
 from app.logging import request_id
 from app.problems import BadRequest, FieldError, PayloadTooLarge, Problem, UnsupportedMediaType, problem_response
 from app.warm_up import WARM_UP
@@ -73,6 +74,32 @@ def _incoming_request_id(scope: Scope) -> str:
         if name == b"x-request-id":
             return value.decode("latin-1")[:100]
     return ""
+
+
+class SecurityHeadersMiddleware:
+    """Adds the security headers (app/http/security_headers.py) to every answer that lacks them,
+    whoever made it: a route, the router's 404 and 405, or a middleware inside this one answering
+    before routing (the body's 413, 415 and 400, a conditional read's 304, a CORS preflight). An
+    answer with a Content-Security-Policy of its own (a page of the website or of the documentation)
+    keeps it. (The 500 of an unexpected error is made outside every middleware: app/problems.py
+    gives it the headers itself.)"""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = message.get("headers", ())
+                named = {name.lower() for name, _ in headers}
+                message["headers"] = [*headers, *(header for header in SECURITY_HEADERS if header[0] not in named)]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 class BodySizeLimitMiddleware:

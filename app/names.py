@@ -1,13 +1,45 @@
 """Names as people write them, and as search finds them: case and diacritics never matter (``Soosorv``
 finds Soosõrv), native spellings are found as written (``汪清清``), and a name matches in either order
-(first name and surname, or surname first as the renju directory writes them)."""
+(first name and surname, or surname first as the renju directory writes them). A name is one line of
+text in any script, without the characters that would change how a page or a list shows it."""
 
 import functools
 import hashlib
+import re
 import unicodedata
 from collections.abc import Iterable
 
-__all__ = ["MAX_TERM", "SEPARATOR", "WHOLE_NAME", "WORD", "WORD_END", "folded", "search_key", "search_terms", "sort_key"]
+__all__ = [
+    "DISPLAY_TEXT_PATTERN",
+    "MAX_TERM",
+    "NOT_DISPLAYED",
+    "SEPARATOR",
+    "WHOLE_NAME",
+    "WORD",
+    "WORD_END",
+    "folded",
+    "not_displayed",
+    "search_key",
+    "search_terms",
+    "sort_key",
+]
+
+# What text shown to people on one line (names, titles, labels, reasons) never holds (docs/decisions.md
+# 105): the C0 controls (TAB, CR and LF among them), DEL and the C1 controls, the line and paragraph
+# separators, and the invisible bidirectional formatting characters (the Arabic letter mark, the
+# left-to-right and right-to-left marks, embeddings, overrides and isolates). A U+202E in a name shows
+# the letters after it in reverse order, a line break makes one row of a list look like two. Written
+# with the escapes Python's re, pydantic's regex engine and ECMA-262 (the contract's patterns) read alike.
+NOT_DISPLAYED = r"\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029"
+DISPLAY_TEXT_PATTERN = f"^[^{NOT_DISPLAYED}]*$"
+_NOT_DISPLAYED = re.compile(f"[{NOT_DISPLAYED}]")
+
+
+def not_displayed(text: str) -> str | None:
+    """The first character of ``text`` that shown text cannot hold, written U+XXXX, or None."""
+    found = _NOT_DISPLAYED.search(text)
+    return None if found is None else f"U+{ord(found.group()):04X}"
+
 
 # Between the spellings of one key: no folded name holds it, so a match never runs across two.
 SEPARATOR = "|"

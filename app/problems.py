@@ -5,11 +5,14 @@ the request's edge is answered as the problem ``problem_for`` names (409, 422 or
 
 import logging
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.exc import DataError, DBAPIError, IntegrityError, InterfaceError, OperationalError
 
+from app.http.security_headers import SECURITY_HEADERS
+from app.names import DISPLAY_TEXT_PATTERN, not_displayed
 from app.transactions import DEADLOCK_DETECTED, LOCK_NOT_AVAILABLE, SERIALIZATION_FAILURE, is_permanent, sqlstate
 
 # FastAPI and Starlette are imported where a response is made, not with the problems: the services
@@ -146,6 +149,18 @@ def json_pointer(location: tuple[str | int, ...] | list[str | int]) -> str:
     return "/" + "/".join(str(p).replace("~", "~0").replace("/", "~1") for p in parts) if parts else ""
 
 
+def validation_message(error: Mapping[str, Any]) -> str:
+    """What a pydantic error says of its field: its own message, except for shown text holding a
+    character it cannot hold (the DisplayText pattern, docs/decisions.md 105), where pydantic would
+    only quote the pattern and the character is often invisible: that one is named."""
+    if error.get("type") == "string_pattern_mismatch" and (error.get("ctx") or {}).get("pattern") == DISPLAY_TEXT_PATTERN:
+        return (
+            f"holds {not_displayed(str(error.get('input', '')))}: names, titles, labels and reasons are one line of "
+            "text, without control characters (TAB, CR and LF among them) or bidirectional formatting characters"
+        )
+    return str(error.get("msg", "invalid"))
+
+
 def install(app: "FastAPI") -> None:
     from fastapi.exceptions import RequestValidationError
     from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -171,7 +186,7 @@ def install(app: "FastAPI") -> None:
             location = list(item.get("loc", ()))
             where = location[0] if location else "body"
             pointer = json_pointer(location) if where == "body" else f"{where}:{'.'.join(map(str, location[1:]))}"
-            errors.append(FieldError(pointer or "/", item.get("msg", "invalid")))
+            errors.append(FieldError(pointer or "/", validation_message(item)))
         detail = "; ".join(f"{e.pointer}: {e.detail}" for e in errors[:5])
         return problem_response(InvalidInput(f"The request is not valid: {detail}", errors))
 
@@ -197,7 +212,10 @@ def install(app: "FastAPI") -> None:
     @app.exception_handler(Exception)
     async def _unexpected(_: "Request", error: Exception) -> "JSONResponse":
         logging.getLogger("app.errors").exception("unexpected error", exc_info=error)
-        return problem_response(Problem("An unexpected error occurred; it has been logged."))
+        response = problem_response(Problem("An unexpected error occurred; it has been logged."))
+        # Sent by Starlette's outermost error middleware, past the one that adds these to every other answer.
+        response.raw_headers += SECURITY_HEADERS
+        return response
 
 
 def _allowed_methods(request: "Request") -> list[str]:

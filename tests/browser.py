@@ -119,12 +119,16 @@ class Browser:
         os.close(self._from_browser)
         shutil.rmtree(self._profile, ignore_errors=True)
 
-    def open(self, url: str, *, width: int, height: int, mobile: bool = False) -> Page:
+    def open(self, url: str, *, width: int, height: int, mobile: bool = False, before_scripts: str = "") -> Page:
+        """A new tab on ``url``; ``before_scripts`` runs in each of its documents before their own
+        scripts (and outside their Content-Security-Policy)."""
         target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
         session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
         page = Page(self, session)
         page.call("Page.enable")
         page.call("Network.enable")
+        if before_scripts:
+            page.call("Page.addScriptToEvaluateOnNewDocument", {"source": before_scripts})
         page.call(
             "Emulation.setDeviceMetricsOverride",
             {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile},
@@ -188,6 +192,15 @@ class Page:
     def goto(self, url: str) -> None:
         self.call("Page.navigate", {"url": url})
         self.browser.wait_for("Page.loadEventFired", self.session)
+
+    def wait_until(self, expression: str, timeout: float = 30) -> Any:
+        """The expression's value once it is truthy (it is evaluated every tenth of a second)."""
+        deadline = time.monotonic() + timeout
+        while not (value := self.evaluate(expression)):
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"still false after {timeout} s: {expression}")
+            time.sleep(0.1)
+        return value
 
     def evaluate(self, expression: str) -> Any:
         result = self.call("Runtime.evaluate", {"expression": expression, "awaitPromise": True, "returnByValue": True})

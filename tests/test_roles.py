@@ -248,6 +248,9 @@ def test_cli_creates_lists_and_revokes_keys(client, capsys) -> None:  # type: ig
         (["create", "tester", "--role", "officer"], "the name 'tester' is taken"),
         (["create", "import", "--role", "organiser"], "the name 'import' is taken"),
         (["create", "bad:name", "--role", "officer"], "invalid key name"),
+        # A key's name is the actor the audit trail shows: no bidi override, no line break (decision 105).
+        (["create", "club\u202eevil", "--role", "officer"], "invalid key name 'club\\u202eevil'"),
+        (["create", "club\r\nevil", "--role", "officer"], "invalid key name 'club\\r\\nevil'"),
         (["create", "twice", "--role", "officer"], "exists already"),
         (["revoke", "nobody"], "no key named 'nobody'"),
         (["revoke", "twice"], "revoked already"),

@@ -5,7 +5,8 @@ rating, change: the header cells marked ``data-key``) are inside the screen on t
 blocks of a page overlap (a block's extent includes what overflows it); a phone needs no sideways
 scrolling of the page itself; axe-core (npm) finds no serious or critical accessibility violation;
 no request leaves the service; and the README's screenshots are taken (into docs/screenshots/ when
-SCREENSHOTS_DIR names it, else into a temporary directory)."""
+SCREENSHOTS_DIR names it, else into a temporary directory). The documentation pages (Swagger UI,
+ReDoc) work under their Content-Security-Policy."""
 
 import os
 import tempfile
@@ -180,3 +181,33 @@ def test_the_geometry_check_finds_overlapping_blocks_and_key_cells_off_the_scree
         found
     )
     assert not any('key cell "Player"' in problem for problem in found), found
+
+
+# Each violation of a document's Content-Security-Policy, recorded before the document's own scripts run.
+RECORD_VIOLATIONS = (
+    "window.violations = [];"
+    "document.addEventListener('securitypolicyviolation', e => window.violations.push(e.violatedDirective + ' ' + e.blockedURI));"
+)
+
+
+def test_the_documentation_pages_work_under_their_policies(app, chromium):  # type: ignore[no-untyped-def]
+    """Swagger UI lists every operation of the contract and ReDoc renders it and searches it, under the
+    policies app/http/security_headers.py gives them: nothing they run is blocked, and nothing leaves
+    the service but the logo ReDoc asks of its CDN, which the policy blocks (the pages need no network)."""
+    operations = sum(len(methods) for methods in app.openapi()["paths"].values())
+    with running_server() as server, Browser(chromium) as browser:
+        swagger = browser.open(f"{server.url}/docs", width=1280, height=900, before_scripts=RECORD_VIOLATIONS)
+        assert swagger.wait_until(f"document.querySelectorAll('.opblock').length >= {operations}")
+        assert swagger.evaluate("window.violations") == []
+        redoc = browser.open(f"{server.url}/redoc", width=1280, height=900, before_scripts=RECORD_VIOLATIONS)
+        assert redoc.wait_until("document.querySelectorAll('[data-section-id^=\"tag/\"]').length > 5")
+        redoc.evaluate(
+            "(() => { const box = document.querySelector('input.search-input');"
+            " Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(box, 'publication');"
+            " box.dispatchEvent(new Event('input', {bubbles: true})); return true; })()"
+        )
+        assert redoc.wait_until("document.querySelectorAll('[data-role=\"search:results\"] li').length")  # (in its worker)
+        assert redoc.evaluate("window.violations") == ["img-src https://cdn.redoc.ly/redoc/logo-mini.svg"]
+        # (Asked for, and blocked by the policy: the one violation above.)
+        outside = [url for url in browser.requested if not url.startswith((server.url + "/", "data:", "blob:"))]
+        assert outside == ["https://cdn.redoc.ly/redoc/logo-mini.svg"], outside

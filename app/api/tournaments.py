@@ -11,7 +11,7 @@ from app.api.deps import IfMatch, Limit, Offset, Organiser, RevisionNumberPath, 
 from app.api.examples import CORRECT_TOURNAMENT_EXAMPLES, SUBMIT_TOURNAMENT_EXAMPLES
 from app.http.session import SessionDep
 from app.problems import Conflict, PreconditionFailed
-from app.schemas.common import CountryCode, Page, Text
+from app.schemas.common import CountryCode, DisplayText, Page, Text
 from app.schemas.players import PlayerRead, PlayerReviewRead, QueuedPlayerReview
 from app.schemas.revisions import RevisionDetail, RevisionRead
 from app.schemas.tournaments import (
@@ -204,7 +204,7 @@ def replace_tournament(
 def withdraw_tournament(
     tournament_id: TournamentIdPath,
     reason: Annotated[
-        Text,
+        DisplayText,
         Query(min_length=1, max_length=500, description="Why it is withdrawn, in words; kept with it and in its revisions"),
     ],
     session: SessionDep,

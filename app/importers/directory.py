@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from app.countries import country_code
+from app.names import not_displayed
 
 __all__ = ["CSV_COLUMNS", "DirectoryFile", "DirectoryRow", "looks_like", "read"]
 
@@ -41,6 +42,7 @@ BAD_GENDER = "gender that is neither M nor F"
 MALFORMED = "line without the directory's columns"
 REPEATED = "player given twice"
 TOO_LONG = "name or city longer than 200 characters"
+NOT_ONE_LINE = "name or city with a control or bidirectional formatting character"
 REASONS = {
     UNKNOWN_COUNTRY: "the country is no IOC or ISO code and no country name the service knows (app/countries.py)",
     BAD_ID: "the id is not 1 to 64 ASCII letters, digits, '.', '_', ':' or '-' (the rule of every id)",
@@ -49,6 +51,8 @@ REASONS = {
     MALFORMED: "the line has fewer columns than the format's (or more, in the CSV)",
     REPEATED: "two lines give the same player id",
     TOO_LONG: "names and cities are stored with at most 200 characters",
+    NOT_ONE_LINE: "names and cities are one line of text shown to people: no control characters (TAB, CR and LF among"
+    " them), line separators or bidirectional formatting characters such as U+202E (docs/decisions.md 105)",
 }
 
 
@@ -166,6 +170,12 @@ def _add_row(
     if any(len(value) > MAX_NAME for value in fields.values() if isinstance(value, str)):
         directory.reject(TOO_LONG, f"{where}: player {player_id}")
         return
+    # The rule of every name a request stores (app/schemas/common.py's DisplayText), on the values stored.
+    for name, value in fields.items():
+        character = not_displayed(value) if isinstance(value, str) else None
+        if character is not None:
+            directory.reject(NOT_ONE_LINE, f"{where}: player {player_id}'s {name} holds {character}")
+            return
     bad = [external for external in external_ids if not _EXTERNAL_ID.match(external)]
     if bad:
         directory.reject(BAD_EXTERNAL_ID, f"{where}: {bad[0]!r}")

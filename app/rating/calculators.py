@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, ParamSpec, Protocol, TypeVar
 
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field
 
 __all__ = [
     "MAX_CALC_GAMES",
@@ -25,6 +25,7 @@ __all__ = [
     "Calculator",
     "CalculationRefused",
     "Pointer",
+    "SCORES",
     "Score",
     "answers",
     "envelope_errors",
@@ -35,9 +36,23 @@ __all__ = [
 P = ParamSpec("P")
 R = TypeVar("R")
 
+SCORES = (0.0, 0.5, 1.0)
+
+
+def _one_of_the_scores(value: float) -> float:
+    """A score is one of the rules' values exactly (docs/decisions.md 104): pydantic's multipleOf lets a
+    float within its tolerance of a multiple through (1e-300, 0.5000000000000001), which the rules
+    either refuse as an internal error or rate into nonsense. -0.0 equals 0 and is answered as 0."""
+    for score in SCORES:
+        if value == score:
+            return score
+    raise ValueError(f"a score is exactly 0, 0.5 or 1, not {value!r}")
+
+
 # 0, 0.5 or 1, said as bounds and a step: every client generator reads `number` with minimum, maximum
-# and multipleOf, while an enum of floats (or one mixing 0 and 0.5) is dropped by some of them.
-Score = Annotated[float, Field(ge=0, le=1, multiple_of=0.5)]
+# and multipleOf, while an enum of floats (or one mixing 0 and 0.5) is dropped by some of them. The
+# step is only the contract's words: the value must equal one of the three.
+Score = Annotated[float, Field(ge=0, le=1, multiple_of=0.5), AfterValidator(_one_of_the_scores)]
 
 # Work an anonymous caller may ask for in one request (the endpoints are open): a tournament of
 # a thousand players and ten thousand games is far beyond any real one, and rates in about a second.

@@ -18,6 +18,7 @@ from pydantic import (
 )
 
 from app.countries import ACCEPTED_CODES, country_code
+from app.names import DISPLAY_TEXT_PATTERN
 
 T = TypeVar("T")
 
@@ -25,6 +26,16 @@ T = TypeVar("T")
 # would store a string no other client can read back faithfully.
 NO_NUL_PATTERN = r"^[^\x00]*$"
 Text = Annotated[str, StringConstraints(pattern=NO_NUL_PATTERN)]
+# Text people read on one line, as it was stored: every name, title, label and reason a request stores
+# (docs/decisions.md 105). No control characters (NUL, TAB, CR and LF among them), line separators or
+# bidirectional formatting characters (app/names.py): the contract states it as this pattern, which
+# is also what checks it (pydantic's regex engine, once per value, as fast as Text's).
+DisplayText = Annotated[str, StringConstraints(pattern=DISPLAY_TEXT_PATTERN)]
+DISPLAY_TEXT_RULE = (
+    "one line of text in any script, without control characters (U+0000-U+001F, U+007F-U+009F: TAB, CR and LF "
+    "among them), line or paragraph separators (U+2028, U+2029) or bidirectional formatting characters (U+061C, "
+    "U+200E, U+200F, U+202A-U+202E, U+2066-U+2069)"
+)
 
 # The one rule for every player, tournament, game and list id, in bodies, paths and queries alike
 # (the website's pages too): ASCII letters and digits, then also '.', '_', ':' and '-', up to 64.

@@ -3,7 +3,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from app.schemas.common import CountryCode, Date, Identifier, StrictModel, Text
+from app.schemas.common import CountryCode, Date, DisplayText, Identifier, StrictModel
 
 Gender = Literal["M", "F"]
 # A player's id in another system: a scheme of lower-case letters (renjunet, egd, a federation's own),
@@ -15,11 +15,11 @@ ExternalId = Annotated[str, StringConstraints(max_length=84, pattern=EXTERNAL_ID
 class PlayerFields(StrictModel):
     """A player's descriptive fields, all optional."""
 
-    name: Text | None = Field(None, max_length=200, description="First name, Latin script", examples=["Shicheng"])
-    surname: Text | None = Field(None, max_length=200, description="Surname, Latin script", examples=["Zha"])
-    native_name: Text | None = Field(None, max_length=200, description="Full name in the player's own script")
+    name: DisplayText | None = Field(None, max_length=200, description="First name, Latin script", examples=["Shicheng"])
+    surname: DisplayText | None = Field(None, max_length=200, description="Surname, Latin script", examples=["Zha"])
+    native_name: DisplayText | None = Field(None, max_length=200, description="Full name in the player's own script")
     country: CountryCode | None = Field(None, description="Country code, e.g. CHN, EST", examples=["CHN"])
-    city: Text | None = Field(None, max_length=200, description="Home city")
+    city: DisplayText | None = Field(None, max_length=200, description="Home city")
     gender: Gender | None = Field(None, description="M or F (women's lists)")
     birth_year: int | None = Field(None, ge=1850, le=2100, description="Year of birth (junior lists)")
     external_ids: list[ExternalId] | None = Field(
@@ -101,9 +101,9 @@ class PlayerRename(StrictModel):
 
     model_config = ConfigDict(json_schema_extra={"minProperties": 2})
 
-    name: Text | None = Field(None, max_length=200, description="First name, Latin script", examples=["Ants"])
-    surname: Text | None = Field(None, max_length=200, description="Surname, Latin script", examples=["Soosõrv"])
-    native_name: Text | None = Field(None, max_length=200, description="Full name in the player's own script")
+    name: DisplayText | None = Field(None, max_length=200, description="First name, Latin script", examples=["Ants"])
+    surname: DisplayText | None = Field(None, max_length=200, description="Surname, Latin script", examples=["Soosõrv"])
+    native_name: DisplayText | None = Field(None, max_length=200, description="Full name in the player's own script")
     since: Date = Field(description="The first day of the new spelling", examples=["2020-01-01"])
 
 
@@ -179,7 +179,7 @@ class PlayerReviewDecision(StrictModel):
     into: Identifier | None = Field(
         None, description="For an accepted possible duplicate: the candidate he is (he is merged into that player)"
     )
-    reason: Text | None = Field(None, max_length=500, description="Why, in words; kept with the decision and in the audit")
+    reason: DisplayText | None = Field(None, max_length=500, description="Why, in words; kept with the decision and in the audit")
 
 
 class PlayerReviewDecided(PlayerReviewRead):

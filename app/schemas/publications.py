@@ -2,7 +2,7 @@ import datetime as dt
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.schemas.common import MAX_DATABASE_ID, Date, StrictModel, Text
+from app.schemas.common import MAX_DATABASE_ID, Date, DisplayText, StrictModel
 from app.schemas.rating_lists import RatingRowRead
 
 
@@ -14,7 +14,9 @@ class PublicationIn(StrictModel):
         "history); not in the future, and not before the list's latest publication",
         examples=["2019-12-31"],
     )
-    title: Text = Field(min_length=1, max_length=200, description="Its title for people", examples=["RIF rating list, July 2026"])
+    title: DisplayText = Field(
+        min_length=1, max_length=200, description="Its title for people", examples=["RIF rating list, July 2026"]
+    )
     snapshot_id: int | None = Field(
         None,
         ge=1,

@@ -3,7 +3,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
-from app.schemas.common import Date, Identifier, StrictModel, Text
+from app.schemas.common import Date, DisplayText, Identifier, StrictModel
 
 StatusFilter = Literal["active", "inactive", "provisional", "all"]
 # The women's (f) or men's (m) list as a filter of any list (issue 24 item 5).
@@ -221,7 +221,7 @@ class PlayerSeedIn(StrictModel):
         "system may bound it further",
         examples=[2300],
     )
-    status: Text | None = Field(
+    status: DisplayText | None = Field(
         None,
         max_length=20,
         description="The list's system's own status, checked by it (rif-elo: established, official, provisional or unofficial, "
@@ -233,7 +233,9 @@ class PlayerSeedIn(StrictModel):
         "(rif-elo: those starting on or after it, INTERPRETATIONS 6.19)",
         examples=["2009-11-01"],
     )
-    title: Text | None = Field(None, max_length=20, description="A grade or rank the player starts from (systems with titles)")
+    title: DisplayText | None = Field(
+        None, max_length=20, description="A grade or rank the player starts from (systems with titles)"
+    )
     counters: dict[str, Any] | None = Field(
         None,
         description="The system's own counters: for olufsen rated_games, pending_grade, streaks (the consecutive-game "

@@ -3,7 +3,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.schemas.common import StrictModel, Text
+from app.schemas.common import DisplayText, StrictModel
 
 ReviewStatus = Literal["pending", "confirmed", "rejected"]
 
@@ -14,7 +14,7 @@ class ReviewDecision(StrictModel):
     decision: Literal["confirm", "reject"] = Field(
         description="`confirm`: the list rates the tournament from the recompute this queues; `reject`: it does not"
     )
-    reason: Text = Field(
+    reason: DisplayText = Field(
         min_length=1,
         max_length=500,
         description="Why, in words: kept with the review and in the tournament's revisions",

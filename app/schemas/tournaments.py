@@ -5,7 +5,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationInfo, field_validator
 
-from app.schemas.common import ID_RULE, CountryCode, Date, Identifier, StrictModel, Text, json_kinds_checked_on
+from app.schemas.common import ID_RULE, CountryCode, Date, DisplayText, Identifier, StrictModel, json_kinds_checked_on
 from app.schemas.opening_rules import CATEGORIES_WITH_KNOWN_RULES, KNOWN_RULES, canonical_rule
 from app.schemas.players import PlayerCreate, PlayerRead, QueuedPlayerReview
 
@@ -31,9 +31,9 @@ class TournamentPlayerIn(PlayerCreate):
     rating: float | None = Field(
         None, ge=-3000, le=4000, description="Rating declared at this tournament (e.g. EGF GoR; may be negative for deep kyu)"
     )
-    club: Text | None = Field(None, max_length=100, description="Club at this tournament")
+    club: DisplayText | None = Field(None, max_length=100, description="Club at this tournament")
     egf_pin: str | None = Field(None, pattern=r"^[0-9]{1,20}$", description="European Go Database PIN")
-    rating_origin: Text | None = Field(
+    rating_origin: DisplayText | None = Field(
         None, max_length=40, description="Where the rating comes from, as the tournament program wrote it (e.g. 'EGF : 1114')"
     )
 
@@ -45,7 +45,7 @@ class GameIn(StrictModel):
     black: Identifier = Field(description="Id of the player who had black (sente in shogi)", examples=["503"])
     white: Identifier = Field(description="Id of the player who had white; not the same as `black`", examples=["3578"])
     result: Result = Field(description="From black's side: B black won, W white won, D draw")
-    round: Text | None = Field(None, max_length=20, description='Round label: "1", "2", … or "T" for a tie-break')
+    round: DisplayText | None = Field(None, max_length=20, description='Round label: "1", "2", … or "T" for a tie-break')
     played: bool = Field(True, description="false: a walkover or a game not played; stored, never rated")
     date: Date | None = Field(
         None, description="The day it was played, within the tournament; defaults to the tournament's end date"
@@ -70,7 +70,7 @@ class GameIn(StrictModel):
 class TieBreak(StrictModel):
     """One tie-break value of a player's standing, under the tournament's own name for it."""
 
-    name: Text = Field(
+    name: DisplayText = Field(
         min_length=1, max_length=20, description="The tie-break's name as the tournament gives it, e.g. MMS, SOS, SOSOS"
     )
     value: float = Field(ge=-1_000_000, le=1_000_000, description="The player's value of it, as the tournament computed it")
@@ -101,9 +101,9 @@ class TournamentIn(StrictModel):
         description=f"The submitter's id for the tournament ({ID_RULE}: the rule of every id, in bodies and paths), e.g. renju.net's",
         examples=["T0017"],
     )
-    name: Text = Field(min_length=1, max_length=300, description="The tournament's name")
+    name: DisplayText = Field(min_length=1, max_length=300, description="The tournament's name")
     category: Category = Field(description="The game: renju, gomoku, go or shogi; each rating list rates one")
-    rule: Text | None = Field(
+    rule: DisplayText | None = Field(
         None,
         max_length=100,
         description="Opening rule. Renju and gomoku: one of "
@@ -114,7 +114,7 @@ class TournamentIn(StrictModel):
     start: Date = Field(description="First day")
     end: Date = Field(description="Last day, not before `start`; the day its games count on unless they carry their own date")
     country: CountryCode | None = Field(None, description="Country it was held in, 2 or 3 capital letters (e.g. CHN, EST)")
-    city: Text | None = Field(None, max_length=200, description="City it was held in")
+    city: DisplayText | None = Field(None, max_length=200, description="City it was held in")
     time_control_minutes: int | None = Field(
         None, ge=1, le=10_000, description="Minutes per player on the clock; the WHR lists rate 30 or more (RIF 2021 #9)"
     )
@@ -144,8 +144,8 @@ class TournamentIn(StrictModel):
         description="The time control is 60 minutes/30 own moves + byo-yomi 10 minutes/10 moves (time_control_minutes "
         "is then the base time); qualifies for 5–6 dan with at least 60 minutes (ERU 4.5; default false)",
     )
-    tournament_class: Text | None = Field(None, max_length=10, description="EGD tournament class (h9 CL[]), e.g. A")
-    handicap_rule: Text | None = Field(
+    tournament_class: DisplayText | None = Field(None, max_length=10, description="EGD tournament class (h9 CL[]), e.g. A")
+    handicap_rule: DisplayText | None = Field(
         None, max_length=40, description="Go handicap rule as the file writes it (h9 HA[], e.g. h3: rank difference − 3)"
     )
     komi: float | None = Field(None, ge=-100, le=100, description="Go komi of even games")

@@ -20,7 +20,7 @@ from app.db import begin_writing, bulk_session_scope, checkpoint_after_import, i
 from app.importers.formats import FileFormat, detect_format
 from app.importers.source import FileRefused, ImportOptions, SubmissionSource
 from app.models import Game, Player, Tournament
-from app.problems import Conflict, InvalidInput, PayloadTooLarge
+from app.problems import Conflict, InvalidInput, PayloadTooLarge, validation_message
 from app.schemas.tournaments import TournamentIn
 from app.services.bulk_load import drop_game_player_indexes, finish_import, leaves_for_later
 from app.services.player_identity import match_go_players
@@ -357,7 +357,11 @@ def _import_batch(session: Session, batch: list[dict[str, Any]], max_games: int,
                 _refuse(outcome, raw, first)
             except ValidationError as error:  # a value outside the contract, as the API's 422 would say
                 first_error = error.errors()[0]
-                _refuse(outcome, raw, "/" + "/".join(str(part) for part in first_error["loc"]) + ": " + first_error["msg"])
+                _refuse(
+                    outcome,
+                    raw,
+                    "/" + "/".join(str(part) for part in first_error["loc"]) + ": " + validation_message(first_error),
+                )
         if pending:
             _store_pending(session, outcome, pending, left)
         for outcomes in queue_recomputes_of(session, queued):

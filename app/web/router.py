@@ -26,6 +26,7 @@ from sqlalchemy.orm import Session
 from app.http import response_cache
 from app.http.caching import CURRENT_CACHE, PINNED_CACHE, matches, not_modified
 from app.http.negotiation import weighted_values
+from app.http.security_headers import PAGE_POLICY
 from app.http.session import SessionDep
 from app.problems import Problem, problem_response
 from app.services import publications
@@ -136,33 +137,20 @@ def prepare() -> None:
         i18n.prepare(i18n.LANGUAGES[code])
 
 
-# What a public site is expected to send (OWASP secure headers). The policy fits what the templates
-# load: the one stylesheet from this site, inline SVG charts (no style attributes), the favicon as a
-# data: URL, forms posting nowhere but here; no script, frame, font or connection at all.
-CONTENT_SECURITY_POLICY = (
-    "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
-)
-SECURITY_HEADERS = {
-    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
-    "X-Frame-Options": "DENY",
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "strict-origin-when-cross-origin",
-}
-
-
 class _WebsiteRoute(APIRoute):
-    """Every answer of the website's routes (pages, 304s, errors, the stylesheet) carries the
-    security headers."""
+    """Every answer of the website's routes (pages, 304s, errors, the stylesheet) carries the policy
+    that fits its pages (app/http/security_headers.py); the other security headers come with every
+    answer of the service."""
 
     def get_route_handler(self) -> Callable[[Request], Any]:
         handle = super().get_route_handler()
 
-        async def with_headers(request: Request) -> Response:
+        async def with_policy(request: Request) -> Response:
             response = await handle(request)
-            response.headers.update(SECURITY_HEADERS)
+            response.headers["Content-Security-Policy"] = PAGE_POLICY
             return response
 
-        return with_headers
+        return with_policy
 
 
 router = APIRouter(include_in_schema=False, tags=["website"], route_class=_WebsiteRoute)

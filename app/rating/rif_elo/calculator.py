@@ -70,8 +70,14 @@ def rif_1997(body: schemas.Rif1997TournamentIn) -> schemas.CalcResult1997:
         if player.status == "established" and player.rating is None:
             errors.append(Pointer(f"/players/{index}/rating", "an established player needs his rating"))
         record = player.record
+        points = record.wins + (record.games - record.wins - record.losses) / 2
         if record.wins + record.losses > record.games:
             errors.append(Pointer(f"/players/{index}/record", "wins + losses exceed games"))
+        elif record.points != points:
+            # Exactly, as a score is (docs/decisions.md 104): a point is a win or two draws.
+            errors.append(
+                Pointer(f"/players/{index}/record/points", f"points are wins + draws/2, {points:g}, not {record.points!r}")
+            )
     refuse_if_any(errors)
     results = under_the_rules(
         rif_elo.rate_event_1997,

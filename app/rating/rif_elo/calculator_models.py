@@ -107,7 +107,7 @@ class ProvisionalRecordIO(StrictModel):
     games: int = Field(default=0, ge=0, le=1_000_000, description="Games against established opponents so far")
     wins: int = Field(default=0, ge=0, le=1_000_000, description="Of those games, won")
     losses: int = Field(default=0, ge=0, le=1_000_000, description="Of those games, lost")
-    points: float = Field(default=0.0, ge=0, le=1_000_000, description="Points scored in them (win 1, draw 0.5)")
+    points: float = Field(default=0.0, ge=0, le=1_000_000, description="Points scored in them: wins + draws/2, exactly")
     opponent_rating_sum: float = Field(
         default=0.0, ge=0, le=4_000_000_000, description="Sum of those opponents' ratings at each game"
     )

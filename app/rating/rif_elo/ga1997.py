@@ -113,7 +113,7 @@ def _check_record(player_id: str, record: ProvisionalRecord) -> None:
     draws = record.games - record.wins - record.losses
     if min(record.games, record.wins, record.losses, draws) < 0:
         raise ValueError(f"player {player_id!r}: record has more wins and losses than games")
-    if not math.isclose(record.points, record.wins + draws / 2):
+    if record.points != record.wins + draws / 2:  # exactly: a point is a win or two draws
         raise ValueError(f"player {player_id!r}: record points must be wins + draws/2")
 
 
