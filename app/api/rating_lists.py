@@ -323,7 +323,14 @@ def replace_seeds(
 @router.post(
     "/v1/rating-lists/{list_id}/what-if",
     operation_id="what_if",
-    responses={**BUDGET_RESPONSES, **responses(examples.WHAT_IF)},
+    responses={
+        **BUDGET_RESPONSES,
+        **responses(examples.WHAT_IF),
+        409: {
+            "description": "A player is named as a submission could not name him (another's external id, or a stored id "
+            "with another person's name), as `POST /v1/tournaments` would answer"
+        },
+    },
 )
 async def what_if(
     list_id: ListIdPath,
@@ -337,7 +344,10 @@ async def what_if(
     eligibility, seeds, parameters and replay; for WHR the whole fit with the tournament's games
     added). A stored tournament of the same id is replaced, as a correction would replace it. A
     tournament the list would not rate answers `rated: false` and the reason. Its players need not
-    be stored: those given inline count as new. Open to everyone and bounded like the calculators:
+    be stored: those given inline count as new. They are resolved exactly as a submission resolves
+    them: a player given an external id is the stored player holding it, a merged record the
+    player it went to, and a stored id given with another person's name is the same 409 a
+    submission gets. Open to everyone and bounded like the calculators:
     the calculators' body limit (413), at most 10,000 games (413), `CALC_MAX_CONCURRENT`
     calculations at once (503 with Retry-After), and the calculators' time budget (422)."""
     settings = get_settings()
