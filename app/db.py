@@ -7,7 +7,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import CursorResult, Engine, Table, create_engine, event, false, inspect, select, update
+from sqlalchemy import CursorResult, Engine, Table, create_engine, event, inspect, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.exc import DBAPIError
@@ -225,10 +225,14 @@ def hold_rows(session: Session, model: type[Any], keys: Sequence[str]) -> None:
     which a merge's FOR UPDATE waits for and which waits for it (its readers then read what the
     merge committed). SQLite has no row locks: the database's one write lock is taken now, by a
     write that changes nothing, so that what the transaction reads next no other writer changes."""
-    dialect = session.get_bind().dialect.name
-    if dialect == "sqlite":
-        primary_key = inspect(model).primary_key[0]
-        session.execute(update(model).where(false()).values({primary_key: primary_key}))
+    connection = session.connection()
+    if connection.dialect.name == "sqlite":
+        # A transaction of the driver's holds the lock already: it began at its first write (an
+        # import's begins with BEGIN IMMEDIATE).
+        if not getattr(connection.connection.driver_connection, "in_transaction", False):
+            quote = connection.dialect.identifier_preparer.quote
+            key = quote(inspect(model).primary_key[0].name)
+            connection.exec_driver_sql(f"UPDATE {quote(model.__table__.name)} SET {key} = {key} WHERE 0")
         return
     primary_key = inspect(model).primary_key[0]
     ordered = sorted(set(keys))

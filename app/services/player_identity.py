@@ -162,9 +162,9 @@ def _findings(
     given = {player.id: (index, player) for index, player in enumerate(submission.players)}
     if not given:
         return PlayerFindings()
-    stored = _identities(session, sorted(given))
+    stored_ids, stored = _identities(session, sorted(given), given)
     if merged_records:
-        aliases = _identities(session, sorted({record for records in merged_records.values() for record in records}))
+        _, aliases = _identities(session, sorted({record for records in merged_records.values() for record in records}))
         for player_id, records in merged_records.items():
             if player_id in stored:
                 stored[player_id].spellings.extend(
@@ -190,7 +190,7 @@ def _findings(
             "name as stored, or none, and an officer renames him (POST /v1/players/{player_id}/rename).",
             errors,
         )
-    new = frozenset(given) - set(stored)
+    new = frozenset(given) - stored_ids
     if not find_duplicates:
         return PlayerFindings(new, tuple(differing), ())
     in_batch = {player.id for earlier in pending for player in earlier.players}
@@ -241,15 +241,24 @@ class _Identity:
     external_ids: frozenset[str]
 
 
-def _identities(session: Session, player_ids: Sequence[str]) -> dict[str, _Identity]:
-    """The stored players among these ids: their identity fields, every spelling of their name
-    (current first, then earlier ones) and their external ids."""
+def _identities(
+    session: Session, player_ids: Sequence[str], given: dict[str, tuple[int, TournamentPlayerIn]] | None = None
+) -> tuple[set[str], dict[str, _Identity]]:
+    """The stored players among these ids, and the identity of each: his identity fields, every
+    spelling of his name (current first, then earlier ones) and his external ids. With ``given``
+    (the submission's players), one given as stored (each field he is given is his stored one, and
+    no id in another system) is looked no further at: most players of a result file, who played
+    before (an import asks this of every tournament)."""
+    stored: set[str] = set()
     rows: dict[str, dict[str, Any]] = {}
-    for some in in_lists(list(player_ids)):
+    for some in in_lists(sorted(player_ids)):
         for player_id, *values in session.connection().execute(_IDENTITIES, {"ids": list(some)}):
-            rows[player_id] = dict(zip(IDENTITY_FIELDS, values, strict=True))
+            stored.add(player_id)
+            fields = dict(zip(IDENTITY_FIELDS, values, strict=True))
+            if given is None or not _given_as_stored(given[player_id][1], fields):
+                rows[player_id] = fields
     if not rows:
-        return {}
+        return stored, {}
     earlier: dict[str, list[Spelling]] = {player_id: [] for player_id in rows}
     externals: dict[str, set[str]] = {player_id: set() for player_id in rows}
     for some in in_lists(sorted(rows)):
@@ -257,7 +266,7 @@ def _identities(session: Session, player_ids: Sequence[str]) -> dict[str, _Ident
             earlier[player_id].append((name, surname, native_name))
         for player_id, scheme, value in session.connection().execute(_EXTERNAL_IDS, {"ids": list(some)}):
             externals[player_id].add(f"{scheme}:{value}")
-    return {
+    return stored, {
         player_id: _Identity(
             fields,
             [(fields["name"], fields["surname"], fields["native_name"]), *earlier[player_id]],
@@ -265,6 +274,17 @@ def _identities(session: Session, player_ids: Sequence[str]) -> dict[str, _Ident
         )
         for player_id, fields in rows.items()
     }
+
+
+def _given_as_stored(player: TournamentPlayerIn, stored: dict[str, Any]) -> bool:
+    if player.external_ids or player.egf_pin:
+        return False
+    for name in player.model_fields_set:
+        if name in stored:
+            value = getattr(player, name)
+            if value is not None and value != stored[name]:
+                return False
+    return True
 
 
 # Built once: every submission asks them (an import thousands of times), on the session's connection.
