@@ -14,7 +14,7 @@ from app.db import begin_writing, bulk_session_scope, get_engine
 from app.services import importing
 from app.services.bulk_load import leaves_for_later
 from app.services.importing import import_results_file
-from tests.helpers import tournament_body
+from tests.helpers import AUTH, tournament_body
 
 # Four tournaments in one batch (far fewer games than BATCH_GAMES): 900 and 903 are stored; 901 is
 # refused (a player plays himself) and its own player 3 with it; 902 repeats 900's games, which the
@@ -197,3 +197,25 @@ def test_the_objects_frozen_for_the_import_are_unfrozen_after_it(
         gc.unfreeze()
         if frozen_before:
             gc.freeze()
+
+
+def test_a_player_a_batch_creates_is_stored_once_whichever_way_its_tournaments_are_stored(client: TestClient):
+    """A batch's players are read at once (``KnownPlayers``): one created by a tournament stored with
+    the batch's pending ones, then named by one stored alone (an external id) and by one after it,
+    is found stored by both, created once and recorded once (decisions 108)."""
+    first = tournament_body("B1")
+    alone = tournament_body("B2", start="2020-06-01", end="2020-06-02")
+    alone["players"][0]["external_ids"] = ["renjunet:1"]
+    last = tournament_body("B3", start="2020-07-01", end="2020-07-02")
+    for body in (alone, last):
+        for game in body["games"]:
+            game.pop("date", None)
+    with bulk_session_scope() as session:
+        begin_writing(session)
+        outcome = importing._import_batch(session, [first, alone, last], 20_000, importing._LeftForEnd(False))
+    assert outcome.stored == 3 and not outcome.rejections, outcome.rejections
+    assert sorted(outcome.created) == ["p1", "p2", "p3", "p4"]
+    trail = client.get("/v1/audit", params={"kind": "player_created", "limit": 50}, headers=AUTH).json()
+    assert sorted(r["subject_id"] for r in trail["items"]) == ["p1", "p2", "p3", "p4"]
+    # The external id B2 gives p1, created by B1 before it, is a detail for an officer.
+    assert [(kind, example.split(":")[0]) for kind, example in outcome.player_reviews] == [("details", "tournament B2")]

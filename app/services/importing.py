@@ -23,7 +23,7 @@ from app.models import Game, Player, Tournament
 from app.problems import Conflict, InvalidInput, PayloadTooLarge, validation_message
 from app.schemas.tournaments import TournamentIn
 from app.services.bulk_load import drop_game_player_indexes, finish_import, leaves_for_later
-from app.services.player_identity import match_go_players
+from app.services.player_identity import KnownPlayers, match_go_players
 from app.services.player_reviews import describe_review, queue_possible_duplicates
 from app.services.reviews import lists_rating
 from app.services.tournaments import (
@@ -314,6 +314,7 @@ def _import_batch(session: Session, batch: list[dict[str, Any]], max_games: int,
         # The ids stored before the batch, read at once; one the batch reaches again (stored by it, or
         # pending) is looked up when it comes.
         seen = _stored_ids(session, [raw["id"] for raw in batch if isinstance(raw.get("id"), str)])
+        known = KnownPlayers(session, _player_ids(batch))
         for raw in batch:
             try:
                 if raw.get("category") == "go":
@@ -327,11 +328,14 @@ def _import_batch(session: Session, batch: list[dict[str, Any]], max_games: int,
                 seen.add(submission.id)
                 if not again and not stored_alone(submission):
                     pending.append(
-                        check_new_tournament(session, submission, max_games=max_games, pending=pending, find_duplicates=False)
+                        check_new_tournament(
+                            session, submission, max_games=max_games, pending=pending, find_duplicates=False, known=known
+                        )
                     )
                     queued.append((submission, frozenset()))
                     continue
                 _store_pending(session, outcome, pending, left)
+                known.forget_new()
                 pending = []
                 # Looked up once the pending ones are stored: the batch may have stored this id itself.
                 stored = again and session.get(Tournament, submission.id) is not None
@@ -347,6 +351,7 @@ def _import_batch(session: Session, batch: list[dict[str, Any]], max_games: int,
                         session, submission.id, submission, max_games=max_games, actor=IMPORT_ACTOR, find_duplicates=False
                     )
                 outcome.note_reviews([done])
+                known.forget_new()  # the players it created are stored now
                 outcome.stored += 1
                 outcome.games_stored += len(submission.games)
                 queued.append((submission, rated_before))
@@ -388,6 +393,12 @@ def _freeze_earlier_objects() -> bool:
         return False
     gc.freeze()
     return True
+
+
+def _player_ids(batch: list[dict[str, Any]]) -> list[str]:
+    """The ids of the players the batch's tournaments give (those of a well-formed player entry)."""
+    ids = {player.get("id") for raw in batch for player in raw.get("players") or [] if isinstance(player, dict)}
+    return sorted(player_id for player_id in ids if isinstance(player_id, str))
 
 
 def _stored_ids(session: Session, ids: list[str]) -> set[str]:

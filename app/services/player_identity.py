@@ -35,6 +35,7 @@ def resolve_players(
     hold: bool = False,
     pending: Sequence[TournamentIn] = (),
     find_duplicates: bool = True,
+    known: KnownPlayers | None = None,
 ) -> ResolvedSubmission:
     """The submission with each player named by the stored player he is (the holder of one of his
     external ids, when his own id is no stored player's; the player a merged record went to), and
@@ -49,7 +50,8 @@ def resolve_players(
     meantime: a merge either waits for the submission, or the submission reads it and names the
     surviving player (docs/decisions.md 108). ``pending``: new tournaments of the same batch checked
     before it, whose players count as new, not stored. ``find_duplicates`` False: the new players'
-    namesakes are not looked up (an import looks them all up at its end: ``namesakes_of_created``)."""
+    namesakes are not looked up (an import looks them all up at its end: ``namesakes_of_created``).
+    ``known``: the stored players' identity fields an import's batch read at once (``KnownPlayers``)."""
     held = external_holders(session, [external for player in submission.players for _, external in _externals(player)])
     renames: dict[str, str] = {}
     errors: list[FieldError] = []
@@ -77,7 +79,7 @@ def resolve_players(
             merged_records.setdefault(target, []).append(merged)
     if renames:
         submission = _renamed(submission, renames)
-    return ResolvedSubmission(submission, _findings(session, submission, pending, merged_records, find_duplicates))
+    return ResolvedSubmission(submission, _findings(session, submission, pending, merged_records, find_duplicates, known))
 
 
 @dataclass(frozen=True)
@@ -155,6 +157,7 @@ def _findings(
     pending: Sequence[TournamentIn],
     merged_records: dict[str, list[str]],
     find_duplicates: bool,
+    known: KnownPlayers | None,
 ) -> PlayerFindings:
     """Compare each player the submission gives with the stored player of his id (a 409 when the
     names contradict), and look up the new ones' namesakes. ``merged_records``: the records merged
@@ -162,7 +165,7 @@ def _findings(
     given = {player.id: (index, player) for index, player in enumerate(submission.players)}
     if not given:
         return PlayerFindings()
-    stored_ids, stored = _identities(session, sorted(given), given)
+    stored_ids, stored = _identities(session, sorted(given), given, known)
     if merged_records:
         _, aliases = _identities(session, sorted({record for records in merged_records.values() for record in records}))
         for player_id, records in merged_records.items():
@@ -242,21 +245,33 @@ class _Identity:
 
 
 def _identities(
-    session: Session, player_ids: Sequence[str], given: dict[str, tuple[int, TournamentPlayerIn]] | None = None
+    session: Session,
+    player_ids: Sequence[str],
+    given: dict[str, tuple[int, TournamentPlayerIn]] | None = None,
+    known: KnownPlayers | None = None,
 ) -> tuple[set[str], dict[str, _Identity]]:
     """The stored players among these ids, and the identity of each: his identity fields, every
     spelling of his name (current first, then earlier ones) and his external ids. With ``given``
     (the submission's players), one given as stored (each field he is given is his stored one, and
     no id in another system) is looked no further at: most players of a result file, who played
-    before (an import asks this of every tournament)."""
+    before (an import asks this of every tournament). ``known``: fields read before."""
     stored: set[str] = set()
     rows: dict[str, dict[str, Any]] = {}
-    for some in in_lists(sorted(player_ids)):
-        for player_id, *values in session.connection().execute(_IDENTITIES, {"ids": list(some)}):
-            stored.add(player_id)
-            fields = dict(zip(IDENTITY_FIELDS, values, strict=True))
-            if given is None or not _given_as_stored(given[player_id][1], fields):
-                rows[player_id] = fields
+    asked = list(player_ids)
+    found: list[tuple[str, dict[str, Any] | None]] = []
+    if known is not None:
+        found, asked = known.split(asked)
+    for some in in_lists(sorted(asked)):
+        found += [
+            (player_id, dict(zip(IDENTITY_FIELDS, values, strict=True)))
+            for player_id, *values in session.connection().execute(_IDENTITIES, {"ids": list(some)})
+        ]
+    for player_id, fields in found:
+        if fields is None:
+            continue
+        stored.add(player_id)
+        if given is None or not _given_as_stored(given[player_id][1], fields):
+            rows[player_id] = fields
     if not rows:
         return stored, {}
     earlier: dict[str, list[Spelling]] = {player_id: [] for player_id in rows}
@@ -274,6 +289,27 @@ def _identities(
         )
         for player_id, fields in rows.items()
     }
+
+
+class KnownPlayers:
+    """The identity fields of the players an import's batch names, read in one statement for the
+    batch rather than one for each of its tournaments (docs/decisions.md 108); a player it does not
+    hold is read as a submission reads him. A player the batch creates is forgotten once it is
+    stored (``forget_new``), so that a later tournament of the batch finds him stored."""
+
+    def __init__(self, session: Session, player_ids: Sequence[str]) -> None:
+        self._fields: dict[str, dict[str, Any] | None] = dict.fromkeys(player_ids)
+        for some in in_lists(sorted(self._fields)):
+            for player_id, *values in session.connection().execute(_IDENTITIES, {"ids": list(some)}):
+                self._fields[player_id] = dict(zip(IDENTITY_FIELDS, values, strict=True))
+
+    def split(self, player_ids: Sequence[str]) -> tuple[list[tuple[str, dict[str, Any] | None]], list[str]]:
+        """(the fields held of these players, None for one not stored), and the players not held."""
+        held = [(player_id, self._fields[player_id]) for player_id in player_ids if player_id in self._fields]
+        return held, [player_id for player_id in player_ids if player_id not in self._fields]
+
+    def forget_new(self) -> None:
+        self._fields = {player_id: fields for player_id, fields in self._fields.items() if fields is not None}
 
 
 def _given_as_stored(player: TournamentPlayerIn, stored: dict[str, Any]) -> bool:

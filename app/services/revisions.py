@@ -127,8 +127,9 @@ def record_created(session: Session, subject: str, subject_ids: Sequence[str], *
         }
         for subject_id in subject_ids
     ]
+    # Core's executemany, not the ORM's bulk insert: a large import creates tens of thousands.
     for start in range(0, len(rows), 1000):
-        session.execute(insert(Revision), rows[start : start + 1000])
+        session.execute(insert(Revision.__table__), rows[start : start + 1000])
 
 
 def revisions_of(session: Session, subject: str, subject_id: str, limit: int, offset: int) -> tuple[list[Revision], int]:

@@ -29,7 +29,13 @@ from app.schemas.tournaments import TOURNAMENT_PLAYER_FIELDS, Result, Tournament
 from app.services import played_games, reviews, revisions, snapshot_changes
 from app.services.eligibility import Requirement, TournamentFields, reasons_not_met, requirements
 from app.services.jobs import trigger_recompute
-from app.services.player_identity import PlayerFindings, attach_external_ids, gives_external_ids, resolve_players
+from app.services.player_identity import (
+    KnownPlayers,
+    PlayerFindings,
+    attach_external_ids,
+    gives_external_ids,
+    resolve_players,
+)
 from app.services.player_reviews import Queued, queue_findings
 from app.services.players import create_players
 
@@ -103,15 +109,17 @@ def check_new_tournament(
     allow_duplicate: bool = False,
     pending: Sequence[CheckedTournament] = (),
     find_duplicates: bool = True,
+    known: KnownPlayers | None = None,
 ) -> CheckedTournament:
     """The checks a new tournament passes before anything of it is stored (a Problem otherwise); the
     submission with its players named as stored, holding them against a merge until the transaction
     ends. ``pending``: new tournaments checked before it in the same batch and not stored yet, whose
     players count as stored and whose games as stored games (a batch holds no tournament matched by
     external id or name: see ``stored_alone``). ``find_duplicates`` False: its new players' namesakes
-    are not looked up (an import looks up all its new players' at its end)."""
+    are not looked up (an import looks up all its new players' at its end); ``known``: its batch's
+    players' identity fields, read at once."""
     earlier = [checked.submission for checked in pending]
-    resolved = resolve_players(session, submission, hold=True, pending=earlier, find_duplicates=find_duplicates)
+    resolved = resolve_players(session, submission, hold=True, pending=earlier, find_duplicates=find_duplicates, known=known)
     _validate(session, resolved.submission, max_games=max_games, pending=earlier)
     if not allow_duplicate:
         _refuse_a_repeat(session, resolved.submission, earlier)
