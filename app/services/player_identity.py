@@ -14,10 +14,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import bindparam, or_, select
+from sqlalchemy import bindparam, func, or_, select
 from sqlalchemy.orm import Session
 
-from app.db import hold_rows, in_lists
+from app.db import fetch_all, hold_rows, in_lists
 from app.models import Game, Player, PlayerExternalId, PlayerName, PlayerSearchTerm, Tournament
 from app.names import MAX_TERM, WHOLE_NAME, folded
 from app.problems import Conflict, FieldError
@@ -218,18 +218,21 @@ def namesakes_of_created(session: Session, created: Sequence[str]) -> dict[str, 
     """The possible duplicates among players an import created, in the order it created them
     (``created``): each one's namesakes stored before the import or created before him by it, so
     that two namesakes of one file are one review, not two. Asked once the import has written its
-    players' search terms (on SQLite it writes them at its end)."""
+    players' search terms (on SQLite it writes them at its end). Only the players holding a whole
+    name that another player holds too are looked at: one aggregate of the terms finds them, where
+    a look-up of every created player's name cost a large import a second."""
     order = {player_id: position for position, player_id in enumerate(created)}
+    shared = select(PlayerSearchTerm.term).where(PlayerSearchTerm.kind == WHOLE_NAME).group_by(PlayerSearchTerm.term)
+    shared = shared.having(func.count() > 1)
+    holders = select(PlayerSearchTerm.player_id).where(PlayerSearchTerm.kind == WHOLE_NAME, PlayerSearchTerm.term.in_(shared))
+    looked_at = sorted({player_id for (player_id,) in fetch_all(session, holders.distinct()) if player_id in order})
     found: dict[str, tuple[str, ...]] = {}
-    for some in in_lists(list(created)):
+    for some in in_lists(looked_at):
         players = [
-            PlayerCreate.model_construct(**row._mapping)
-            for row in session.execute(
-                select(Player.id, *(getattr(Player, name) for name in IDENTITY_FIELDS)).where(Player.id.in_(some))
-            )
+            PlayerCreate.model_construct(**dict(zip(("id", *IDENTITY_FIELDS), row, strict=True)))
+            for row in fetch_all(session, _IDENTITIES, {"ids": list(some)})
         ]
-        for player_id, candidates in _namesakes(session, players, None, earlier_than=order).items():
-            found[player_id] = candidates
+        found |= _namesakes(session, players, None, earlier_than=order)
     return dict(sorted(found.items(), key=lambda item: order[item[0]]))
 
 
@@ -264,7 +267,7 @@ def _identities(
     for some in in_lists(sorted(asked)):
         found += [
             (player_id, dict(zip(IDENTITY_FIELDS, values, strict=True)))
-            for player_id, *values in session.connection().execute(_IDENTITIES, {"ids": list(some)})
+            for player_id, *values in fetch_all(session, _IDENTITIES, {"ids": list(some)})
         ]
     for player_id, fields in found:
         if fields is None:
@@ -300,7 +303,8 @@ class KnownPlayers:
     def __init__(self, session: Session, player_ids: Sequence[str]) -> None:
         self._fields: dict[str, dict[str, Any] | None] = dict.fromkeys(player_ids)
         for some in in_lists(sorted(self._fields)):
-            for player_id, *values in session.connection().execute(_IDENTITIES, {"ids": list(some)}):
+            # The driver's own tuples: the fields are text and integers, which need no processing.
+            for player_id, *values in fetch_all(session, _IDENTITIES, {"ids": list(some)}):
                 self._fields[player_id] = dict(zip(IDENTITY_FIELDS, values, strict=True))
 
     def split(self, player_ids: Sequence[str]) -> tuple[list[tuple[str, dict[str, Any] | None]], list[str]]:
