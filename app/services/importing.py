@@ -25,6 +25,7 @@ from app.schemas.tournaments import TournamentIn
 from app.services.bulk_load import drop_game_player_indexes, finish_import, leaves_for_later
 from app.services.player_identity import match_go_players
 from app.services.tournaments import (
+    PendingTournaments,
     RepeatedTournament,
     check_new_tournament,
     lists_rating,
@@ -50,7 +51,8 @@ SERVICE_REASONS = {
     " would answer 4xx): nothing of it is stored; the examples give its first problem and where it is",
     GAME_OF_REFUSED_TOURNAMENT: "the game's tournament was refused (see above), so the game is not stored",
     REPEATED_TOURNAMENT: "most of its played games are a stored tournament's under another id (the same file imported"
-    " under other ids, or another file of the same event): it is not stored twice; the examples name the stored one",
+    " under other ids, or another file of the same event; a tournament of one or two played games: all of them, and"
+    " all the stored one's): it is not stored twice; the examples name the stored one",
     AMBIGUOUS_PLAYER: "a Go player whose name matches several stored players (the examples name them): with an EGF PIN"
     " he is stored as a record of his own (<id>-<PIN>), never merged into one of them by guess; an officer merges"
     " records of one person (POST /v1/players/{id}/merge)",
@@ -275,7 +277,7 @@ def _import_batch(session: Session, batch: list[dict[str, Any]], max_games: int,
     ``left``: what the import leaves for its end (``_LeftForEnd``)."""
     outcome = _BatchOutcome()
     with _batch_savepoint(session):
-        pending: list[TournamentIn] = []
+        pending = PendingTournaments()
         queued: list[tuple[TournamentIn, frozenset[str]]] = []
         # The ids stored before the batch, read at once; one the batch reaches again (stored by it, or
         # pending) is looked up when it comes.
@@ -296,7 +298,7 @@ def _import_batch(session: Session, batch: list[dict[str, Any]], max_games: int,
                     queued.append((submission, frozenset()))
                     continue
                 _store_pending(session, outcome, pending, left)
-                pending = []
+                pending = PendingTournaments()
                 # Looked up once the pending ones are stored: the batch may have stored this id itself.
                 stored = again and session.get(Tournament, submission.id) is not None
                 if stored and stores_same(session, submission):
@@ -329,7 +331,7 @@ def _import_batch(session: Session, batch: list[dict[str, Any]], max_games: int,
     return outcome
 
 
-def _store_pending(session: Session, outcome: _BatchOutcome, pending: list[TournamentIn], left: _LeftForEnd) -> None:
+def _store_pending(session: Session, outcome: _BatchOutcome, pending: PendingTournaments, left: _LeftForEnd) -> None:
     store_new_tournaments(session, pending, actor=IMPORT_ACTOR, search_terms_later=left.deferring)
     outcome.stored += len(pending)
     outcome.games_stored += sum(len(submission.games) for submission in pending)

@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import Any, overload
 
 from sqlalchemy import Row, Select, bindparam, delete, func, insert, select
 from sqlalchemy.orm import Session
@@ -76,7 +76,8 @@ def check_new_tournament(
     """The checks a new tournament passes before anything of it is stored (a Problem otherwise); the
     submission with its players named as stored. ``pending``: new tournaments checked before it in
     the same batch and not stored yet, whose players count as stored and whose games as stored games
-    (a batch holds no tournament matched by external id or name: see ``stored_alone``)."""
+    (a batch holds no tournament matched by external id or name: see ``stored_alone``); as a
+    ``PendingTournaments``, a small tournament's repeat among them is found by one look-up."""
     submission = resolve_players(session, submission)
     _validate(session, submission, max_games=max_games, pending=pending)
     if not allow_duplicate:
@@ -497,6 +498,8 @@ def stores_same(session: Session, submission: TournamentIn) -> bool:
 # this share of them, are the stored one's: same day, same black and white players, same result
 # (docs/decisions.md 7.17). Two real tournaments of the same players on the same days (a team event
 # beside an individual one) share few games; a file imported twice under two ids shares all.
+# A smaller one (one or two played games) repeats a stored tournament whose played games are exactly
+# its own (decision 107): a share of two games tells nothing, the same whole tournament does.
 REPEAT_MIN_GAMES = 3
 REPEAT_MIN_SHARE = 0.5
 
@@ -505,10 +508,57 @@ class RepeatedTournament(Conflict):
     """The submission's games repeat a stored tournament's."""
 
 
+class PendingTournaments(Sequence[TournamentIn]):
+    """New tournaments checked and not stored yet (an import's batch), in the order checked: what the
+    checks of the next one count as stored (``check_new_tournament``). The small ones are also kept by
+    their played games, so that each small tournament of a batch of thousands is compared with the
+    others by one look-up (``_small_repeat``), not a pass over all of them."""
+
+    def __init__(self) -> None:
+        self._checked: list[TournamentIn] = []
+        self._small: dict[tuple[str, tuple[tuple[tuple[Any, ...], int], ...]], str] = {}
+
+    def append(self, submission: TournamentIn) -> None:
+        self._checked.append(submission)
+        key = _small_key(submission)
+        if key is not None:
+            self._small.setdefault(key, submission.id)
+
+    def small_repeated(self, submission: TournamentIn) -> str | None:
+        """The id of a pending tournament whose played games are exactly the small submission's."""
+        key = _small_key(submission)
+        return self._small.get(key) if key is not None else None
+
+    @overload
+    def __getitem__(self, index: int) -> TournamentIn: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[TournamentIn]: ...
+
+    def __getitem__(self, index: int | slice) -> TournamentIn | Sequence[TournamentIn]:
+        return self._checked[index]
+
+    def __len__(self) -> int:
+        return len(self._checked)
+
+
+def _small_key(submission: TournamentIn) -> tuple[str, tuple[tuple[tuple[Any, ...], int], ...]] | None:
+    """A small tournament's category and played games in a canonical order (None for another):
+    equal exactly when both are of one category and their played games are the same multiset, which
+    puts them on overlapping days (each game's day is within its tournament's)."""
+    played = submission.played_games
+    if not 0 < played.total() < REPEAT_MIN_GAMES:
+        return None
+    return submission.category, tuple(sorted(played.items()))
+
+
 def _refuse_a_repeat(session: Session, submission: TournamentIn, pending: Sequence[TournamentIn] = ()) -> None:
     played = submission.played_games
     total = sum(played.values())
+    if total == 0:
+        return  # nothing played, nothing to repeat
     if total < REPEAT_MIN_GAMES:
+        _refuse_a_small_repeat(session, submission, pending)
         return
     least = max(REPEAT_MIN_GAMES, REPEAT_MIN_SHARE * total)
     stored: dict[str, Counter[tuple[Any, ...]]] = {}
@@ -527,12 +577,43 @@ def _refuse_a_repeat(session: Session, submission: TournamentIn, pending: Sequen
             continue
         repeated = _shared_games(played, games)
         if repeated >= least:
-            raise RepeatedTournament(
-                f"{repeated} of the submission's {total} played games repeat stored tournament {tournament_id!r} "
-                f"(same day, players and result): it looks submitted already. Correct that one with "
-                f"PUT /v1/tournaments/{tournament_id}, or send ?duplicate=intended if both are real.",
-                [FieldError("/games", f"{repeated} of {total} played games are tournament {tournament_id!r}'s")],
-            )
+            raise _repeat_of(tournament_id, repeated, total)
+
+
+def _refuse_a_small_repeat(session: Session, submission: TournamentIn, pending: Sequence[TournamentIn]) -> None:
+    """A submission of one or two played games repeats a stored (or pending) tournament of its
+    category whose played games are exactly its own. The stored candidates are those of overlapping
+    days with as many played games, which the length of their stored value says without decoding it
+    (13 bytes a game: ``app.services.played_games``); each is then compared game by game."""
+    played = submission.played_games
+    total = played.total()
+    if isinstance(pending, PendingTournaments):
+        earlier = pending.small_repeated(submission)
+    else:
+        key = _small_key(submission)
+        earlier = next((other.id for other in pending if _small_key(other) == key), None)
+    if earlier is not None:
+        raise _repeat_of(earlier, total, total)
+    for tournament_id, players, games in session.connection().execute(
+        _SAME_SIZED_STORED,
+        {
+            "category": submission.category,
+            "start": submission.start,
+            "end": submission.end,
+            "size": total * played_games.RECORD.itemsize,
+        },
+    ):
+        if Counter(played_games.games_of(players, games)) == played:
+            raise _repeat_of(tournament_id, total, total)
+
+
+def _repeat_of(tournament_id: str, repeated: int, total: int) -> RepeatedTournament:
+    return RepeatedTournament(
+        f"{repeated} of the submission's {total} played games repeat stored tournament {tournament_id!r} "
+        f"(same day, players and result): it looks submitted already. Correct that one with "
+        f"PUT /v1/tournaments/{tournament_id}, or send ?duplicate=intended if both are real.",
+        [FieldError("/games", f"{repeated} of {total} played games are tournament {tournament_id!r}'s")],
+    )
 
 
 def _shared_games(one: Counter[tuple[Any, ...]], other: Counter[tuple[Any, ...]]) -> int:
@@ -561,6 +642,20 @@ _OVERLAPPING_STORED = (
         Tournament.withdrawn_at.is_(None),
         Game.played.is_(True),
     )
+)
+# The played games' stored values of the category's tournaments of overlapping days that hold
+# ``size`` bytes of them: the candidates a small submission may repeat (``_refuse_a_small_repeat``).
+_SAME_SIZED_STORED = (
+    select(PlayedGames.tournament_id, PlayedGames.players, PlayedGames.games)
+    .join(Tournament, Tournament.id == PlayedGames.tournament_id)
+    .where(
+        Tournament.category == bindparam("category"),
+        Tournament.end >= bindparam("start"),
+        Tournament.start <= bindparam("end"),
+        Tournament.withdrawn_at.is_(None),
+        func.length(PlayedGames.games) == bindparam("size"),
+    )
+    .order_by(PlayedGames.tournament_id)
 )
 
 
