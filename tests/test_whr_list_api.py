@@ -346,6 +346,8 @@ def test_history_and_ratings_errors(client):
         "player_id": "lonely",
         "list_id": "rif-whr",
         "snapshot_id": None,
+        "stale_since": None,
+        "stale_reason": None,
         "points": [],
     }
     empty = client.get("/v1/rating-lists/rif-whr/ratings").json()

@@ -22,9 +22,11 @@ from app.importers.source import FileRefused, ImportOptions, SubmissionSource
 from app.models import Game, Player, Tournament
 from app.problems import Conflict, InvalidInput, PayloadTooLarge
 from app.schemas.tournaments import TournamentIn
+from app.services import revisions
 from app.services.bulk_load import drop_game_player_indexes, finish_import, leaves_for_later
 from app.services.player_identity import match_go_players
 from app.services.tournaments import (
+    Changed,
     PendingTournaments,
     RepeatedTournament,
     check_new_tournament,
@@ -73,6 +75,9 @@ class ImportReport:
     rejected: Counter[str] = field(default_factory=Counter)
     # The recompute queued for each list that rates a stored or corrected tournament, as a submission queues it.
     jobs_queued: dict[str, int] = field(default_factory=dict)
+    # Each list whose ratings the stored or corrected tournaments move and that queued no recompute
+    # (it does not recompute itself): why, as a submission's answer says it. It is stale until recomputed.
+    not_recomputed: dict[str, str] = field(default_factory=dict)
     examples: dict[str, list[str]] = field(default_factory=dict)
     explanations: dict[str, str] = field(default_factory=dict)
 
@@ -253,6 +258,7 @@ class _BatchOutcome:
     unchanged: int = 0
     rejections: list[tuple[str, str, int]] = field(default_factory=list)
     jobs_queued: dict[str, int] = field(default_factory=dict)
+    not_recomputed: dict[str, str] = field(default_factory=dict)
 
     def add(self, other: _BatchOutcome) -> None:
         self.stored += other.stored
@@ -260,11 +266,13 @@ class _BatchOutcome:
         self.unchanged += other.unchanged
         self.rejections += other.rejections
         self.jobs_queued |= other.jobs_queued
+        self.not_recomputed |= other.not_recomputed
 
     def apply(self, report: ImportReport, source: SubmissionSource) -> None:
         report.tournaments_stored += self.stored
         report.tournaments_unchanged += self.unchanged
         report.jobs_queued |= self.jobs_queued
+        report.not_recomputed |= self.not_recomputed
         for reason, example, count in self.rejections:
             source.reject(reason, example, count=count)
 
@@ -278,7 +286,7 @@ def _import_batch(session: Session, batch: list[dict[str, Any]], max_games: int,
     outcome = _BatchOutcome()
     with _batch_savepoint(session):
         pending = PendingTournaments()
-        queued: list[tuple[TournamentIn, frozenset[str]]] = []
+        queued: list[Changed] = []
         # The ids stored before the batch, read at once; one the batch reaches again (stored by it, or
         # pending) is looked up when it comes.
         seen = _stored_ids(session, [raw["id"] for raw in batch if isinstance(raw.get("id"), str)])
@@ -295,7 +303,7 @@ def _import_batch(session: Session, batch: list[dict[str, Any]], max_games: int,
                 seen.add(submission.id)
                 if not again and not stored_alone(submission):
                     pending.append(check_new_tournament(session, submission, max_games=max_games, pending=pending))
-                    queued.append((submission, frozenset()))
+                    queued.append(Changed(submission))
                     continue
                 _store_pending(session, outcome, pending, left)
                 pending = PendingTournaments()
@@ -304,15 +312,15 @@ def _import_batch(session: Session, batch: list[dict[str, Any]], max_games: int,
                 if stored and stores_same(session, submission):
                     outcome.unchanged += 1
                     continue
-                rated_before = frozenset[str]()
                 if not stored:
                     submit_tournament(session, submission, max_games=max_games, actor=IMPORT_ACTOR)
+                    queued.append(Changed(submission))
                 else:
                     rated_before = lists_rating(session, submission.id)
                     replace_tournament(session, submission.id, submission, max_games=max_games, actor=IMPORT_ACTOR)
+                    queued.append(Changed(submission, rated_before, revisions.CORRECTED))
                 outcome.stored += 1
                 outcome.games_stored += len(submission.games)
-                queued.append((submission, rated_before))
             except RepeatedTournament as repeat:
                 outcome.rejections.append((REPEATED_TOURNAMENT, f"tournament {raw['id']}: {repeat.errors[0].detail}", 1))
             except (InvalidInput, PayloadTooLarge, Conflict) as problem:
@@ -327,6 +335,8 @@ def _import_batch(session: Session, batch: list[dict[str, Any]], max_games: int,
             for list_outcome in outcomes:
                 if list_outcome.job_id is not None:
                     outcome.jobs_queued[list_outcome.list_id] = list_outcome.job_id
+                elif list_outcome.went_stale and list_outcome.no_recompute_reason is not None:
+                    outcome.not_recomputed[list_outcome.list_id] = list_outcome.no_recompute_reason
     session.expunge_all()  # written: the transaction's later batches do not keep its objects
     return outcome
 

@@ -3,10 +3,10 @@ work (the request's session dependency, or the CLI's session scope) commits or r
 rejected submission stores nothing."""
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
-from typing import Any, overload
+from typing import Any, NamedTuple, overload
 
 from sqlalchemy import Row, Select, bindparam, delete, func, insert, select
 from sqlalchemy.orm import Session
@@ -26,7 +26,7 @@ from app.models import (
 from app.problems import Conflict, FieldError, InvalidInput, NotFound, PayloadTooLarge, PreconditionFailed, Problem
 from app.rating.system import Change
 from app.schemas.tournaments import TOURNAMENT_PLAYER_FIELDS, Result, TournamentIn
-from app.services import played_games, reviews, revisions, snapshot_changes
+from app.services import played_games, reviews, revisions, snapshot_changes, staleness
 from app.services.eligibility import Requirement, TournamentFields, reasons_not_met, reasons_not_rated, requirements
 from app.services.jobs import trigger_recompute
 from app.services.player_identity import attach_external_ids, gives_external_ids, resolve_players
@@ -309,39 +309,71 @@ class ListOutcome:
     reason: str | None
     job_id: int | None
     review: str | None = None  # the status of the tournament's review by the list, if it requires one
+    no_recompute_reason: str | None = None  # why ``job_id`` is None (one of the sentences below)
+    went_stale: bool = False  # its ratings change, no recompute was queued: marked stale (NOT_AUTOMATIC)
+
+
+# Why a list queued no recompute for a change of a tournament, in the answer's words (ListRating).
+NOT_RATED = "the list does not rate the tournament, and did not before the change: its ratings do not change"
+AWAITING_REVIEW = (
+    "the tournament waits for the review of an officer of the list, whose confirmation queues its recompute "
+    "(POST /v1/rating-lists/{list_id}/reviews/{tournament_id})"
+)
+NOT_AUTOMATIC = (
+    "the list does not recompute itself (auto_recompute false): it shows the tournament as it was until an "
+    "officer recomputes it (POST /v1/rating-lists/{list_id}/recompute), and is stale until then (its stale_since)"
+)
+
+
+class Changed(NamedTuple):
+    """A stored tournament whose change the lists are told of (``queue_recomputes_of``): the lists
+    that rated it before the change (a correction, a withdrawal), and the change in a word, as its
+    revision names it ("submitted", "corrected", ...)."""
+
+    tournament: TournamentFields
+    rated_before: frozenset[str] = frozenset()
+    change: str = revisions.SUBMITTED
 
 
 def queue_recomputes(
-    session: Session, submission: TournamentFields, *, also_for: frozenset[str] = frozenset()
+    session: Session,
+    submission: TournamentFields,
+    *,
+    also_for: frozenset[str] = frozenset(),
+    change: str = revisions.SUBMITTED,
 ) -> list[ListOutcome]:
     """Say, for every list of the submission's category, whether it rates the tournament, and queue
     a recompute of each one that does and recomputes itself (``auto_recompute``), in the caller's
     transaction: the job exists exactly when the tournament does. A queued job of the list absorbs
-    the request (the partial unique index on queued jobs), so a burst of submissions is one job.
-    ``also_for``: lists that rated the tournament before a correction and must drop it now."""
-    return queue_recomputes_of(session, [(submission, also_for)])[0]
+    the request (the partial unique index on queued jobs), so a burst of submissions is one job. A
+    list whose ratings the change moves and that does not recompute itself is marked stale instead
+    (``app.services.staleness``); each outcome says why no job was queued, when none was.
+    ``also_for``: lists that rated the tournament before a correction and must drop it now;
+    ``change``: what happened to it, in a word ("corrected")."""
+    return queue_recomputes_of(session, [Changed(submission, also_for, change)])[0]
 
 
-def queue_recomputes_of(
-    session: Session, submissions: Sequence[tuple[TournamentFields, frozenset[str]]]
-) -> list[list[ListOutcome]]:
-    """``queue_recomputes`` for several stored tournaments (each with its ``also_for``) at once: the
-    lists and the reviews read once, each list's recompute queued once (the queue coalesces them)."""
+def queue_recomputes_of(session: Session, submissions: Sequence[Changed]) -> list[list[ListOutcome]]:
+    """``queue_recomputes`` for several stored tournaments at once: the lists and the reviews read
+    once, each list's recompute queued once (the queue coalesces them), each list that goes stale
+    marked once, from the first of them that moves it."""
     under_review: dict[str, dict[str, str]] = {}
-    for some in in_lists(sorted({submission.id for submission, _ in submissions})):
+    for some in in_lists(sorted({changed.tournament.id for changed in submissions})):
         for tournament_id, list_id, status in session.execute(
             select(TournamentReview.tournament_id, TournamentReview.list_id, TournamentReview.status).where(
                 TournamentReview.tournament_id.in_(some)
             )
         ):
             under_review.setdefault(tournament_id, {})[list_id] = status
-    categories = sorted({submission.category for submission, _ in submissions})
+    categories = sorted({changed.tournament.category for changed in submissions})
     lists = list(session.scalars(select(RatingList).where(RatingList.category.in_(categories)).order_by(RatingList.id)))
     jobs: dict[str, int] = {}
+    stale: dict[str, list[Changed]] = {}  # by list: the changes that move it with no job queued
     # Each list's requirements under each review status, built once for the batch (they are SQL too).
     rules: dict[tuple[str, str | None], list[Requirement]] = {}
     outcomes = []
-    for submission, also_for in submissions:
+    for changed in submissions:
+        submission, also_for = changed.tournament, changed.rated_before
         reviewed = under_review.get(submission.id, {})
         of_submission = []
         for rating_list in lists:
@@ -351,14 +383,33 @@ def queue_recomputes_of(
             if (rating_list.id, review) not in rules:
                 rules[rating_list.id, review] = requirements(rating_list, review)
             reasons = reasons_not_met(rules[rating_list.id, review], submission)
-            job_id = None
-            if rating_list.auto_recompute and (not reasons or rating_list.id in also_for):
-                if rating_list.id not in jobs:
-                    jobs[rating_list.id] = trigger_recompute(session, rating_list.id).id
-                job_id = jobs[rating_list.id]
-            of_submission.append(ListOutcome(rating_list.id, not reasons, "; ".join(reasons) or None, job_id, review))
+            job_id, why_not, went_stale = None, None, False
+            if not reasons or rating_list.id in also_for:  # its ratings change
+                if rating_list.auto_recompute:
+                    if rating_list.id not in jobs:
+                        jobs[rating_list.id] = trigger_recompute(session, rating_list.id).id
+                    job_id = jobs[rating_list.id]
+                else:
+                    stale.setdefault(rating_list.id, []).append(changed)
+                    why_not, went_stale = NOT_AUTOMATIC.format(list_id=rating_list.id), True
+            elif review == reviews.PENDING:
+                why_not = AWAITING_REVIEW.format(list_id=rating_list.id, tournament_id=submission.id)
+            else:
+                why_not = NOT_RATED
+            of_submission.append(
+                ListOutcome(rating_list.id, not reasons, "; ".join(reasons) or None, job_id, review, why_not, went_stale)
+            )
         outcomes.append(of_submission)
+    for list_id, changes in sorted(stale.items()):  # (in id order: the rows are locked in one order)
+        staleness.mark(session, [list_id], _changed_words(changes))
     return outcomes
+
+
+def _changed_words(changes: Sequence[Changed]) -> str:
+    """What made a list stale, in a few words: the first change, and how many came with it."""
+    first = changes[0]
+    words = f"tournament {first.tournament.id} {first.change}"
+    return words + (f", and {len(changes) - 1} more tournaments" if len(changes) > 1 else "")
 
 
 def lists_rating(session: Session, tournament_id: str) -> frozenset[str]:
@@ -369,6 +420,28 @@ def lists_rating(session: Session, tournament_id: str) -> frozenset[str]:
     under_review = reviews.statuses(session, tournament_id)
     lists = session.scalars(select(RatingList).where(RatingList.category == tournament.category))
     return frozenset(r.id for r in lists if not reasons_not_rated(r, tournament, under_review.get(r.id)))
+
+
+def stale_lists_of(session: Session, tournament: Tournament, shown: Collection[str]) -> list[staleness.Stale]:
+    """The marks of the stale lists (``app.services.staleness``) that rate the tournament as it is
+    now, or whose current snapshot shows changes of it (``shown``): what they show of it may be of
+    before the change that made them stale. By list id; one query when no list is stale."""
+    stale = list(session.scalars(select(RatingList).where(RatingList.stale_since.is_not(None)).order_by(RatingList.id)))
+    if not stale:
+        return []
+    under_review = reviews.statuses(session, tournament.id)
+    return [
+        mark
+        for rating_list in stale
+        if (mark := staleness.of(rating_list)) is not None
+        and (
+            rating_list.id in shown
+            or (
+                rating_list.category == tournament.category
+                and not reasons_not_rated(rating_list, tournament, under_review.get(rating_list.id))
+            )
+        )
+    ]
 
 
 STORED_GAME_COLUMNS = ("game_id", "round", "black_id", "white_id", "result", "played", "date", "handicap", "board_size")
