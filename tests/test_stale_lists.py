@@ -1,7 +1,7 @@
 """A list that does not recompute itself says so whenever a change it would rate lands (docs/decisions.md
 7.106): the change's answer names no job and why, and the list is stale from that change until a
-recompute that read it commits its snapshot, in its own reads, its ratings, the tournament's read
-and their ETags."""
+recompute that read it commits its snapshot, in its own reads, its ratings, the tournament's read,
+their ETags and the website's pages."""
 
 import datetime as dt
 import threading
@@ -170,11 +170,32 @@ def test_the_stale_mark_is_part_of_the_etags_and_the_kept_answers(client):
         assert client.get(path).json()["stale_since"] is not None  # not the answer kept from before
         after[path] = again.headers["etag"]
         assert client.get(path, headers={"If-None-Match": after[path]}).status_code == 304
+    # the website's list page too
+    page = client.get("/lists/rif-elo")
+    assert client.get("/lists/rif-elo", headers={"If-None-Match": page.headers["etag"]}).status_code == 304
 
     recompute_rif_elo(client)
     for path in paths:
         fresh = client.get(path, headers={"If-None-Match": after[path]})
         assert fresh.status_code == 200 and fresh.json()["stale_since"] is None
+    assert client.get("/lists/rif-elo", headers={"If-None-Match": page.headers["etag"]}).status_code == 200
+
+
+def test_the_website_says_a_list_is_stale_on_its_tournament_and_player_pages(client):
+    _seeded_and_recomputed(client)
+    notice = "does not yet include changes made since"
+    for path in ("/lists/rif-elo", "/tournaments/t1998", "/players/a"):
+        assert notice not in client.get(path).text, path
+    assert client.put("/v1/tournaments/t1998", json=_t1998("W"), headers=AUTH).status_code == 200
+    for path in ("/lists/rif-elo", "/tournaments/t1998", "/players/a"):
+        text = client.get(path).text
+        assert notice in text and "it is recomputed when an officer asks" in text, path
+    assert notice not in client.get("/lists/rif-whr").text  # it recomputes itself: a job was queued
+    estonian = client.get("/lists/rif-elo", headers={"Accept-Language": "et"}).text
+    assert notice not in estonian and 'class="stale"' in estonian
+    recompute_rif_elo(client)
+    for path in ("/lists/rif-elo", "/tournaments/t1998", "/players/a"):
+        assert notice not in client.get(path).text, path
 
 
 def test_every_change_that_queues_no_recompute_marks_the_list(client):
