@@ -246,6 +246,8 @@ def _import(
             from app.services.jobs import run_pending_jobs
 
             print(f"  recomputes run:     {run_pending_jobs()} (the rest, if any, were run by the service's worker)")
+    for list_id, why in sorted(report.not_recomputed.items()):
+        print(f"  not recomputed:     {list_id}: {why}")
     return 0
 
 

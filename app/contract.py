@@ -182,7 +182,9 @@ def _contract(app: FastAPI) -> dict[str, Any]:
                 _summary_from_docstring(operation)
             _restore_nulls_in_examples(route, operation)
             responses = operation.setdefault("responses", {})
-            for status in error_statuses(route, operation):
+            # Those derived from the route, and any other error it declares itself (what-if's 409).
+            declared_errors = {int(code) for code in responses if code.isdigit() and int(code) >= 400}
+            for status in sorted(set(error_statuses(route, operation)) | declared_errors):
                 declared = responses.get(str(status), {})
                 responses[str(status)] = {
                     "description": declared.get("description") or ERROR_DESCRIPTIONS[status],

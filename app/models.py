@@ -277,6 +277,15 @@ class RatingList(Base):
     # (tournament_reviews; docs/decisions.md 7.29, the European Go Database's way).
     requires_review: Mapped[bool] = mapped_column(Boolean, server_default=false(), default=False)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime(), server_default=func.now())
+    # When the list's inputs first changed after its current snapshot read them with no recompute
+    # queued to read them (a tournament it rates while it does not recompute itself, its seeds or
+    # parameters), and what changed: its readers are told, until a recompute that read the change
+    # commits its snapshot (app.services.staleness; docs/decisions.md 7.106). Null: none such.
+    stale_since: Mapped[datetime | None] = mapped_column(UtcDateTime())
+    stale_reason: Mapped[str | None] = mapped_column(Text)
+    # Such changes counted, ever: a recompute clears stale_since only if the count is still what it
+    # read before reading its inputs, so that a change made while it ran leaves the list stale.
+    input_changes: Mapped[int] = mapped_column(Integer, server_default=text("0"), default=0)
 
 
 class RatingSnapshot(Base):

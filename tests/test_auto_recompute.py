@@ -23,8 +23,20 @@ def test_lists_say_whether_they_rate_the_submission(client):
     assert set(lists) == {"rif-whr", "rif-elo", "eru"}  # the renju lists; the gomoku list is not named
     assert lists["rif-whr"]["rated"] is True and lists["rif-whr"]["reason"] is None
     assert isinstance(lists["rif-whr"]["job_id"], int)
-    # The Elo list rates it (2020 is before its last day) but does not recompute itself by default.
-    assert lists["rif-elo"] == {"id": "rif-elo", "rated": True, "reason": None, "job_id": None, "review": None}
+    assert lists["rif-whr"]["no_recompute_reason"] is None
+    # The Elo list rates it (2020 is before its last day) but does not recompute itself by default: it
+    # says so, and is stale from this submission on (docs/decisions.md 7.106).
+    assert lists["rif-elo"] == {
+        "id": "rif-elo",
+        "rated": True,
+        "reason": None,
+        "job_id": None,
+        "review": None,
+        "no_recompute_reason": "the list does not recompute itself (auto_recompute false): it shows the tournament as it "
+        "was until an officer recomputes it (POST /v1/rating-lists/rif-elo/recompute), and is stale until then (its "
+        "stale_since)",
+    }
+    assert response.json()["stale_lists"][0]["list_id"] == "rif-elo"
     # The Estonian list counts only tournaments in the ERU calendar, accepted by a referee, or international.
     assert lists["eru"] == {
         "id": "eru",
@@ -32,6 +44,7 @@ def test_lists_say_whether_they_rate_the_submission(client):
         "reason": "the tournament is marked none of: eru_calendar, referee_accepted, international",
         "job_id": None,
         "review": None,
+        "no_recompute_reason": "the list does not rate the tournament, and did not before the change: its ratings do not change",
     }
     estonian = _lists(
         client.post(
@@ -53,6 +66,7 @@ def test_a_blitz_is_not_rated_by_the_whr_list_and_says_why(client):
         "reason": "time control 5 min is below the list's minimum 30 min",
         "job_id": None,
         "review": None,
+        "no_recompute_reason": "the list does not rate the tournament, and did not before the change: its ratings do not change",
     }
     assert client.get("/v1/jobs", params={"list": "rif-whr"}).json()["total"] == 0
 

@@ -358,6 +358,7 @@ CHANGES_PLAYER = "498"
 CORRECTED_PUBLICATION = {"date": "2019-12-31", "title": "RIF rating list, December 2019, corrected"}
 VOLATILE = {
     *("created_at", "started_at", "finished_at", "at", "withdrawn_at", "list_date", "timings_s", "submitted_at", "decided_at"),
+    "stale_since",
     *("job_id", "snapshot_id", "current_snapshot_id"),
     "revision",  # the readiness check's migration head: the next migration changes it
 }

@@ -298,8 +298,11 @@ def test_a_players_games_page_by_page_are_his_games_in_the_pages_order(site):
 
 def test_a_games_handicap_and_a_game_not_played_are_said_in_its_row(site):
     with db.session_scope() as session:
-        handicapped = session.scalars(select(Game).where(Game.handicap > 1).limit(1)).one()
-        not_played = session.scalars(select(Game).where(Game.played.is_(False)).limit(1)).one()
+        # The first of each as stored, on both databases: unordered, PostgreSQL gave the first its pages
+        # held, which after other modules' writes could be a game of a pair that met twice in the round.
+        first = select(Game).order_by(Game.pk).limit(1)
+        handicapped = session.scalars(first.where(Game.handicap > 1)).one()
+        not_played = session.scalars(first.where(Game.played.is_(False))).one()
     for game, said in ((handicapped, f"(handicap {handicapped.handicap})"), (not_played, "(not played)")):
         page = Page(site.get(f"/players/{game.white_id}").text)
         rows = [row for row in page.table("the latest first")["rows"] if row[4][1] == f"/tournaments/{game.tournament_id}"]

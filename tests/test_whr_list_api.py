@@ -314,11 +314,13 @@ def test_snapshots_stay_readable(client):
 def test_eligibility_filter_and_separate_gomoku_list(client):
     client.post("/v1/tournaments", json=tournament_body("rated"), headers=AUTH)
     games = [{"black": "p1", "white": "p2", "result": "B"}]
-    client.post("/v1/tournaments", json=tournament_body("blitz", time_control_minutes=10, games=games), headers=AUTH)
-    client.post("/v1/tournaments", json=tournament_body("friendly", rated=False, games=games), headers=AUTH)
-    client.post("/v1/tournaments", json=tournament_body("freestyle", rule="Freestyle", games=games), headers=AUTH)
-    client.post("/v1/tournaments", json=tournament_body("online", format="supervised-online", games=games), headers=AUTH)
-    client.post("/v1/tournaments", json=tournament_body("gomoku", category="gomoku", rule=None, games=games), headers=AUTH)
+    # The same one game in each: events of their own, not repeats of each other (decision 107).
+    intended = {"headers": AUTH, "params": {"duplicate": "intended"}}
+    client.post("/v1/tournaments", json=tournament_body("blitz", time_control_minutes=10, games=games), **intended)
+    client.post("/v1/tournaments", json=tournament_body("friendly", rated=False, games=games), **intended)
+    client.post("/v1/tournaments", json=tournament_body("freestyle", rule="Freestyle", games=games), **intended)
+    client.post("/v1/tournaments", json=tournament_body("online", format="supervised-online", games=games), **intended)
+    client.post("/v1/tournaments", json=tournament_body("gomoku", category="gomoku", rule=None, games=games), **intended)
     job = recompute_now(client)
     # 5 played games of "rated" (one is a walkover) + the supervised online one.
     assert job["result"]["games"] == 6
@@ -344,6 +346,8 @@ def test_history_and_ratings_errors(client):
         "player_id": "lonely",
         "list_id": "rif-whr",
         "snapshot_id": None,
+        "stale_since": None,
+        "stale_reason": None,
         "points": [],
     }
     empty = client.get("/v1/rating-lists/rif-whr/ratings").json()

@@ -381,9 +381,10 @@ def test_rules_decide_the_list_and_rated_flags_follow_the_file_and_the_override_
         tournaments=[
             _tournament("200", rule="2"),
             _tournament("201", rule="7", rated="0"),
-            _tournament("202", rated="0"),
-            _tournament("203", rated="1"),
-            _tournament("204", rated="1"),
+            # (a month each: the same one game on the same days would repeat 201's, decision 107)
+            _tournament("202", rated="0", start="2019-06-01", end="2019-06-03", month="6"),
+            _tournament("203", rated="1", start="2019-07-01", end="2019-07-03", month="7"),
+            _tournament("204", rated="1", start="2019-08-01", end="2019-08-03", month="8"),
             _tournament("205", start="0000-00-00", end="0000-00-00", year="2018", month="2"),
         ],
         games=[_game(str(n), tid, "1", "2") for n, tid in enumerate(["200", "201", "202", "203", "204", "205"])],

@@ -52,7 +52,7 @@ class ConditionalReads:
         if current is None:
             return None
         publication = current.publication if _RATINGS.match(scope["path"]) else None
-        etag = reads_etag(current.snapshot_id, scope, publication)
+        etag = reads_etag(current.snapshot_id, scope, publication, current.stale_since)
         return etag if matches(if_none_match.decode("latin-1"), etag) else None
 
     @staticmethod

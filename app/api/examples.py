@@ -305,20 +305,39 @@ _T0017_CHANGES = [
 _T0017_READ = {
     **_tournament_summary(REAL_TOURNAMENT, 10), "players": _T0017_PLAYERS, "games": _T0017_GAMES, "standings": []
 }  # fmt: skip
+# The historical list does not recompute itself: the scenario's first submission made it stale
+# (docs/decisions.md 7.106), and nothing has recomputed it since.
+_ELO_STALE_SINCE = "2026-11-24T19:24:08.210944Z"
+_ELO_STALE_REASON = "tournament T0001 submitted"
+# rivne's parameters are changed in the scenario (the params example) before the Go tournament comes.
+_RIVNE_STALE = {
+    "stale_since": "2026-11-24T19:24:10.005512Z",
+    "stale_reason": "parameters changed: newcomer_start 'rank' → 'declared_rating'",
+}
+# Why a list queued no recompute (``no_recompute_reason``), as the service words it.
+_ELO_NOT_AUTOMATIC = (
+    "the list does not recompute itself (auto_recompute false): it shows the tournament as it was until an "
+    "officer recomputes it (POST /v1/rating-lists/rif-elo/recompute), and is stale until then (its stale_since)"
+)
+_NOT_RATED = "the list does not rate the tournament, and did not before the change: its ratings do not change"
+_ELO_STALE_LISTS = [{"list_id": "rif-elo", "stale_since": _ELO_STALE_SINCE, "stale_reason": _ELO_STALE_REASON}]
+_T0017_LISTS = [
+    {"id": "rif-elo", "rated": True, "reason": None, "job_id": None, "review": None, "no_recompute_reason": _ELO_NOT_AUTOMATIC},
+    {"id": "rif-whr", "rated": True, "reason": None, "job_id": 1, "review": None, "no_recompute_reason": None},
+]
 
 SUBMIT_TOURNAMENT = {
     "real-2017": {
         "summary": "The real tournament of 2017, stored",
         "description": "Submitted while the file's other tournaments were being submitted: rif-whr rates it and "
-        "its recompute is queued (job 1); the historical rif-elo list rates it too but recomputes only when asked; "
-        "no snapshot has rated it yet, so `rating_changes` is empty.",
+        "its recompute is queued (job 1); the historical rif-elo list rates it too but recomputes only when asked, "
+        "so it queues none, says why, and is stale (`stale_lists`) from the file's first tournament on; no snapshot "
+        "has rated it yet, so `rating_changes` is empty.",
         "value": {
             **_T0017_READ,
             "rating_changes": [],
-            "lists": [
-                {"id": "rif-elo", "rated": True, "reason": None, "job_id": None, "review": None},
-                {"id": "rif-whr", "rated": True, "reason": None, "job_id": 1, "review": None},
-            ],
+            "stale_lists": _ELO_STALE_LISTS,
+            "lists": _T0017_LISTS,
             "player_reviews": [],
         },
     },
@@ -335,13 +354,16 @@ SUBMIT_TOURNAMENT["pending-review"] = {
         "games": [{"id": None, "round": None, **_stored_game(game), "date": _DEMO["end"]} for game in _DEMO["games"]],
         "standings": [],
         "rating_changes": [],
+        "stale_lists": [],
         "lists": [
-            {"id": "eru", "rated": False, "job_id": None, "review": None,
+            {"id": "eru", "rated": False, "job_id": None, "review": None, "no_recompute_reason": _NOT_RATED,
              "reason": "the tournament is marked none of: eru_calendar, referee_accepted, international"},
-            {"id": "rif-elo", "rated": False, "job_id": None, "review": None,
+            {"id": "rif-elo", "rated": False, "job_id": None, "review": None, "no_recompute_reason": _NOT_RATED,
              "reason": "the tournament ends on 2024-05-02, after the list's last day 2021-08-07"},
             {"id": "rif-whr", "rated": False, "job_id": None, "review": "pending",
-             "reason": "an officer of the list has not confirmed it yet (POST /v1/rating-lists/rif-whr/reviews/{tournament_id})"},
+             "reason": "an officer of the list has not confirmed it yet (POST /v1/rating-lists/rif-whr/reviews/{tournament_id})",
+             "no_recompute_reason": "the tournament waits for the review of an officer of the list, whose confirmation "
+             "queues its recompute (POST /v1/rating-lists/rif-whr/reviews/demo-2024)"},
         ],
         "player_reviews": [],
     },
@@ -380,23 +402,30 @@ _JUVISY_READ = {
     ],
     "standings": REAL_GO_TOURNAMENT["standings"],
     "rating_changes": [],
+    # rivne's parameters were changed before (the params example), and it has not been recomputed since.
+    "stale_lists": [{"list_id": "rivne", **_RIVNE_STALE}],
 }  # fmt: skip
 SUBMIT_TOURNAMENT["juvisy-2019"] = {
     "summary": "The Go tournament, stored with its own standings",
-    "description": "`standings` as the file gave them, by place; the Go list rates it and queues its recompute.",
+    "description": "`standings` as the file gave them, by place; the Go list rates it and queues its recompute, "
+    "which reads the parameters changed before (until it has run, the list is stale: `stale_lists`).",
     "value": {
         **_JUVISY_READ,
-        "lists": [{"id": "rivne", "rated": True, "reason": None, "job_id": 3, "review": None}],
+        "lists": [{"id": "rivne", "rated": True, "reason": None, "job_id": 3, "review": None, "no_recompute_reason": None}],
         "player_reviews": [],
     },
 }
 GET_TOURNAMENT = {
     **_example(
-        "The real tournament of 2017 after the rif-whr list's recompute", {**_T0017_READ, "rating_changes": _T0017_CHANGES}
+        "The real tournament of 2017 after the rif-whr list's recompute",
+        {**_T0017_READ, "rating_changes": _T0017_CHANGES, "stale_lists": _ELO_STALE_LISTS},
+        "rif-elo rates it too, but has not been recomputed since the file's first tournament was submitted "
+        "(`stale_lists`): it shows no change of it yet.",
     ),
     "juvisy-2019": {
         "summary": "A Go tournament with its own standings",
-        "description": "Its places and tie-breaks (MMS, SOS, SOSOS) as its file gave them; no list has rated it yet.",
+        "description": "Its places and tie-breaks (MMS, SOS, SOSOS) as its file gave them; no list has rated it yet, "
+        "and rivne is stale since its parameters changed.",
         "value": _JUVISY_READ,
     },
 }
@@ -405,10 +434,8 @@ _T0017_CORRECTED: dict[str, Any] = {
     "country": "CHN",
     "players": [{**player, "country": "CHN"} if player["id"] == "3578" else player for player in _T0017_PLAYERS],
     "rating_changes": _T0017_CHANGES,
-    "lists": [
-        {"id": "rif-elo", "rated": True, "reason": None, "job_id": None, "review": None},
-        {"id": "rif-whr", "rated": True, "reason": None, "job_id": 2, "review": None},
-    ],
+    "stale_lists": _ELO_STALE_LISTS,
+    "lists": [_T0017_LISTS[0], {**_T0017_LISTS[1], "job_id": 2}],
     "player_reviews": [],
 }
 REPLACE_TOURNAMENT = {
@@ -426,6 +453,8 @@ WITHDRAW_TOURNAMENT = _example(
         **_T0017_CORRECTED,
         "withdrawn_at": "2026-11-24T19:24:09.604021Z",
         "withdrawn_reason": "entered twice",
+        # No stale list rates it now, and rif-elo, never computed, shows none of its changes.
+        "stale_lists": [],
         "lists": [
             {
                 "id": "rif-elo",
@@ -433,6 +462,7 @@ WITHDRAW_TOURNAMENT = _example(
                 "reason": "the tournament was withdrawn: entered twice",
                 "job_id": None,
                 "review": None,
+                "no_recompute_reason": _ELO_NOT_AUTOMATIC,
             },
             {
                 "id": "rif-whr",
@@ -440,11 +470,13 @@ WITHDRAW_TOURNAMENT = _example(
                 "reason": "the tournament was withdrawn: entered twice",
                 "job_id": 2,
                 "review": None,
+                "no_recompute_reason": None,
             },
         ],
     },
     "Still stored and readable; rif-whr, which rated it, joins the recompute the correction had queued (job 2). "
-    "Until that has run, `rating_changes` are those of the current snapshot.",
+    "Until that has run, `rating_changes` are those of the current snapshot. rif-elo, which rated it too, queues "
+    "none and stays stale.",
 )
 RESTORE_TOURNAMENT = _example(
     "The real tournament of 2017, restored",
@@ -655,6 +687,8 @@ _RIF_WHR = {
     "requires_review": False,
     "current_snapshot_id": 1,
     "publication_days": None,
+    "stale_since": None,
+    "stale_reason": None,
 }
 _RIF_ELO: dict[str, Any] = {
     "id": "rif-elo",
@@ -667,14 +701,18 @@ _RIF_ELO: dict[str, Any] = {
     "requires_review": False,
     "current_snapshot_id": None,
     "publication_days": ["04-30", "08-31", "12-31"],
+    "stale_since": _ELO_STALE_SINCE,
+    "stale_reason": _ELO_STALE_REASON,
 }
 _RIVNE = {"id": "rivne", "name": "Go club rating (Rivne)", "system": "rivne", "category": "go",
           "params": {"newcomer_start": "rank"}, "eligibility": {"rated_only": True}, "auto_recompute": True,
-          "requires_review": False, "current_snapshot_id": None, "publication_days": None}  # fmt: skip
+          "requires_review": False, "current_snapshot_id": None, "publication_days": None, "stale_since": None,
+          "stale_reason": None}  # fmt: skip
 _ERU = {"id": "eru", "name": "Estonian kyu/dan ranks and rating (ERU)", "system": "eru", "category": "renju",
         "params": {"first_rank": "15k"},
         "eligibility": {"rated_only": True, "recognised_by": ["eru_calendar", "referee_accepted", "international"]},
-        "auto_recompute": True, "requires_review": False, "current_snapshot_id": None, "publication_days": None}  # fmt: skip
+        "auto_recompute": True, "requires_review": False, "current_snapshot_id": None, "publication_days": None,
+        "stale_since": None, "stale_reason": None}  # fmt: skip
 LIST_RATING_LISTS = _example(
     "The lists a new installation has, the WHR list recomputed once",
     [
@@ -690,6 +728,8 @@ LIST_RATING_LISTS = _example(
             "requires_review": False,
             "current_snapshot_id": None,
             "publication_days": None,
+            "stale_since": None,
+            "stale_reason": None,
         },
         _RIF_ELO,
         _RIF_WHR,
@@ -704,6 +744,8 @@ LIST_RATING_LISTS = _example(
             "requires_review": False,
             "current_snapshot_id": None,
             "publication_days": None,
+            "stale_since": None,
+            "stale_reason": None,
         },
         _RIVNE,
     ],  # fmt: skip
@@ -724,11 +766,18 @@ UPDATE_RATING_LIST_PARAMS = {
     },
     "rivne": {
         "summary": "The Go list, newcomers starting from their declared rating",
-        "value": {**_RIVNE, "params": {"newcomer_start": "declared_rating"}},
+        "description": "The new parameter applies from the list's next recompute, which this change does not queue: "
+        "the list is stale until then (`stale_since`).",
+        "value": {**_RIVNE, "params": {"newcomer_start": "declared_rating"}, **_RIVNE_STALE},
     },
     "eru": {
         "summary": "The Estonian list, unranked newcomers evaluated from 12 kyu",
-        "value": {**_ERU, "params": {"first_rank": "12k"}},
+        "value": {
+            **_ERU,
+            "params": {"first_rank": "12k"},
+            "stale_since": "2026-11-24T19:24:10.012003Z",
+            "stale_reason": "parameters changed: first_rank '15k' → '12k'",
+        },
     },
 }
 
@@ -814,6 +863,8 @@ GET_RATINGS = _example(
         "list_date": "2026-11-23",
         "as_of": "2019-12-15",
         "compared_with": {"number": 1, "date": "2017-12-31", "title": "RIF rating list, December 2017"},
+        "stale_since": None,
+        "stale_reason": None,
         "items": _TOP_THREE_2019,
         "total": 128,
         "limit": 3,
@@ -829,6 +880,8 @@ GET_PLAYER_HISTORY = _example(
         "player_id": "503",
         "list_id": "rif-whr",
         "snapshot_id": 1,
+        "stale_since": None,
+        "stale_reason": None,
         "points": [
             {
                 "date": "2009-11-18",

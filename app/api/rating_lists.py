@@ -45,7 +45,7 @@ from app.schemas.rating_lists import (
     WhatIfRead,
 )
 from app.schemas.tournaments import TournamentIn
-from app.services import jobs, publications, worker
+from app.services import jobs, publications, staleness, worker
 from app.services import rating_lists as service
 from app.services import what_if as what_if_service
 from app.settings import get_settings
@@ -68,8 +68,10 @@ def get_rating_list(list_id: ListIdPath, session: SessionDep) -> RatingListRead:
     """Read a rating list's configuration
 
     Its rating system, category, parameters, the rules deciding which tournaments it rates, whether it
-    recomputes itself after each submission, and the id of its current snapshot (null until its first
-    recompute). Its ratings are at `/v1/rating-lists/{list_id}/ratings`."""
+    recomputes itself after each submission, the id of its current snapshot (null until its first
+    recompute), and since when that snapshot no longer shows every change of its inputs (`stale_since`,
+    with what changed: a list that does not recompute itself, or a change that queued no recompute,
+    waits for the next recompute). Its ratings are at `/v1/rating-lists/{list_id}/ratings`."""
     return RatingListRead.model_validate(service.get_rating_list(session, list_id))
 
 
@@ -118,6 +120,8 @@ def update_rating_list_params(
     changes. They apply from the list's next recompute; the snapshots already computed keep the
     parameters they were computed with.
 
+    The list is stale from a change of its parameters until that recompute (`stale_since`).
+
     Needs an officer's key without limits or limited to this list (a 403 says which otherwise)."""
     return RatingListRead.model_validate(service.update_params(session, list_id, body, actor=caller.name))
 
@@ -136,7 +140,9 @@ def recompute_rating_list(
     The list is computed again from every stored tournament it rates, into a new snapshot that becomes
     current when the job succeeds; until then readers see the previous one. The 202 names the job,
     also in `Location`: follow it at `GET /v1/jobs/{job_id}`. Asking again while a recompute of the
-    list is still queued returns that job instead of queueing another.
+    list is still queued returns that job instead of queueing another. The job's snapshot clears the
+    list's `stale_since` when it read every change that made the list stale (one made while it ran
+    leaves the list stale).
 
     Needs an officer's key without limits or limited to this list (a 403 says which otherwise)."""
     job = jobs.trigger_recompute(session, list_id)
@@ -189,9 +195,12 @@ async def get_ratings(
     current list's rows carry each player's rating and place in the list's latest publication and
     the change (or `new`, `returned`), named in `compared_with`; an earlier snapshot's rows do not.
 
-    The answer carries an `ETag` and `Cache-Control`: sent back in `If-None-Match`, an unchanged page
-    is a 304 without a body, answered without reading any rating. A page belongs to its snapshot: a
-    player's changed name or country may show only from the list's next snapshot on."""
+    The current list's `stale_since` says since when it does not show every change of its inputs (the
+    list's own, see `GET /v1/rating-lists/{list_id}`). The answer carries an `ETag` and
+    `Cache-Control`: sent back in `If-None-Match`, an unchanged page is a 304 without a body, answered
+    without reading any rating; the ETag changes with the snapshot, the latest publication and the
+    list's going stale or fresh. A page belongs to its snapshot: a player's changed name or country may
+    show only from the list's next snapshot on."""
     query = {
         "as_of": as_of,
         "country": country,
@@ -205,7 +214,7 @@ async def get_ratings(
     current = await current_snapshot(list_id)
     if current is not None:
         if snapshot_id is None:
-            etag = reads_etag(current.snapshot_id, request.scope, current.publication)
+            etag = reads_etag(current.snapshot_id, request.scope, current.publication, current.stale_since)
         else:
             etag = reads_etag(snapshot_id, request.scope)
         if matches(if_none_match, etag):
@@ -221,19 +230,22 @@ def _ratings_answer(
 ) -> Response:
     with db.session_scope() as session:
         rating_list = service.get_rating_list(session, list_id)
-        # The current list's rows are compared with its latest publication; a pinned snapshot's are not.
+        # The current list's rows are compared with its latest publication, and it says whether it is
+        # stale; a pinned snapshot's do neither.
         latest = publications.latest_publication(session, list_id) if snapshot_id is None else None
         number = latest.number if latest is not None else None
+        stale = staleness.of(rating_list) if snapshot_id is None else None
+        stale_since = stale.since if stale is not None else None
         if snapshot_id is None:
-            etag = reads_etag(rating_list.current_snapshot_id, scope, number)
+            etag = reads_etag(rating_list.current_snapshot_id, scope, number, stale_since)
         else:
             etag = reads_etag(snapshot_id, scope)
         if matches(if_none_match, etag):
             return not_modified(etag, cache_control)
         snapshot = service.get_snapshot(session, list_id, snapshot_id)
         key: tuple[object, ...] | None = None
-        if snapshot is not None:  # (as in get_ratings: the current list's key names its latest publication)
-            key = ("ratings", snapshot.id, snapshot.created_at, number, *query.values())
+        if snapshot is not None:  # (as in get_ratings: the current list's key names its latest publication and mark)
+            key = ("ratings", snapshot.id, snapshot.created_at, number, stale_since, *query.values())
             if snapshot_id is not None:
                 key = ("pinned", *key)
 
@@ -248,6 +260,8 @@ def _ratings_answer(
                     list_date=snapshot.list_date if snapshot else None,
                     as_of=query["as_of"],
                     compared_with=compared_with,
+                    stale_since=stale_since,
+                    stale_reason=stale.reason if stale is not None else None,
                     items=rows,
                     total=total,
                     limit=query["limit"],
@@ -313,7 +327,8 @@ def replace_seeds(
     games; for `rivne` a rating and declared rank from a date on; for `eru` a rank with an Estonian or
     RIF rating, or a newcomer's first rank and the referee's bonus (ERU 4.8, 4.10). The list's system checks each seed;
     its players must be stored. The body replaces every seed of the list, all or nothing, and applies
-    from the next recompute. A list whose system takes no seeds (WHR) answers 422.
+    from the next recompute, which it does not queue: the list is stale until then (`stale_since`). A
+    list whose system takes no seeds (WHR) answers 422.
 
     Needs an officer's key without limits or limited to this list (a 403 says which otherwise)."""
     seeds = service.replace_seeds(session, list_id, [s.model_dump(exclude_none=True) for s in body.seeds], actor=caller.name)
@@ -389,11 +404,13 @@ def put_seed(
     its own counters (for `olufsen` the streaks toward a grade and an unrated player's recorded
     results; the `seed` of a player in the answer of `POST /v1/calc/olufsen/tournament` is such a body).
     The change is recorded as a revision with the earlier seed (none when the player had no seed), and
-    a list with `auto_recompute` queues its recompute (`job_id`).
+    a list with `auto_recompute` queues its recompute (`job_id`); another is stale until it is
+    recomputed (`stale_since`).
 
     Needs an officer's key without limits or limited to this list (a 403 says which otherwise)."""
     stored = service.put_seed(session, list_id, player_id, body.model_dump(exclude_none=True), actor=caller.name)
-    return PlayerSeedWritten.model_validate(stored).model_copy(update={"job_id": jobs.recompute_if_automatic(session, list_id)})
+    job_id = jobs.recompute_if_automatic(session, list_id, f"seed of {player_id} changed")
+    return PlayerSeedWritten.model_validate(stored).model_copy(update={"job_id": job_id})
 
 
 @router.delete(
@@ -406,11 +423,13 @@ def delete_seed(list_id: ListIdPath, player_id: PlayerIdPath, session: SessionDe
     """Remove one player's seed
 
     The other seeds stay. The removal is recorded as a revision keeping the seed, and a list with
-    `auto_recompute` queues its recompute (`job_id`). 404 when the player has no seed on the list.
+    `auto_recompute` queues its recompute (`job_id`); another is stale until it is recomputed
+    (`stale_since`). 404 when the player has no seed on the list.
 
     Needs an officer's key without limits or limited to this list (a 403 says which otherwise)."""
     service.delete_seed(session, list_id, player_id, actor=caller.name)
-    return SeedRemoved(list_id=list_id, player_id=player_id, job_id=jobs.recompute_if_automatic(session, list_id))
+    job_id = jobs.recompute_if_automatic(session, list_id, f"seed of {player_id} removed")
+    return SeedRemoved(list_id=list_id, player_id=player_id, job_id=job_id)
 
 
 @router.get(
@@ -433,14 +452,14 @@ async def get_player_history(
     The series a chart draws: one point per day on which the player's rating changed under the list's
     current snapshot, oldest first, each with the tournaments rated into it. Under WHR that is every
     day he played; under the historical Elo list the seeds, the ends of the 1995 rating periods and
-    the 1997 events (INTERPRETATIONS 6.21). Empty while the list has no snapshot. Cached like the
-    list's ratings: `ETag`, and a 304 for `If-None-Match`."""
+    the 1997 events (INTERPRETATIONS 6.21). Empty while the list has no snapshot; `stale_since` as the
+    list's. Cached like the list's ratings: `ETag`, and a 304 for `If-None-Match`."""
     current = await current_snapshot(list_id)
     if current is not None:
-        etag = reads_etag(current.snapshot_id, request.scope)
+        etag = reads_etag(current.snapshot_id, request.scope, stale_since=current.stale_since)
         if matches(if_none_match, etag):
             return not_modified(etag, CURRENT_CACHE)
-        body = response_cache.responses.get(("history", current.snapshot_id, current.created_at, player_id))
+        body = response_cache.responses.get(("history", current.snapshot_id, current.created_at, current.stale_since, player_id))
         if body is not None:
             return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": CURRENT_CACHE})
     return await run_in_threadpool(_history_answer, player_id, list_id, request.scope, if_none_match)
@@ -449,16 +468,26 @@ async def get_player_history(
 def _history_answer(player_id: str, list_id: str, scope: Scope, if_none_match: str | None) -> Response:
     with db.session_scope() as session:
         rating_list = service.get_rating_list(session, list_id)
-        etag = reads_etag(rating_list.current_snapshot_id, scope)
+        stale = staleness.of(rating_list)
+        stale_since = stale.since if stale is not None else None
+        etag = reads_etag(rating_list.current_snapshot_id, scope, stale_since=stale_since)
         if matches(if_none_match, etag):
             return not_modified(etag, CURRENT_CACHE)
         snapshot = service.get_snapshot(session, list_id, None)
-        key = ("history", snapshot.id, snapshot.created_at, player_id) if snapshot else None  # (as in get_player_history)
+        # (as in get_player_history)
+        key = ("history", snapshot.id, snapshot.created_at, stale_since, player_id) if snapshot else None
 
         def history() -> bytes:
             points = service.player_history(session, player_id, snapshot)
             snapshot_id = snapshot.id if snapshot else None
-            answer = {"player_id": player_id, "list_id": list_id, "snapshot_id": snapshot_id, "points": points}
+            answer = {
+                "player_id": player_id,
+                "list_id": list_id,
+                "snapshot_id": snapshot_id,
+                "stale_since": stale_since,
+                "stale_reason": stale.reason if stale is not None else None,
+                "points": points,
+            }
             return PlayerHistory.model_validate(answer).model_dump_json().encode()
 
         body = response_cache.responses.kept_or_built(key, history)

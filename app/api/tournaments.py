@@ -19,6 +19,7 @@ from app.schemas.tournaments import (
     GameRead,
     ListRating,
     RatingChangeRead,
+    StaleList,
     StandingRead,
     TieBreakRead,
     TournamentIn,
@@ -103,8 +104,10 @@ def submit_tournament(
 
     The 201 is sent once the transaction has committed, with `Location: /v1/tournaments/{id}`. Its
     `lists` say, for every rating list of the tournament's category, whether that list rates the
-    tournament (and why not) and which recompute it queued: a list with `auto_recompute` recomputes
-    itself after the submission. An id that is stored already is a 409: a correction is
+    tournament (and why not) and which recompute it queued, or why it queued none
+    (`no_recompute_reason`): a list with `auto_recompute` recomputes itself after the submission; one
+    without (the historical `rif-elo`) does not, and is stale from then until an officer recomputes it
+    (`stale_lists`, and the list's `stale_since`). An id that is stored already is a 409: a correction is
     `PUT /v1/tournaments/{tournament_id}`. So is a tournament whose games repeat a stored one's (the
     problem names it), unless `duplicate=intended` says both are real.
 
@@ -167,8 +170,10 @@ def replace_tournament(
     resolved, created and reviewed as in a submission. A tournament that does not exist is a 404 (submit it with
     `POST /v1/tournaments`), a body whose `id` differs from the path's a 422. Every list that rated
     the tournament before or rates it now, and recomputes itself, queues a recompute; the answer's
-    `lists` say which. The version it replaces is kept in the tournament's revisions. A withdrawn
-    tournament stays withdrawn.
+    `lists` say which, and why each other queued none (`no_recompute_reason`): one that does not
+    recompute itself (the historical `rif-elo`) shows the tournament as it was, and says it is stale
+    (`stale_lists`), until an officer recomputes it. The version it replaces is kept in the
+    tournament's revisions. A withdrawn tournament stays withdrawn.
 
     Needs the key of the organiser that submitted the tournament, or an officer's without limits or
     whose limits include every list that rates the tournament as it is and as the body makes it
@@ -188,7 +193,7 @@ def replace_tournament(
             actor=caller.name,
             if_match=service.versions_of(if_match),
         )
-        outcomes = service.queue_recomputes(session, body, also_for=rated_before)
+        outcomes = service.queue_recomputes(session, body, also_for=rated_before, change=revisions.CORRECTED)
         return _submitted(session, tournament_id, outcomes, corrected.player_reviews, response)
 
     submitted = _settled(session, tournament_id, "correction", caller, settings, store)
@@ -234,7 +239,7 @@ def withdraw_tournament(
         tournament = service.withdraw_tournament(
             session, tournament_id, reason, actor=caller.name, if_match=service.versions_of(if_match)
         )
-        outcomes = service.queue_recomputes(session, tournament, also_for=rated_before)
+        outcomes = service.queue_recomputes(session, tournament, also_for=rated_before, change=revisions.WITHDRAWN)
         return _submitted(session, tournament_id, outcomes, response=response)
 
     withdrawn = _settled(session, tournament_id, "withdrawal", caller, settings, store)
@@ -271,7 +276,8 @@ def restore_tournament(
     def store() -> TournamentSubmitted:
         authorise_tournament_change(session, caller, tournament_id, "Restoring")
         tournament = service.restore_tournament(session, tournament_id, actor=caller.name, if_match=service.versions_of(if_match))
-        return _submitted(session, tournament_id, service.queue_recomputes(session, tournament), response=response)
+        outcomes = service.queue_recomputes(session, tournament, change=revisions.RESTORED)
+        return _submitted(session, tournament_id, outcomes, response=response)
 
     restored = _settled(session, tournament_id, "restore", caller, settings, store)
     background.add_task(worker.wake)
@@ -321,6 +327,9 @@ def get_tournament(tournament_id: TournamentIdPath, session: SessionDep, respons
     The stored tournament as submitted (defaults filled in), every player of its games with what was
     declared for him there, its games in submission order, and each player's rating change under
     the current snapshot of every list that rates it (empty until a list has been recomputed).
+    `stale_lists` names each list rating it (or showing its changes) whose current snapshot does not
+    show every change since a moment (`stale_since`, and what changed): its changes here are those of
+    before, until the list is recomputed.
 
     The `ETag` header names the tournament's version (its latest revision): sent back in `If-Match`
     with a correction, withdrawal or restore, it makes the change only if nobody changed the
@@ -428,6 +437,10 @@ def _read(session: Session, tournament_id: str) -> TournamentRead:
         rating_changes=[
             RatingChangeRead(list_id=list_id, snapshot_id=snapshot_id, **{name: getattr(c, name) for name in _CHANGE_FIELDS})
             for list_id, snapshot_id, c in changes
+        ],
+        stale_lists=[
+            StaleList(list_id=mark.list_id, stale_since=mark.since, stale_reason=mark.reason)
+            for mark in service.stale_lists_of(session, tournament, {list_id for list_id, _, _ in changes})
         ],
     )
 

@@ -2,13 +2,14 @@
 request names in ``If-None-Match`` is still current.
 
 The ETag of a read of a list depends only on the path, the query as sent and the list's current
-snapshot (``reads_etag``), which this process knows without a database session
+snapshot and stale mark (``reads_etag``), which this process knows without a database session
 (``current_snapshot``, from ``app.services.current_snapshots``); so an unchanged page is a 304
 answered before any row is read."""
 
 from __future__ import annotations
 
 import hashlib
+from datetime import datetime
 
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
@@ -23,13 +24,17 @@ CURRENT_CACHE = "public, max-age=60, stale-while-revalidate=600"
 PINNED_CACHE = "public, max-age=31536000, immutable"
 
 
-def reads_etag(snapshot_id: int | None, scope: Scope, publication: int | None = None) -> str:
+def reads_etag(snapshot_id: int | None, scope: Scope, publication: int | None = None, stale_since: datetime | None = None) -> str:
     """The ETag of a list page or a history: the snapshot it is read from, the path and the query
     as sent (the same query written another way is another ETag, and only that); for the current
-    list, also its latest publication, which its rows are compared with."""
+    list, also its latest publication, which its rows are compared with, and since when it is stale
+    (the answer says so: a list goes stale without a new snapshot, and a copy from before must not
+    be answered 304)."""
     key = f"{snapshot_id}\n{scope['path']}\n{scope['query_string'].decode('latin-1')}"
     if publication is not None:
         key += f"\npublication {publication}"
+    if stale_since is not None:
+        key += f"\nstale since {stale_since.isoformat()}"
     return 'W/"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"'
 
 

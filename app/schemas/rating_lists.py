@@ -13,6 +13,22 @@ GENDER_FILTER_DESCRIPTION = "f: only women (the women's list), m: only men; the 
 Change = float | Literal["new", "returned"] | None
 
 
+STALE_SINCE_DESCRIPTION = (
+    "When the list's inputs first changed, after its current snapshot read them, by a change that queued no "
+    "recompute of it (RFC 3339, UTC): a tournament it rates submitted, corrected, withdrawn, restored or imported while "
+    "it does not recompute itself (`auto_recompute` false, the historical `rif-elo`), one of its seeds or all of them, "
+    "its parameters, or its reviews no longer required. From then on its ratings, its players' histories and the "
+    "`rating_changes` of its tournaments may show the list as it was before that change, until a recompute that read "
+    "the change succeeds (`POST /v1/rating-lists/{list_id}/recompute`, or the next one a submission queues for a list "
+    "that recomputes itself), which sets it back to null; a change made while a recompute runs leaves it set. Null: "
+    "the current snapshot shows every change but those whose own recompute is queued (the job their answer names)"
+)
+STALE_REASON_DESCRIPTION = (
+    "What changed first since the current snapshot, in a few words (e.g. `tournament T0017 corrected`, `seeds "
+    "replaced`); null when `stale_since` is"
+)
+
+
 class RatingListRead(BaseModel):
     """A rating list: which rule system rates which tournaments, with which parameters."""
 
@@ -43,6 +59,8 @@ class RatingListRead(BaseModel):
         description="Days of the year (MM-DD) on which the service publishes the list by itself, as of that day "
         "(`rif-elo`: 04-30, 08-31 and 12-31, the rating periods of text 000 #2); null for none",
     )
+    stale_since: dt.datetime | None = Field(None, description=STALE_SINCE_DESCRIPTION)
+    stale_reason: str | None = Field(None, description=STALE_REASON_DESCRIPTION)
 
 
 # A day every year has, MM-DD: the pattern states each month's length (so 02-29, 04-31 are refused by the contract itself).
@@ -151,6 +169,12 @@ class RatingsPage(BaseModel):
         description="The list's latest publication, which the rows' previous_rating, previous_rank and change are "
         "against; null when the list has none, or a snapshot was asked for (`snapshot_id`)",
     )
+    stale_since: dt.datetime | None = Field(
+        None,
+        description="The list's `stale_since` (see `GET /v1/rating-lists/{list_id}`): since then the current list does "
+        "not show every change of its inputs; null when it does, and for a snapshot asked for (`snapshot_id`)",
+    )
+    stale_reason: str | None = Field(None, description=STALE_REASON_DESCRIPTION)
     items: list[RatingRowRead] = Field(description="The page's players, best first")
     total: int = Field(description="Players the query selects, over all pages")
     limit: int = Field(description="Page size asked for")
@@ -207,6 +231,12 @@ class PlayerHistory(BaseModel):
     player_id: str = Field(description="The player")
     list_id: str = Field(description="The rating list")
     snapshot_id: int | None = Field(description="The list's current snapshot; null while it has none")
+    stale_since: dt.datetime | None = Field(
+        None,
+        description="The list's `stale_since` (see `GET /v1/rating-lists/{list_id}`): since then the snapshot the "
+        "points come from does not show every change of the list's inputs; null when it does",
+    )
+    stale_reason: str | None = Field(None, description=STALE_REASON_DESCRIPTION)
     points: list[HistoryPoint] = Field(description="One point per day his rating changed, oldest first")
 
 

@@ -290,6 +290,18 @@ class RatingChangeRead(BaseModel):
     )
 
 
+class StaleList(BaseModel):
+    """A rating list that rates the tournament (or shows its changes) and is stale: its current snapshot
+    may not show the tournament, or the players' ratings before it, as they are now."""
+
+    list_id: str = Field(description="The rating list")
+    stale_since: dt.datetime = Field(
+        description="The list's `stale_since` (see `GET /v1/rating-lists/{list_id}`): the first change of its inputs "
+        "its current snapshot does not show (RFC 3339, UTC)"
+    )
+    stale_reason: str = Field(description="What changed then, in a few words (e.g. `tournament T0017 corrected`)")
+
+
 class TournamentRead(TournamentSummary):
     """A stored tournament with its players, games and rating changes."""
 
@@ -304,6 +316,13 @@ class TournamentRead(TournamentSummary):
         default_factory=list,
         description="Each player's change under the current snapshot of every list that rates the tournament",
     )
+    stale_lists: list[StaleList] = Field(
+        default_factory=list,
+        description="Each list that rates the tournament as it is now, or whose current snapshot has changes of it "
+        "above, and is stale (its `stale_since`): its changes here, if any, are those of before the change named, "
+        "until the list is recomputed (a list that does not recompute itself, `rif-elo`, waits for an officer: "
+        "`POST /v1/rating-lists/{list_id}/recompute`). Empty when every such list shows every change",
+    )
 
 
 class ListRating(BaseModel):
@@ -313,6 +332,15 @@ class ListRating(BaseModel):
     rated: bool = Field(description="The list counts the tournament's played games")
     reason: str | None = Field(description="Why the list does not rate it, e.g. a time control below its minimum")
     job_id: int | None = Field(description="The recompute queued for the list (GET /v1/jobs/{job_id}); null when none was")
+    no_recompute_reason: str | None = Field(
+        None,
+        description="Why `job_id` is null, in words: the list does not rate the tournament, before or now (its ratings "
+        "do not change); the tournament waits for the review of an officer of the list (`review` pending, whose "
+        "confirmation queues the recompute); or the list does not recompute itself (`auto_recompute` false, the "
+        "historical `rif-elo`): it shows the tournament as it was until an officer recomputes it (`POST "
+        "/v1/rating-lists/{list_id}/recompute`) and is stale until then (`stale_since` of the list, and this answer's "
+        "`stale_lists`). Null when a recompute was queued",
+    )
     review: Literal["pending", "confirmed", "rejected"] | None = Field(
         None,
         description="For a list that requires an officer's confirmation (`requires_review`): the tournament's review, "

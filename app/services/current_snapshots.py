@@ -7,6 +7,8 @@ The lists' current snapshots are read in one query at most once per ``REFRESH_SE
 at once after this process commits a write (a recompute, a correction, a changed setting): an
 answer is never stale after this process wrote, and at most ``REFRESH_SECONDS`` old after another
 process did (one uvicorn worker runs the recompute worker too, so by default there is no other).
+A list that goes stale (``app.services.staleness``) changes what its reads say without a new
+snapshot: its mark is read with the snapshot, and is part of their ETags and kept answers too.
 """
 
 from __future__ import annotations
@@ -26,12 +28,14 @@ REFRESH_SECONDS = 1.0
 
 class Current(NamedTuple):
     """A list's current snapshot: its id and creation time (together they name it for good), or
-    None and None before the list's first recompute; and the number of its latest publication,
-    which the live list's rows are compared with (None before the first)."""
+    None and None before the list's first recompute; the number of its latest publication, which
+    the live list's rows are compared with (None before the first); and since when the list is stale
+    (``app.services.staleness``), which its reads say: a list goes stale without a new snapshot."""
 
     snapshot_id: int | None
     created_at: datetime | None
     publication: int | None = None
+    stale_since: datetime | None = None
 
 
 NONE = Current(None, None)
@@ -55,13 +59,13 @@ class CurrentSnapshots:
     def read(self, engine: Engine) -> None:
         """Read every list's current snapshot (one query; call it off the event loop)."""
         latest = select(func.max(Publication.number)).where(Publication.list_id == RatingList.id).scalar_subquery()
-        query = select(RatingList.id, RatingList.current_snapshot_id, RatingSnapshot.created_at, latest).outerjoin(
-            RatingSnapshot, RatingSnapshot.id == RatingList.current_snapshot_id
-        )
+        query = select(
+            RatingList.id, RatingList.current_snapshot_id, RatingSnapshot.created_at, latest, RatingList.stale_since
+        ).outerjoin(RatingSnapshot, RatingSnapshot.id == RatingList.current_snapshot_id)
         with engine.connect() as connection:
             current = {
-                list_id: Current(snapshot_id, created_at, publication)
-                for list_id, snapshot_id, created_at, publication in connection.execute(query)
+                list_id: Current(snapshot_id, created_at, publication, stale_since)
+                for list_id, snapshot_id, created_at, publication, stale_since in connection.execute(query)
             }
         with self._lock:
             self._engine, self._read_at, self._current = engine, time.monotonic(), current

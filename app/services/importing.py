@@ -22,12 +22,14 @@ from app.importers.source import FileRefused, ImportOptions, SubmissionSource
 from app.models import Game, Player, Tournament
 from app.problems import Conflict, InvalidInput, PayloadTooLarge, validation_message
 from app.schemas.tournaments import TournamentIn
+from app.services import revisions
 from app.services.bulk_load import drop_game_player_indexes, finish_import, leaves_for_later
 from app.services.player_identity import KnownPlayers, match_go_players
 from app.services.player_reviews import describe_review, queue_possible_duplicates
 from app.services.reviews import lists_rating
 from app.services.tournaments import (
-    CheckedTournament,
+    Changed,
+    PendingTournaments,
     RepeatedTournament,
     SubmittedTournament,
     check_new_tournament,
@@ -53,7 +55,8 @@ SERVICE_REASONS = {
     " would answer 4xx): nothing of it is stored; the examples give its first problem and where it is",
     GAME_OF_REFUSED_TOURNAMENT: "the game's tournament was refused (see above), so the game is not stored",
     REPEATED_TOURNAMENT: "most of its played games are a stored tournament's under another id (the same file imported"
-    " under other ids, or another file of the same event): it is not stored twice; the examples name the stored one",
+    " under other ids, or another file of the same event; a tournament of one or two played games: all of them, and"
+    " all the stored one's): it is not stored twice; the examples name the stored one",
     AMBIGUOUS_PLAYER: "a Go player whose name matches several stored players (the examples name them): with an EGF PIN"
     " he is stored as a record of his own (<id>-<PIN>), never merged into one of them by guess; an officer merges"
     " records of one person (POST /v1/players/{id}/merge)",
@@ -74,6 +77,9 @@ class ImportReport:
     rejected: Counter[str] = field(default_factory=Counter)
     # The recompute queued for each list that rates a stored or corrected tournament, as a submission queues it.
     jobs_queued: dict[str, int] = field(default_factory=dict)
+    # Each list whose ratings the stored or corrected tournaments move and that queued no recompute
+    # (it does not recompute itself): why, as a submission's answer says it. It is stale until recomputed.
+    not_recomputed: dict[str, str] = field(default_factory=dict)
     examples: dict[str, list[str]] = field(default_factory=dict)
     explanations: dict[str, str] = field(default_factory=dict)
     # What the file said of stored players and did not change, by kind (details, possible_duplicate):
@@ -273,6 +279,7 @@ class _BatchOutcome:
     player_reviews: list[tuple[str, str]] = field(default_factory=list)
     # The players the batch created, each with the tournament that created him, in order.
     created: dict[str, str] = field(default_factory=dict)
+    not_recomputed: dict[str, str] = field(default_factory=dict)
 
     def add(self, other: _BatchOutcome) -> None:
         self.stored += other.stored
@@ -282,6 +289,7 @@ class _BatchOutcome:
         self.jobs_queued |= other.jobs_queued
         self.player_reviews += other.player_reviews
         self.created |= other.created
+        self.not_recomputed |= other.not_recomputed
 
     def note_reviews(self, stored: Sequence[SubmittedTournament]) -> None:
         for one in stored:
@@ -294,6 +302,7 @@ class _BatchOutcome:
         report.tournaments_stored += self.stored
         report.tournaments_unchanged += self.unchanged
         report.jobs_queued |= self.jobs_queued
+        report.not_recomputed |= self.not_recomputed
         for reason, example, count in self.rejections:
             source.reject(reason, example, count=count)
         for kind, example in self.player_reviews:
@@ -309,8 +318,8 @@ def _import_batch(session: Session, batch: list[dict[str, Any]], max_games: int,
     ``left``: what the import leaves for its end (``_LeftForEnd``)."""
     outcome = _BatchOutcome()
     with _batch_savepoint(session):
-        pending: list[CheckedTournament] = []
-        queued: list[tuple[TournamentIn, frozenset[str]]] = []
+        pending = PendingTournaments()
+        queued: list[Changed] = []
         # The ids stored before the batch, read at once; one the batch reaches again (stored by it, or
         # pending) is looked up when it comes.
         seen = _stored_ids(session, [raw["id"] for raw in batch if isinstance(raw.get("id"), str)])
@@ -332,29 +341,29 @@ def _import_batch(session: Session, batch: list[dict[str, Any]], max_games: int,
                             session, submission, max_games=max_games, pending=pending, find_duplicates=False, known=known
                         )
                     )
-                    queued.append((submission, frozenset()))
+                    queued.append(Changed(submission))
                     continue
                 _store_pending(session, outcome, pending, left)
                 known.forget_new()
-                pending = []
+                pending = PendingTournaments()
                 # Looked up once the pending ones are stored: the batch may have stored this id itself.
                 stored = again and session.get(Tournament, submission.id) is not None
                 if stored and stores_same(session, submission):
                     outcome.unchanged += 1
                     continue
-                rated_before = frozenset[str]()
                 if not stored:
                     done = submit_tournament(session, submission, max_games=max_games, actor=IMPORT_ACTOR, find_duplicates=False)
+                    queued.append(Changed(submission))
                 else:
                     rated_before = lists_rating(session, submission.id)
                     done = replace_tournament(
                         session, submission.id, submission, max_games=max_games, actor=IMPORT_ACTOR, find_duplicates=False
                     )
+                    queued.append(Changed(submission, rated_before, revisions.CORRECTED))
                 outcome.note_reviews([done])
                 known.forget_new()  # the players it created are stored now
                 outcome.stored += 1
                 outcome.games_stored += len(submission.games)
-                queued.append((submission, rated_before))
             except RepeatedTournament as repeat:
                 outcome.rejections.append((REPEATED_TOURNAMENT, f"tournament {raw['id']}: {repeat.errors[0].detail}", 1))
             except (InvalidInput, PayloadTooLarge, Conflict) as problem:
@@ -373,14 +382,16 @@ def _import_batch(session: Session, batch: list[dict[str, Any]], max_games: int,
             for list_outcome in outcomes:
                 if list_outcome.job_id is not None:
                     outcome.jobs_queued[list_outcome.list_id] = list_outcome.job_id
+                elif list_outcome.went_stale and list_outcome.no_recompute_reason is not None:
+                    outcome.not_recomputed[list_outcome.list_id] = list_outcome.no_recompute_reason
     session.expunge_all()  # written: the transaction's later batches do not keep its objects
     return outcome
 
 
-def _store_pending(session: Session, outcome: _BatchOutcome, pending: list[CheckedTournament], left: _LeftForEnd) -> None:
-    outcome.note_reviews(store_new_tournaments(session, pending, actor=IMPORT_ACTOR, search_terms_later=left.deferring))
+def _store_pending(session: Session, outcome: _BatchOutcome, pending: PendingTournaments, left: _LeftForEnd) -> None:
+    outcome.note_reviews(store_new_tournaments(session, pending.checked, actor=IMPORT_ACTOR, search_terms_later=left.deferring))
     outcome.stored += len(pending)
-    outcome.games_stored += sum(len(checked.submission.games) for checked in pending)
+    outcome.games_stored += sum(len(checked.submission.games) for checked in pending.checked)
 
 
 def _freeze_earlier_objects() -> bool:

@@ -34,7 +34,7 @@ from app.models import (
     RatingSnapshot,
 )
 from app.problems import NotFound
-from app.services import entry_positions, job_events, recompute, snapshot_preparation
+from app.services import entry_positions, job_events, recompute, snapshot_preparation, staleness
 from app.services.rating_lists import get_rating_list
 from app.transactions import is_permanent
 
@@ -74,10 +74,12 @@ def trigger_recompute(session: Session, list_id: str) -> Job:
     raise RuntimeError(f"no queued job of list {list_id!r} after three attempts")
 
 
-def recompute_if_automatic(session: Session, list_id: str) -> int | None:
+def recompute_if_automatic(session: Session, list_id: str, change: str) -> int | None:
     """The list's input changed outside a submission (a seed): its recompute queued, as a submission
-    queues it, when the list recomputes itself (``auto_recompute``); None otherwise."""
+    queues it, when the list recomputes itself (``auto_recompute``); None otherwise, and the list is
+    stale from this ``change`` on (``app.services.staleness``)."""
     if not get_rating_list(session, list_id).auto_recompute:
+        staleness.mark(session, [list_id], change)
         return None
     return trigger_recompute(session, list_id).id
 
@@ -244,7 +246,12 @@ def write_snapshot(session: Session, job_id: int, data: recompute.SnapshotData, 
         entry_positions.with_positions(data.entries, **_POSITION_FIELDS),
         same={"snapshot_id": snapshot.id},
     )
-    session.execute(update(RatingList).where(RatingList.id == job.list_id).values(current_snapshot_id=snapshot.id))
+    # The list's stale mark goes with it, if the recompute read every change that made it stale.
+    session.execute(
+        update(RatingList)
+        .where(RatingList.id == job.list_id)
+        .values(current_snapshot_id=snapshot.id, **staleness.cleared_if_read(data.input_changes))
+    )
     job.status = SUCCEEDED
     job.progress = 1.0
     job.snapshot_id = snapshot.id

@@ -91,6 +91,19 @@ def value_of_columns(
     return {"tournament_id": tournament_id, "players": json.dumps(list(number)), "games": records.tobytes()}
 
 
+def games_of(players: str, games: bytes) -> list[tuple[date, str, str, str]]:
+    """A stored value's played games as a repeat check compares them (``TournamentIn.played_games``):
+    day, black, white and result, in submission order."""
+    ids = json.loads(players)
+    return [
+        (date.fromordinal(day), ids[black], ids[white], _RESULT_OF_HALF_POINTS[half_points])
+        for black, white, day, half_points in np.frombuffer(games, dtype=RECORD).tolist()
+    ]
+
+
+_RESULT_OF_HALF_POINTS = {half_points: result for result, half_points in _HALF_POINTS.items()}
+
+
 @lru_cache(maxsize=4096)
 def _ordinal(value: date | str) -> int:
     return (date.fromisoformat(value) if isinstance(value, str) else value).toordinal()

@@ -20,12 +20,13 @@ from app.models import (
     RatingList,
     RatingSeed,
     RatingSnapshot,
+    TournamentReview,
 )
 from app.problems import Conflict, FieldError, InvalidInput, NotFound
 from app.rating.registry import UnknownSystem, get_system
 from app.rating.system import NO_DAY, RatingSystem
 from app.schemas.rating_lists import RatingRowRead
-from app.services import revisions, timelines
+from app.services import revisions, staleness, timelines
 from app.services.players import full_name
 
 STATUSES = ("active", "inactive", "provisional")
@@ -72,6 +73,8 @@ def update_params(session: Session, list_id: str, params: dict[str, Any], *, act
     _record_list_change(
         session, rating_list, revisions.PARAMS_CHANGED, actor, "params: " + ("; ".join(changed) or "unchanged"), previous
     )
+    if changed:  # (they apply from the next recompute, which nothing queues)
+        staleness.mark(session, [list_id], "parameters changed: " + "; ".join(changed))
     return rating_list
 
 
@@ -86,7 +89,19 @@ def update_settings(session: Session, list_id: str, settings: dict[str, Any], *,
     _record_list_change(
         session, rating_list, revisions.SETTINGS_CHANGED, actor, "settings: " + ("; ".join(changed) or "unchanged"), previous
     )
+    if previous.get("requires_review") and not rating_list.requires_review and _holds_back(session, list_id):
+        # What waited (pending, rejected) counts again from the next recompute, which nothing queues.
+        staleness.mark(session, [list_id], "reviews no longer required")
     return rating_list
+
+
+def _holds_back(session: Session, list_id: str) -> bool:
+    """Whether the list has a tournament its reviews leave out (pending or rejected: not confirmed,
+    app.services.reviews' statuses, which import this module)."""
+    held = select(TournamentReview.tournament_id).where(
+        TournamentReview.list_id == list_id, TournamentReview.status != "confirmed"
+    )
+    return session.scalar(held.limit(1)) is not None
 
 
 def get_snapshot(session: Session, list_id: str, snapshot_id: int | None) -> RatingSnapshot | None:
@@ -218,6 +233,8 @@ def replace_seeds(session: Session, list_id: str, seeds: list[dict[str, Any]], *
     session.execute(delete(RatingSeed).where(RatingSeed.list_id == list_id))
     if validated:
         session.execute(insert(RatingSeed), [{"title": None, "counters": None, **seed, "list_id": list_id} for seed in validated])
+    # They apply from the next recompute, which nothing queues (docs/decisions.md 7.45).
+    staleness.mark(session, [list_id], "seeds replaced")
     stored = get_seeds(session, list_id)
     before, after = {s["player_id"]: s for s in previous}, {s.player_id: _seed_version(s) for s in stored}
     summary = (

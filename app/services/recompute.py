@@ -99,6 +99,9 @@ class SnapshotData:
     inputs_digest: str | None = None
     service_version: str | None = None
     input_tournaments: list[str] = field(default_factory=list)
+    # The list's count of changes that made it stale, as read before its inputs
+    # (app.services.staleness): its snapshot clears the mark only if the count is still this.
+    input_changes: int = 0
 
 
 def compute_snapshot(
@@ -116,6 +119,8 @@ def compute_snapshot(
     (``verify``)."""
     system = get_system(rating_list.system)
     params = system.params(rating_list.params)
+    # Read with the list's row, before any input: a change counted after it may be missing from them.
+    input_changes = rating_list.input_changes
     started = time.perf_counter()
     columns: GameColumns | None = None
     if system.columnar:
@@ -159,6 +164,7 @@ def compute_snapshot(
         inputs_digest=digest,
         service_version=provenance.service_version(),
         input_tournaments=[t.id for t in tournaments],
+        input_changes=input_changes,
     )
 
 

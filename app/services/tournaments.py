@@ -3,10 +3,10 @@ work (the request's session dependency, or the CLI's session scope) commits or r
 rejected submission stores nothing."""
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import Any, NamedTuple, overload
 
 from sqlalchemy import Row, Select, bindparam, delete, func, insert, select
 from sqlalchemy.orm import Session
@@ -26,8 +26,8 @@ from app.models import (
 from app.problems import Conflict, FieldError, InvalidInput, NotFound, PayloadTooLarge, PreconditionFailed, Problem
 from app.rating.system import Change
 from app.schemas.tournaments import TOURNAMENT_PLAYER_FIELDS, Result, TournamentIn
-from app.services import played_games, reviews, revisions, snapshot_changes
-from app.services.eligibility import Requirement, TournamentFields, reasons_not_met, requirements
+from app.services import played_games, reviews, revisions, snapshot_changes, staleness
+from app.services.eligibility import Requirement, TournamentFields, reasons_not_met, reasons_not_rated, requirements
 from app.services.jobs import trigger_recompute
 from app.services.player_identity import (
     KnownPlayers,
@@ -107,7 +107,7 @@ def check_new_tournament(
     *,
     max_games: int,
     allow_duplicate: bool = False,
-    pending: Sequence[CheckedTournament] = (),
+    pending: Sequence[TournamentIn] = (),
     find_duplicates: bool = True,
     known: KnownPlayers | None = None,
 ) -> CheckedTournament:
@@ -115,14 +115,14 @@ def check_new_tournament(
     submission with its players named as stored, holding them against a merge until the transaction
     ends. ``pending``: new tournaments checked before it in the same batch and not stored yet, whose
     players count as stored and whose games as stored games (a batch holds no tournament matched by
-    external id or name: see ``stored_alone``). ``find_duplicates`` False: its new players' namesakes
+    external id or name: see ``stored_alone``); as a ``PendingTournaments``, a small tournament's
+    repeat among them is found by one look-up. ``find_duplicates`` False: its new players' namesakes
     are not looked up (an import looks up all its new players' at its end); ``known``: its batch's
     players' identity fields, read at once."""
-    earlier = [checked.submission for checked in pending]
-    resolved = resolve_players(session, submission, hold=True, pending=earlier, find_duplicates=find_duplicates, known=known)
-    _validate(session, resolved.submission, max_games=max_games, pending=earlier)
+    resolved = resolve_players(session, submission, hold=True, pending=pending, find_duplicates=find_duplicates, known=known)
+    _validate(session, resolved.submission, max_games=max_games, pending=pending)
     if not allow_duplicate:
-        _refuse_a_repeat(session, resolved.submission, earlier)
+        _refuse_a_repeat(session, resolved.submission, pending)
     return CheckedTournament(resolved.submission, resolved.players)
 
 
@@ -396,39 +396,71 @@ class ListOutcome:
     reason: str | None
     job_id: int | None
     review: str | None = None  # the status of the tournament's review by the list, if it requires one
+    no_recompute_reason: str | None = None  # why ``job_id`` is None (one of the sentences below)
+    went_stale: bool = False  # its ratings change, no recompute was queued: marked stale (NOT_AUTOMATIC)
+
+
+# Why a list queued no recompute for a change of a tournament, in the answer's words (ListRating).
+NOT_RATED = "the list does not rate the tournament, and did not before the change: its ratings do not change"
+AWAITING_REVIEW = (
+    "the tournament waits for the review of an officer of the list, whose confirmation queues its recompute "
+    "(POST /v1/rating-lists/{list_id}/reviews/{tournament_id})"
+)
+NOT_AUTOMATIC = (
+    "the list does not recompute itself (auto_recompute false): it shows the tournament as it was until an "
+    "officer recomputes it (POST /v1/rating-lists/{list_id}/recompute), and is stale until then (its stale_since)"
+)
+
+
+class Changed(NamedTuple):
+    """A stored tournament whose change the lists are told of (``queue_recomputes_of``): the lists
+    that rated it before the change (a correction, a withdrawal), and the change in a word, as its
+    revision names it ("submitted", "corrected", ...)."""
+
+    tournament: TournamentFields
+    rated_before: frozenset[str] = frozenset()
+    change: str = revisions.SUBMITTED
 
 
 def queue_recomputes(
-    session: Session, submission: TournamentFields, *, also_for: frozenset[str] = frozenset()
+    session: Session,
+    submission: TournamentFields,
+    *,
+    also_for: frozenset[str] = frozenset(),
+    change: str = revisions.SUBMITTED,
 ) -> list[ListOutcome]:
     """Say, for every list of the submission's category, whether it rates the tournament, and queue
     a recompute of each one that does and recomputes itself (``auto_recompute``), in the caller's
     transaction: the job exists exactly when the tournament does. A queued job of the list absorbs
-    the request (the partial unique index on queued jobs), so a burst of submissions is one job.
-    ``also_for``: lists that rated the tournament before a correction and must drop it now."""
-    return queue_recomputes_of(session, [(submission, also_for)])[0]
+    the request (the partial unique index on queued jobs), so a burst of submissions is one job. A
+    list whose ratings the change moves and that does not recompute itself is marked stale instead
+    (``app.services.staleness``); each outcome says why no job was queued, when none was.
+    ``also_for``: lists that rated the tournament before a correction and must drop it now;
+    ``change``: what happened to it, in a word ("corrected")."""
+    return queue_recomputes_of(session, [Changed(submission, also_for, change)])[0]
 
 
-def queue_recomputes_of(
-    session: Session, submissions: Sequence[tuple[TournamentFields, frozenset[str]]]
-) -> list[list[ListOutcome]]:
-    """``queue_recomputes`` for several stored tournaments (each with its ``also_for``) at once: the
-    lists and the reviews read once, each list's recompute queued once (the queue coalesces them)."""
+def queue_recomputes_of(session: Session, submissions: Sequence[Changed]) -> list[list[ListOutcome]]:
+    """``queue_recomputes`` for several stored tournaments at once: the lists and the reviews read
+    once, each list's recompute queued once (the queue coalesces them), each list that goes stale
+    marked once, from the first of them that moves it."""
     under_review: dict[str, dict[str, str]] = {}
-    for some in in_lists(sorted({submission.id for submission, _ in submissions})):
+    for some in in_lists(sorted({changed.tournament.id for changed in submissions})):
         for tournament_id, list_id, status in session.execute(
             select(TournamentReview.tournament_id, TournamentReview.list_id, TournamentReview.status).where(
                 TournamentReview.tournament_id.in_(some)
             )
         ):
             under_review.setdefault(tournament_id, {})[list_id] = status
-    categories = sorted({submission.category for submission, _ in submissions})
+    categories = sorted({changed.tournament.category for changed in submissions})
     lists = list(session.scalars(select(RatingList).where(RatingList.category.in_(categories)).order_by(RatingList.id)))
     jobs: dict[str, int] = {}
+    stale: dict[str, list[Changed]] = {}  # by list: the changes that move it with no job queued
     # Each list's requirements under each review status, built once for the batch (they are SQL too).
     rules: dict[tuple[str, str | None], list[Requirement]] = {}
     outcomes = []
-    for submission, also_for in submissions:
+    for changed in submissions:
+        submission, also_for = changed.tournament, changed.rated_before
         reviewed = under_review.get(submission.id, {})
         of_submission = []
         for rating_list in lists:
@@ -438,14 +470,55 @@ def queue_recomputes_of(
             if (rating_list.id, review) not in rules:
                 rules[rating_list.id, review] = requirements(rating_list, review)
             reasons = reasons_not_met(rules[rating_list.id, review], submission)
-            job_id = None
-            if rating_list.auto_recompute and (not reasons or rating_list.id in also_for):
-                if rating_list.id not in jobs:
-                    jobs[rating_list.id] = trigger_recompute(session, rating_list.id).id
-                job_id = jobs[rating_list.id]
-            of_submission.append(ListOutcome(rating_list.id, not reasons, "; ".join(reasons) or None, job_id, review))
+            job_id, why_not, went_stale = None, None, False
+            if not reasons or rating_list.id in also_for:  # its ratings change
+                if rating_list.auto_recompute:
+                    if rating_list.id not in jobs:
+                        jobs[rating_list.id] = trigger_recompute(session, rating_list.id).id
+                    job_id = jobs[rating_list.id]
+                else:
+                    stale.setdefault(rating_list.id, []).append(changed)
+                    why_not, went_stale = NOT_AUTOMATIC.format(list_id=rating_list.id), True
+            elif review == reviews.PENDING:
+                why_not = AWAITING_REVIEW.format(list_id=rating_list.id, tournament_id=submission.id)
+            else:
+                why_not = NOT_RATED
+            of_submission.append(
+                ListOutcome(rating_list.id, not reasons, "; ".join(reasons) or None, job_id, review, why_not, went_stale)
+            )
         outcomes.append(of_submission)
+    for list_id, changes in sorted(stale.items()):  # (in id order: the rows are locked in one order)
+        staleness.mark(session, [list_id], _changed_words(changes))
     return outcomes
+
+
+def _changed_words(changes: Sequence[Changed]) -> str:
+    """What made a list stale, in a few words: the first change, and how many came with it."""
+    first = changes[0]
+    words = f"tournament {first.tournament.id} {first.change}"
+    return words + (f", and {len(changes) - 1} more tournaments" if len(changes) > 1 else "")
+
+
+def stale_lists_of(session: Session, tournament: Tournament, shown: Collection[str]) -> list[staleness.Stale]:
+    """The marks of the stale lists (``app.services.staleness``) that rate the tournament as it is
+    now, or whose current snapshot shows changes of it (``shown``): what they show of it may be of
+    before the change that made them stale. By list id; one query when no list is stale."""
+    stale = list(session.scalars(select(RatingList).where(RatingList.stale_since.is_not(None)).order_by(RatingList.id)))
+    if not stale:
+        return []
+    under_review = reviews.statuses(session, tournament.id)
+    return [
+        mark
+        for rating_list in stale
+        if (mark := staleness.of(rating_list)) is not None
+        and (
+            rating_list.id in shown
+            or (
+                rating_list.category == tournament.category
+                and not reasons_not_rated(rating_list, tournament, under_review.get(rating_list.id))
+            )
+        )
+    ]
 
 
 STORED_GAME_COLUMNS = ("game_id", "round", "black_id", "white_id", "result", "played", "date", "handicap", "board_size")
@@ -575,6 +648,8 @@ def stores_same(session: Session, submission: TournamentIn) -> bool:
 # this share of them, are the stored one's: same day, same black and white players, same result
 # (docs/decisions.md 7.17). Two real tournaments of the same players on the same days (a team event
 # beside an individual one) share few games; a file imported twice under two ids shares all.
+# A smaller one (one or two played games) repeats a stored tournament whose played games are exactly
+# its own (decision 107): a share of two games tells nothing, the same whole tournament does.
 REPEAT_MIN_GAMES = 3
 REPEAT_MIN_SHARE = 0.5
 
@@ -583,10 +658,61 @@ class RepeatedTournament(Conflict):
     """The submission's games repeat a stored tournament's."""
 
 
+class PendingTournaments(Sequence[TournamentIn]):
+    """New tournaments checked and not stored yet (an import's batch), in the order checked: what the
+    checks of the next one count as stored (``check_new_tournament``). The small ones are also kept by
+    their played games, so that each small tournament of a batch of thousands is compared with the
+    others by one look-up (``_small_repeat``), not a pass over all of them."""
+
+    def __init__(self) -> None:
+        self.checked: list[CheckedTournament] = []
+        self._checked: list[TournamentIn] = []
+        self._small: dict[tuple[str, tuple[tuple[tuple[Any, ...], int], ...]], str] = {}
+
+    def append(self, checked: CheckedTournament) -> None:
+        """One more checked tournament, with what it says of its players (stored with it)."""
+        submission = checked.submission
+        self.checked.append(checked)
+        self._checked.append(submission)
+        key = _small_key(submission)
+        if key is not None:
+            self._small.setdefault(key, submission.id)
+
+    def small_repeated(self, submission: TournamentIn) -> str | None:
+        """The id of a pending tournament whose played games are exactly the small submission's."""
+        key = _small_key(submission)
+        return self._small.get(key) if key is not None else None
+
+    @overload
+    def __getitem__(self, index: int) -> TournamentIn: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[TournamentIn]: ...
+
+    def __getitem__(self, index: int | slice) -> TournamentIn | Sequence[TournamentIn]:
+        return self._checked[index]
+
+    def __len__(self) -> int:
+        return len(self._checked)
+
+
+def _small_key(submission: TournamentIn) -> tuple[str, tuple[tuple[tuple[Any, ...], int], ...]] | None:
+    """A small tournament's category and played games in a canonical order (None for another):
+    equal exactly when both are of one category and their played games are the same multiset, which
+    puts them on overlapping days (each game's day is within its tournament's)."""
+    played = submission.played_games
+    if not 0 < played.total() < REPEAT_MIN_GAMES:
+        return None
+    return submission.category, tuple(sorted(played.items()))
+
+
 def _refuse_a_repeat(session: Session, submission: TournamentIn, pending: Sequence[TournamentIn] = ()) -> None:
     played = submission.played_games
     total = sum(played.values())
+    if total == 0:
+        return  # nothing played, nothing to repeat
     if total < REPEAT_MIN_GAMES:
+        _refuse_a_small_repeat(session, submission, pending)
         return
     least = max(REPEAT_MIN_GAMES, REPEAT_MIN_SHARE * total)
     stored: dict[str, Counter[tuple[Any, ...]]] = {}
@@ -605,12 +731,43 @@ def _refuse_a_repeat(session: Session, submission: TournamentIn, pending: Sequen
             continue
         repeated = _shared_games(played, games)
         if repeated >= least:
-            raise RepeatedTournament(
-                f"{repeated} of the submission's {total} played games repeat stored tournament {tournament_id!r} "
-                f"(same day, players and result): it looks submitted already. Correct that one with "
-                f"PUT /v1/tournaments/{tournament_id}, or send ?duplicate=intended if both are real.",
-                [FieldError("/games", f"{repeated} of {total} played games are tournament {tournament_id!r}'s")],
-            )
+            raise _repeat_of(tournament_id, repeated, total)
+
+
+def _refuse_a_small_repeat(session: Session, submission: TournamentIn, pending: Sequence[TournamentIn]) -> None:
+    """A submission of one or two played games repeats a stored (or pending) tournament of its
+    category whose played games are exactly its own. The stored candidates are those of overlapping
+    days with as many played games, which the length of their stored value says without decoding it
+    (13 bytes a game: ``app.services.played_games``); each is then compared game by game."""
+    played = submission.played_games
+    total = played.total()
+    if isinstance(pending, PendingTournaments):
+        earlier = pending.small_repeated(submission)
+    else:
+        key = _small_key(submission)
+        earlier = next((other.id for other in pending if _small_key(other) == key), None)
+    if earlier is not None:
+        raise _repeat_of(earlier, total, total)
+    for tournament_id, players, games in session.connection().execute(
+        _SAME_SIZED_STORED,
+        {
+            "category": submission.category,
+            "start": submission.start,
+            "end": submission.end,
+            "size": total * played_games.RECORD.itemsize,
+        },
+    ):
+        if Counter(played_games.games_of(players, games)) == played:
+            raise _repeat_of(tournament_id, total, total)
+
+
+def _repeat_of(tournament_id: str, repeated: int, total: int) -> RepeatedTournament:
+    return RepeatedTournament(
+        f"{repeated} of the submission's {total} played games repeat stored tournament {tournament_id!r} "
+        f"(same day, players and result): it looks submitted already. Correct that one with "
+        f"PUT /v1/tournaments/{tournament_id}, or send ?duplicate=intended if both are real.",
+        [FieldError("/games", f"{repeated} of {total} played games are tournament {tournament_id!r}'s")],
+    )
 
 
 def _shared_games(one: Counter[tuple[Any, ...]], other: Counter[tuple[Any, ...]]) -> int:
@@ -639,6 +796,20 @@ _OVERLAPPING_STORED = (
         Tournament.withdrawn_at.is_(None),
         Game.played.is_(True),
     )
+)
+# The played games' stored values of the category's tournaments of overlapping days that hold
+# ``size`` bytes of them: the candidates a small submission may repeat (``_refuse_a_small_repeat``).
+_SAME_SIZED_STORED = (
+    select(PlayedGames.tournament_id, PlayedGames.players, PlayedGames.games)
+    .join(Tournament, Tournament.id == PlayedGames.tournament_id)
+    .where(
+        Tournament.category == bindparam("category"),
+        Tournament.end >= bindparam("start"),
+        Tournament.start <= bindparam("end"),
+        Tournament.withdrawn_at.is_(None),
+        func.length(PlayedGames.games) == bindparam("size"),
+    )
+    .order_by(PlayedGames.tournament_id)
 )
 
 

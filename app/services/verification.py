@@ -62,6 +62,7 @@ def verify(session: Session, list_id: str, number: int, tolerance: float = TOLER
         params=dict(snapshot.params or {}),
         eligibility=dict(snapshot.eligibility if snapshot.eligibility is not None else rating_list.eligibility or {}),
         current_snapshot_id=None,
+        input_changes=rating_list.input_changes,
     )
     # The tournaments it read (those stored later are left out; a withdrawn one is not eligible now).
     only = snapshot.input_tournaments

@@ -25,7 +25,7 @@ from app.problems import FieldError, InvalidInput
 from app.schemas.common import EARLIEST_DATE, ID_MAX_LENGTH, ID_PATTERN, ID_RULE, LATEST_DATE
 from app.schemas.rating_lists import RatingRowRead
 from app.schemas.tournaments import Category
-from app.services import player_record, players, publications, revisions, snapshot_facts, tournaments
+from app.services import player_record, players, publications, revisions, snapshot_facts, staleness, tournaments
 from app.services import rating_lists as lists_service
 from app.web import display, i18n
 from app.web.charts import ChartPoint, rating_chart
@@ -448,10 +448,13 @@ def rating_list_page(session: Session, list_id: str, query: ListQuery, language:
     if query.snapshot is None and query.as_of is None:
         rows = publications.compare_rows(session, latest, rows)
     pages = max(1, math.ceil(total / query.per_page))
+    pinned = query.snapshot is not None and snapshot is not None and snapshot.id != rating_list.current_snapshot_id
     context: dict[str, Any] = {
         "rating_list": rating_list,
         "snapshot": snapshot,
-        "pinned": query.snapshot is not None and snapshot is not None and snapshot.id != rating_list.current_snapshot_id,
+        "pinned": pinned,
+        # The current snapshot's page says when the list stopped showing every change (a pinned one's is as computed).
+        "stale": staleness.of(rating_list) if snapshot is not None and not pinned else None,
         "query": query,
         "latest": latest,
         "columns": shown_columns(rows),
@@ -562,6 +565,7 @@ class PlayerList:
     points: int
     changes: list[player_record.TournamentChange]
     has_titles: bool
+    stale: staleness.Stale | None = None  # the list does not show every change since (its notice)
 
 
 @dataclass(frozen=True)
@@ -616,6 +620,7 @@ def player_page(session: Session, player_id: str, language: i18n.Language, page:
                 len(points),
                 changes,
                 has_titles=any(c.change.title_after for c in changes),
+                stale=staleness.of(rating_list),
             )
         )
     games_total = player_record.game_count(session, player_id)
@@ -765,7 +770,10 @@ def tournament_page(session: Session, tournament_id: str, language: i18n.Languag
         for list_id, rows in sorted(by_list.items())
     ]
     facts = [(label, getattr(tournament, key)) for key, label in TOURNAMENT_FACTS if getattr(tournament, key) not in (None, "")]
+    stale = tournaments.stale_lists_of(session, tournament, set(by_list))
     return {
+        # The lists rating it that do not show every change since (``stale_lists`` of its API read).
+        "stale_lists": [(lists[mark.list_id], mark) for mark in stale],
         "tournament": tournament,
         "facts": facts,
         "table": table,

@@ -415,8 +415,11 @@ def _list_validators(
     """The ETag and Cache-Control of a list page, from the snapshot it reads, its query and language."""
     rating_list = lists_service.get_rating_list(session, list_id)
     wanted = query.snapshot if query.snapshot is not None else rating_list.current_snapshot_id
+    # The current list's page says whether it is stale, which changes without a new snapshot.
+    stale = rating_list.stale_since if query.snapshot is None else None
     etag = lists_service.list_etag(
-        wanted, {"site": SITE_VERSION, "page": kind, "list": list_id, "language": language.code, **query.params()}
+        wanted,
+        {"site": SITE_VERSION, "page": kind, "list": list_id, "language": language.code, "stale": stale, **query.params()},
     )
     return etag, PINNED_CACHE if query.snapshot is not None else CURRENT_CACHE
 
