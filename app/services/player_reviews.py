@@ -16,13 +16,13 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.db import in_lists, locked_row
-from app.models import Player, PlayerName, PlayerReview
+from app.models import Player, PlayerReview
 from app.problems import Conflict, FieldError, InvalidInput, NotFound
 from app.schemas.players import PlayerCreate
 from app.services import players, revisions
 from app.services.player_identity import PlayerFindings, PossibleDuplicate, namesakes_of_created, possible_duplicates_of
 from app.services.player_merge import merge_player
-from app.services.players import player_version, refresh_search_keys, refuse_merged, set_external_ids
+from app.services.players import keep_spelling, player_version, refresh_search_keys, refuse_merged, set_external_ids
 from app.services.scopes import Scope, reviews_within
 
 DETAILS, POSSIBLE_DUPLICATE = "details", "possible_duplicate"
@@ -180,14 +180,8 @@ def _apply(session: Session, player: Player, review: PlayerReview, reason: str |
     one it replaces is kept (search still finds it); external ids are added to his."""
     before = player_version(session, player)
     proposed = review.proposed
-    names = {field: proposed[field] for field in ("name", "surname", "native_name") if field in proposed}
-    if names and any((player.name, player.surname, player.native_name)):
-        yesterday = dt.datetime.now(dt.UTC).date() - dt.timedelta(days=1)
-        session.add(
-            PlayerName(
-                player_id=player.id, name=player.name, surname=player.surname, native_name=player.native_name, until=yesterday
-            )
-        )
+    if any(field in proposed for field in ("name", "surname", "native_name")):
+        keep_spelling(session, player, until=dt.datetime.now(dt.UTC).date() - dt.timedelta(days=1))
     for field, value in proposed.items():
         if field != "external_ids":
             setattr(player, field, value)

@@ -108,10 +108,7 @@ def rename_player(session: Session, player_id: str, rename: PlayerRename, *, act
     given = rename.model_dump(exclude_unset=True, exclude={"since"})
     if not given:
         raise InvalidInput("Nothing to rename.", [FieldError("/", "give name, surname or native_name")])
-    until = rename.since - dt.timedelta(days=1)
-    session.add(
-        PlayerName(player_id=player_id, name=player.name, surname=player.surname, native_name=player.native_name, until=until)
-    )
+    keep_spelling(session, player, until=rename.since - dt.timedelta(days=1))
     for field, value in given.items():
         setattr(player, field, value)
     session.flush()
@@ -126,6 +123,15 @@ def rename_player(session: Session, player_id: str, rename: PlayerRename, *, act
         previous=before,
     )
     return player
+
+
+def keep_spelling(session: Session, player: Player, *, until: dt.date) -> None:
+    """Keep the player's spelling as it is now, his until ``until``, before it is replaced: search
+    still finds him by it (a record without any name has no spelling to keep)."""
+    if any((player.name, player.surname, player.native_name)):
+        session.add(
+            PlayerName(player_id=player.id, name=player.name, surname=player.surname, native_name=player.native_name, until=until)
+        )
 
 
 def search_players(
