@@ -107,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "worker":
         from app import logging as app_logging
-        from app.services.worker import run_forever
+        from app.worker import run_forever
 
         app_logging.configure(get_settings().log_level)
         migrate()
@@ -243,7 +243,7 @@ def _import(
             f"  recomputes queued:  {', '.join(f'{list_id} (job {job})' for list_id, job in sorted(report.jobs_queued.items()))}"
         )
         if recompute:
-            from app.services.jobs import run_pending_jobs
+            from app.recompute.jobs import run_pending_jobs
 
             print(f"  recomputes run:     {run_pending_jobs()} (the rest, if any, were run by the service's worker)")
     for list_id, why in sorted(report.not_recomputed.items()):

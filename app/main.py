@@ -27,8 +27,8 @@ from app.api.conditional import ConditionalReads
 from app.api.deps import reject_undeclared_query_parameters
 from app.middleware import BodySizeLimitMiddleware, RequestContextMiddleware, SecurityHeadersMiddleware
 from app.schema_migrations import head_revisions
-from app.services.snapshot_preparation import SnapshotWatcher
 from app.settings import Settings, get_settings
+from app.snapshots.snapshot_preparation import SnapshotWatcher
 from app.warm_up import warm_up
 from app.web import router as website
 from app.web.router import prepare as prepare_website
@@ -51,7 +51,7 @@ def create_app(settings: Settings | None = None, *, start_worker: bool | None = 
         prepare_website()
         head_revisions()  # the readiness check's (Alembic's script directory, read once a process)
         if run_worker:
-            from app.services.worker import load_rating_libraries
+            from app.worker import load_rating_libraries
 
             load_rating_libraries()
         if settings.warm_up:
@@ -59,7 +59,7 @@ def create_app(settings: Settings | None = None, *, start_worker: bool | None = 
         _freeze_what_lives_as_long_as_the_process()
         worker = None
         if run_worker:
-            from app.services.worker import BackgroundWorker
+            from app.worker import BackgroundWorker
 
             worker = BackgroundWorker(poll_seconds=settings.worker_poll_seconds)
             worker.start()

@@ -246,7 +246,7 @@ class PlayedGames(Base):
     """A tournament's played games as one value, for the recompute to read a million games as some
     9,500 values rather than rows (docs/decisions.md 7.67): ``players``, the JSON array of the ids
     its games name, numbered by first appearance (black before white); ``games``, one packed record
-    per played game in submission order (``app.services.played_games``). Written with the games
+    per played game in submission order (``app.snapshots.played_games``). Written with the games
     (``_insert_games``) and rewritten wherever their players change (a merge, an unmerge); a
     tournament without a played game has none."""
 
@@ -280,7 +280,7 @@ class RatingList(Base):
     # When the list's inputs first changed after its current snapshot read them with no recompute
     # queued to read them (a tournament it rates while it does not recompute itself, its seeds or
     # parameters), and what changed: its readers are told, until a recompute that read the change
-    # commits its snapshot (app.services.staleness; docs/decisions.md 7.106). Null: none such.
+    # commits its snapshot (app.recompute.staleness; docs/decisions.md 7.106). Null: none such.
     stale_since: Mapped[datetime | None] = mapped_column(UtcDateTime())
     stale_reason: Mapped[str | None] = mapped_column(Text)
     # Such changes counted, ever: a recompute clears stale_since only if the count is still what it
@@ -307,14 +307,14 @@ class RatingSnapshot(Base):
     # warm-start without decoding every entry's JSON history.
     warm_start: Mapped[bytes | None] = mapped_column(LargeBinary, deferred=True)
     # Each player's standing from each day on (one point per player and day), for his chart and for
-    # the list as of any date: one archive of columns (app.services.stored_columns; its fields are
-    # recompute.point_archive's), because a reader needs them all at once and tens of thousands of
+    # the list as of any date: one archive of columns (app.snapshots.stored_columns; its fields are
+    # app.recompute.compute.point_archive's), because a reader needs them all at once and tens of thousands of
     # rows cost more to write than the fit that produced them.
     point_columns: Mapped[bytes | None] = mapped_column(LargeBinary, deferred=True)
-    # What each tournament did to each player's rating (recompute.change_archive's fields), read a
-    # tournament or a player at a time from columns kept per process (app.services.snapshot_changes).
+    # What each tournament did to each player's rating (app.recompute.compute.change_archive's fields), read a
+    # tournament or a player at a time from columns kept per process (app.snapshots.snapshot_changes).
     change_columns: Mapped[bytes | None] = mapped_column(LargeBinary, deferred=True)
-    # What produced it (app.services.provenance), null for snapshots written before migration 0019:
+    # What produced it (app.recompute.provenance), null for snapshots written before migration 0019:
     # the system, the service's version, the seeds counted, the eligibility applied and a SHA-256 of
     # the inputs (eligible tournaments, games and seeds in a canonical order).
     system: Mapped[str | None] = mapped_column(String(20))
@@ -330,7 +330,7 @@ class RatingEntry(Base):
     """A player's line of one snapshot of a list."""
 
     __tablename__ = "rating_entries"
-    # A page of the list, whole or of one status, is a range of one of these (app.services.entry_positions).
+    # A page of the list, whole or of one status, is a range of one of these (app.snapshots.entry_positions).
     __table_args__ = (Index(None, "snapshot_id", "position"), Index(None, "snapshot_id", "status", "status_position"))
 
     snapshot_id: Mapped[int] = mapped_column(ForeignKey("rating_snapshots.id", ondelete="CASCADE"), primary_key=True)
@@ -387,7 +387,7 @@ class Job(Base):
     result: Mapped[dict[str, Any] | None] = mapped_column(JsonType)
     snapshot_id: Mapped[int | None] = mapped_column(Integer)
     worker: Mapped[str | None] = mapped_column(String(100))
-    # Claims so far: a job whose worker died is queued again once (app.services.jobs).
+    # Claims so far: a job whose worker died is queued again once (app.recompute.jobs).
     attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(UtcDateTime(), server_default=func.now())
     started_at: Mapped[datetime | None] = mapped_column(UtcDateTime())

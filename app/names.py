@@ -102,3 +102,8 @@ def search_terms(spellings: Iterable[tuple[str | None, str | None, str | None]])
 def sort_key(name: str | None, surname: str | None, player_id: str) -> str:
     """The order of players whose names match equally well: surname, first name, id, each folded."""
     return f"{folded(surname or '')[:200]}{SEPARATOR}{folded(name or '')[:200]}{SEPARATOR}{player_id}"
+
+
+def full_name(name: str | None, surname: str | None) -> str | None:
+    """First name and surname as a list shows them; None when the record has neither."""
+    return f"{name} {surname}" if name and surname else name or surname or None

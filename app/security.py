@@ -26,9 +26,9 @@ from sqlalchemy.orm import Session
 from app import db
 from app.models import Revision, Tournament
 from app.problems import Forbidden, RoleForbidden, Unauthorized
+from app.recompute.eligibility import TournamentFields
 from app.services import api_keys
 from app.services.api_keys import OFFICER, ORGANISER, Role
-from app.services.eligibility import TournamentFields
 from app.services.revisions import SUBMITTED, TOURNAMENT
 from app.services.scopes import Scope, lists_outside, player_outside
 from app.settings import Settings, get_settings

@@ -40,12 +40,12 @@ class Settings(BaseSettings):
         default=1.0,
         ge=0,
         description="How often an API process looks for lists' new snapshots written by another process, to read"
-        " them before its readers do (app.services.snapshot_preparation); 0: never.",
+        " them before its readers do (app.snapshots.snapshot_preparation); 0: never.",
     )
     warm_up: bool = Field(
         default=True, description="Answer one read of each kind of the stored data before serving (app.warm_up)."
     )
-    # Snapshots each rating list keeps besides its current and its published ones (app.services.pruning).
+    # Snapshots each rating list keeps besides its current and its published ones (app.recompute.pruning).
     keep_snapshots: int = Field(default=20, ge=1)
     log_level: str = "INFO"
 

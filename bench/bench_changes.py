@@ -80,7 +80,7 @@ def _explain(players: int) -> None:
     from app.db import session_scope
     from app.main import create_app
     from app.models import Tournament
-    from app.services.jobs import run_pending_jobs
+    from app.recompute.jobs import run_pending_jobs
 
     logging.disable(logging.INFO)  # the access log of every request
     headers = {"Authorization": f"Bearer {API_KEY}"}

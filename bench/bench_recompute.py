@@ -67,7 +67,7 @@ def main() -> None:
     from app import db
     from app.main import create_app
     from app.models import RatingList, RatingSnapshot, Tournament
-    from app.services.jobs import run_pending_jobs
+    from app.recompute.jobs import run_pending_jobs
 
     client = TestClient(create_app(start_worker=False))
     auth = {"Authorization": "Bearer bench-key"}
@@ -226,7 +226,7 @@ def _stages(repeat: int) -> None:
     from app.rating import whr
     from app.rating.registry import get_system
     from app.rating.system import ReplayInput
-    from app.services import recompute
+    from app.recompute import compute
 
     best: dict[str, tuple[float, float]] = {}
 
@@ -238,14 +238,14 @@ def _stages(repeat: int) -> None:
         best[name] = (min(previous[0], cpu), min(previous[1], wall))
         return result
 
-    gc.disable()  # as the job does (app.services.jobs._cyclic_gc_paused)
+    gc.disable()  # as the job does (app.recompute.jobs._cyclic_gc_paused)
     try:
         for _ in range(repeat):
             with db.session_scope() as session:
                 rating_list = session.get(RatingList, LIST_ID)
                 system = get_system(rating_list.system)
                 params = system.params(rating_list.params)
-                tournaments, columns = timed("read: eligible games", recompute.eligible_games, session, rating_list)
+                tournaments, columns = timed("read: eligible games", compute.eligible_games, session, rating_list)
                 timed(
                     "compute: the fit alone",
                     whr.fit,
@@ -258,9 +258,9 @@ def _stages(repeat: int) -> None:
                 )
                 given = ReplayInput(tournaments, [], params, dt.date.today(), None, columns)
                 replayed = timed("compute: replay (fit, entries, points, changes)", system.replay, given)
-                entries = timed("compute: entry rows", recompute.entry_rows, replayed)
-                points = timed("compute: point archive", recompute.point_archive, replayed)
-                changes = timed("compute: change archive", recompute.change_archive, replayed)
+                entries = timed("compute: entry rows", compute.entry_rows, replayed)
+                points = timed("compute: point archive", compute.point_archive, replayed)
+                changes = timed("compute: change archive", compute.change_archive, replayed)
             with db.session_scope() as session:
                 snapshot = RatingSnapshot(
                     list_id=LIST_ID, list_date=dt.date.today(), point_columns=points, change_columns=changes
@@ -276,7 +276,7 @@ def _stages(repeat: int) -> None:
                     db.insert_rows,
                     session,
                     RatingEntry.__table__,
-                    recompute.ENTRY_COLUMNS,
+                    compute.ENTRY_COLUMNS,
                     entries,
                     same={"snapshot_id": snapshot.id},
                 )

@@ -35,8 +35,8 @@ def main() -> int:
     from app.cli import migrate
     from app.main import create_app
     from app.models import Game, RatingEntry, RatingSnapshot
-    from app.services.jobs import run_pending_jobs
-    from app.services.pruning import prune_snapshots
+    from app.recompute.jobs import run_pending_jobs
+    from app.recompute.pruning import prune_snapshots
     from app.services.publications import publish_scheduled
 
     migrate()

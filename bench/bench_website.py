@@ -62,7 +62,7 @@ def main() -> None:
 
     from app.http import response_cache
     from app.main import create_app
-    from app.services.jobs import run_pending_jobs
+    from app.recompute.jobs import run_pending_jobs
     from app.web.i18n import LANGUAGES
 
     keys = "bench:bench-key"

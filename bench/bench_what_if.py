@@ -45,7 +45,7 @@ def main() -> None:
     from app import db
     from app.main import create_app
     from app.models import Game, Tournament
-    from app.services.jobs import run_pending_jobs
+    from app.recompute.jobs import run_pending_jobs
 
     client = TestClient(create_app(start_worker=False))
     auth = {"Authorization": "Bearer bench-key"}

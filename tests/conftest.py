@@ -44,9 +44,9 @@ from sqlalchemy import text  # noqa: E402
 
 from app import db  # noqa: E402
 from app.http import response_cache  # noqa: E402
-from app.services import snapshot_changes, timelines  # noqa: E402
-from app.services.current_snapshots import current_snapshots  # noqa: E402
 from app.settings import get_settings  # noqa: E402
+from app.snapshots import snapshot_changes, timelines  # noqa: E402
+from app.snapshots.current_snapshots import current_snapshots  # noqa: E402
 from tests.browser import ensure_chromium  # noqa: E402
 from tests.helpers import alembic_runner, cli_import_renju_cn, empty_database, load_site  # noqa: E402
 from tests.live_server import running_server  # noqa: E402

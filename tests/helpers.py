@@ -25,8 +25,8 @@ from sqlalchemy import delete, func, insert, select
 
 from app import db
 from app.models import Base, Job, RatingList
+from app.recompute.jobs import run_pending_jobs
 from app.services.importing import import_results_file
-from app.services.jobs import run_pending_jobs
 
 ROOT = Path(__file__).resolve().parents[1]
 # Test data ships inside the repository, each set with its source and licence (tests/data/*/README.md).

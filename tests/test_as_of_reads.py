@@ -7,8 +7,9 @@ from sqlalchemy import select
 
 from app import db
 from app.models import RatingSnapshot
-from app.services import jobs, snapshot_changes, stored_columns, timelines
+from app.recompute import jobs
 from app.services.rating_lists import _best_first
+from app.snapshots import snapshot_changes, stored_columns, timelines
 from tests.helpers import AUTH, cli_import_renju_cn, recompute_now, tournament_body
 from tests.helpers import ratings as ratings_of
 

@@ -6,8 +6,8 @@ import time
 
 import httpx
 
-from app.services.eligibility import reasons_not_rated
-from app.services.jobs import run_pending_jobs
+from app.recompute.eligibility import reasons_not_rated
+from app.recompute.jobs import run_pending_jobs
 from tests.helpers import AUTH, tournament_body
 from tests.live_server import running_server
 
@@ -89,7 +89,7 @@ def test_the_same_rules_select_the_games_a_recompute_rates(client):
 
     from app import db
     from app.models import Game, RatingList, Tournament
-    from app.services.eligibility import eligibility_conditions
+    from app.recompute.eligibility import eligibility_conditions
 
     client.post("/v1/tournaments", json=tournament_body("OK"), headers=AUTH)
     client.post("/v1/tournaments", json=tournament_body("BLITZ", time_control_minutes=5), headers=AUTH)

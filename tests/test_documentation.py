@@ -31,8 +31,8 @@ from app.api.examples import (
 from app.importers import egd_h9
 from app.importers.renju_tsv import parse_path, to_submissions
 from app.problems import PROBLEM_MEDIA_TYPE
+from app.recompute.jobs import run_pending_jobs
 from app.schemas.tournaments import TournamentIn
-from app.services.jobs import run_pending_jobs
 from tests.helpers import AUTH, RENJU_CN
 
 PROBLEM_REF = {"$ref": "#/components/schemas/Problem"}

@@ -1,4 +1,4 @@
-"""Each entry's stored place in its list (migration 0026, app/services/entry_positions.py): every page
+"""Each entry's stored place in its list (migration 0026, app/snapshots/entry_positions.py): every page
 of the stored list, whole or of one status, is the slice of the list as ordered by rating, then player
 id by code point, after submissions, a correction, a withdrawal and a restore; it agrees with the list
 computed from the snapshot's points on its own date; and the migration fills it in for stored

@@ -283,7 +283,7 @@ def test_a_stored_tournaments_conditions_as_the_engine_reads_them(client):
     from app import db
     from app.models import Tournament
     from app.rating import eru
-    from app.services.eligibility import eru_conditions as tournament_conditions
+    from app.recompute.eligibility import eru_conditions as tournament_conditions
 
     body = tournament_body(eru_calendar=True, championship="world-championship-at", games_recorded=True, byo_yomi=True)
     client.post("/v1/tournaments", json=body, headers=AUTH)

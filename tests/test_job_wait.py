@@ -9,8 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 
-from app.services import jobs
-from app.services.jobs import run_pending_jobs
+from app.recompute import jobs
+from app.recompute.jobs import run_pending_jobs
 from tests.helpers import AUTH, metric_sum, tournament_body
 from tests.live_server import running_server
 
@@ -39,7 +39,7 @@ def test_a_wait_answers_once_this_processs_worker_has_failed_the_job(client, mon
     def broken(*_: object, **__: object) -> None:
         raise RuntimeError("the engine broke")
 
-    monkeypatch.setattr(jobs.recompute, "compute_snapshot", broken)
+    monkeypatch.setattr(jobs.compute, "compute_snapshot", broken)
     answer, waited = _waited_while_this_process_runs_it(client, job_id)
     assert answer.status_code == 200 and answer.json()["status"] == "failed", answer.text
     assert "the engine broke" in answer.json()["error"]

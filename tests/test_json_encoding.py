@@ -14,7 +14,7 @@ from app import db
 from app.json_encoding import encoder
 from app.models import RatingList
 from app.rating.system import Seed
-from app.services import provenance, recompute
+from app.recompute import compute, provenance
 from tests.helpers import cli_import_renju_cn
 
 _SCALARS = (
@@ -60,8 +60,8 @@ def test_the_inputs_digest_is_the_one_written_line_by_line(client):
     with db.session_scope() as session:
         whr_list, elo_list = session.get(RatingList, "rif-whr"), session.get(RatingList, "rif-elo")
         assert whr_list is not None and elo_list is not None
-        tournaments, columns = recompute.eligible_games(session, whr_list)
-        with_games = recompute.stored_tournaments(session, elo_list)
+        tournaments, columns = compute.eligible_games(session, whr_list)
+        with_games = compute.stored_tournaments(session, elo_list)
     assert sum(len(t.games) for t in with_games) > 3 * provenance._LINES_HASHED_AT_ONCE
     assert provenance.inputs_digest(tournaments, columns, seeds) == _written_line_by_line(tournaments, columns, seeds)
     assert provenance.inputs_digest(with_games, None, seeds) == _written_line_by_line(with_games, None, seeds)

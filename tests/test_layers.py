@@ -114,3 +114,27 @@ def test_no_import_circles_in_app():
         if module not in state:
             walk(module)
     assert circles == []
+
+
+def _imports_from(graph: dict[str, set[str]], wing: str, forbidden: tuple[str, ...]) -> list[tuple[str, str]]:
+    return sorted(
+        (module, name)
+        for module, names in graph.items()
+        if _in(module, wing)
+        for name in names
+        if any(_in(name, package) for package in forbidden)
+    )
+
+
+def test_the_column_store_imports_neither_the_use_cases_nor_the_recompute():
+    """app/snapshots is the storage engine under both: it knows snapshots, not who writes them."""
+    graph = _import_graph()
+    assert "app.snapshots.stored_columns" in graph["app.snapshots.timelines"]
+    assert _imports_from(graph, "app.snapshots", ("app.services", "app.recompute", "app.api", "app.web", "app.worker")) == []
+
+
+def test_the_recompute_imports_no_use_case_router_or_page():
+    """app/recompute is the machinery the use cases queue work for; the worker process drives it."""
+    graph = _import_graph()
+    assert "app.recompute.compute" in graph["app.recompute.jobs"]
+    assert _imports_from(graph, "app.recompute", ("app.services", "app.api", "app.web", "app.worker")) == []

@@ -13,8 +13,8 @@ from sqlalchemy import func, or_, select
 
 from app import db
 from app.models import Game, Player
+from app.recompute.jobs import run_pending_jobs
 from app.schemas.tournaments import TournamentIn
-from app.services.jobs import run_pending_jobs
 from app.services.tournaments import submit_tournament
 from tests.helpers import AUTH
 from tests.live_server import running_server

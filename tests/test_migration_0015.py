@@ -1,5 +1,5 @@
 """Migration 0015 turns each snapshot's rating_points and tournament_rating_changes rows into its
-archives of columns, which the application reads (app.services.stored_columns), and its downgrade
+archives of columns, which the application reads (app.snapshots.stored_columns), and its downgrade
 restores the rows. On a database of its own, never the suite's: a SQLite file, or on PostgreSQL (the
 suite's second pass) a scratch database on the same server, where JSONB and bytea are what is read."""
 
@@ -11,7 +11,7 @@ import math
 import numpy as np
 from sqlalchemy import inspect, text
 
-from app.services import stored_columns
+from app.snapshots import stored_columns
 
 ROWS = [  # (snapshot_id, player_id, date, rating, deviation, games, status, last_played, title, counters, tournament_ids)
     (1, "p2", "2020-01-21", 1990.25, 100.0, 11, "active", "2020-01-21", None, None, ["t2", "t3"]),

@@ -6,7 +6,7 @@ fixture)."""
 import numpy as np
 from sqlalchemy import inspect, text
 
-from app.services.played_games import columns
+from app.snapshots.played_games import columns
 
 
 def test_stored_games_become_one_value_per_tournament(migration_database):  # type: ignore[no-untyped-def]

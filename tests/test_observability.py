@@ -13,8 +13,8 @@ from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import create_engine
 
 from app.api import health
-from app.services import recompute
-from app.services.jobs import run_pending_jobs
+from app.recompute import compute
+from app.recompute.jobs import run_pending_jobs
 from tests.helpers import AUTH, recompute_now, tournament_body
 
 
@@ -70,7 +70,7 @@ def test_jobs_are_counted_by_list_and_outcome_with_durations(client, monkeypatch
     def broken(*args, **kwargs):  # type: ignore[no-untyped-def]
         raise RuntimeError("the computation broke")
 
-    monkeypatch.setattr(recompute, "compute_snapshot", broken)
+    monkeypatch.setattr(compute, "compute_snapshot", broken)
     assert client.post("/v1/rating-lists/rif-whr/recompute", headers=AUTH).status_code == 202
     run_pending_jobs()
     after = samples(client, "rating_jobs_total")
@@ -109,7 +109,7 @@ def test_every_job_logs_its_claim_and_its_end_as_json_with_timings(client, monke
     def broken(*args, **kwargs):  # type: ignore[no-untyped-def]
         raise RuntimeError("the computation broke")
 
-    monkeypatch.setattr(recompute, "compute_snapshot", broken)
+    monkeypatch.setattr(compute, "compute_snapshot", broken)
     failing = client.post("/v1/rating-lists/rif-whr/recompute", headers=AUTH).json()["job_id"]
     run_pending_jobs()
     lines = [json.loads(line) for line in job_log.getvalue().splitlines()]

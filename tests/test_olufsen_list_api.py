@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from app.rating import olufsen
-from app.services.jobs import run_pending_jobs
+from app.recompute.jobs import run_pending_jobs
 from tests.helpers import AUTH, SHOGI_SEEDS, SHOGI_TOO_MANY, SHOGI_TOURNAMENTS, submit_shogi, tournament_body
 
 SCORE = {"B": 1.0, "W": 0.0, "D": 0.5}

@@ -1,7 +1,7 @@
 """The played games a recompute reads (table ``played_games``, one value per tournament,
 docs/decisions.md 7.67) are what the games' rows say after every kind of change: after each
 submission, correction, withdrawal, restore, review decision, merge, unmerge and CLI import, the
-columnar read equals the read of the rows (``recompute.eligible_games_from_rows``, the reader of
+columnar read equals the read of the rows (``compute.eligible_games_from_rows``, the reader of
 the rows, which ``verify`` uses) and the snapshot written through HTTP records the digest of the rows' inputs. On the
 suite's database (SQLite, or PostgreSQL when DATABASE_URL names it)."""
 
@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 
 from app import db
 from app.models import RatingList
-from app.services import provenance, recompute
+from app.recompute import compute, provenance
 from tests.helpers import AUTH, cli_import_renju_cn, recompute_now, tournament_body
 
 CONFIRM = {"decision": "confirm", "reason": "crosstable checked"}
@@ -22,8 +22,8 @@ def assert_the_values_give_the_rows(client: TestClient, rated: int) -> None:
     with db.session_scope() as session:
         rating_list = session.get(RatingList, "rif-whr")
         assert rating_list is not None
-        expected_tournaments, expected = recompute.eligible_games_from_rows(session, rating_list)
-        tournaments, columns = recompute.eligible_games(session, rating_list)
+        expected_tournaments, expected = compute.eligible_games_from_rows(session, rating_list)
+        tournaments, columns = compute.eligible_games(session, rating_list)
     assert [t.id for t in tournaments] == [t.id for t in expected_tournaments] and len(tournaments) == rated
     assert [(t.fields, t.participants) for t in tournaments] == [(t.fields, t.participants) for t in expected_tournaments]
     assert columns.player_ids == expected.player_ids

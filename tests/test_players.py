@@ -12,8 +12,8 @@ from app import db
 from app.importers import egd_h9, renju_xml
 from app.importers.source import ImportOptions
 from app.models import Player, PlayerExternalId, Revision, Tournament
+from app.recompute.jobs import run_pending_jobs
 from app.services.importing import import_results_file
-from app.services.jobs import run_pending_jobs
 from tests.helpers import AUTH, GO_DATA, export_xml, tournament_body
 
 JUVISY_H9 = GO_DATA / "juvisy2019.h9"

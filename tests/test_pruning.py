@@ -6,8 +6,8 @@ from sqlalchemy import func, select
 from app import db
 from app.cli import main as cli
 from app.models import RatingEntry, RatingSnapshot
-from app.services.jobs import run_pending_jobs
-from app.services.pruning import prune_snapshots
+from app.recompute.jobs import run_pending_jobs
+from app.recompute.pruning import prune_snapshots
 from tests.helpers import AUTH, tournament_body
 
 

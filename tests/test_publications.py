@@ -11,8 +11,8 @@ from sqlalchemy import func, select, text
 from app import db
 from app.cli import main as cli
 from app.models import Publication, Revision
+from app.recompute.jobs import run_pending_jobs
 from app.services import publications
-from app.services.jobs import run_pending_jobs
 from tests.helpers import AUTH, tournament_body
 
 PLAYERS = [
@@ -247,7 +247,7 @@ def test_two_running_workers_publish_todays_scheduled_list_once(client):
     day = f"{today:%m-%d}"
     assert client.patch("/v1/rating-lists/rif-whr", json={"publication_days": [day]}, headers=AUTH).status_code == 200
     submit(client, long_tournament("T1", "2020-05-01"))
-    from app.services.worker import BackgroundWorker
+    from app.worker import BackgroundWorker
 
     workers = [BackgroundWorker(poll_seconds=0.05) for _ in range(2)]
     for worker in workers:

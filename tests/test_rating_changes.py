@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from app.services.pruning import prune_snapshots
+from app.recompute.pruning import prune_snapshots
 from tests.helpers import AUTH, recompute_now, tournament_body
 
 PLAYERS = [

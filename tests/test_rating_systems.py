@@ -13,8 +13,8 @@ from app.models import Player, RatingList
 from app.rating import registry, rif_elo, whr
 from app.rating.calculators import CalculationRefused, Calculator, Pointer, answers
 from app.rating.system import Entry, Point, RatingSystem, Replay, ReplayInput, last_point_held
-from app.services import recompute
-from app.services.current_snapshots import current_snapshots
+from app.recompute import compute
+from app.snapshots.current_snapshots import current_snapshots
 from tests.helpers import (
     AUTH,
     RIF_ELO_SEEDS,
@@ -198,7 +198,7 @@ def test_an_unknown_system_is_an_error_not_a_fallback(client):
         )
     client.post("/v1/tournaments", json=tournament_body(), headers=AUTH)
     job_id = client.post("/v1/rating-lists/odd/recompute", headers=AUTH).json()["job_id"]
-    from app.services.jobs import run_pending_jobs
+    from app.recompute.jobs import run_pending_jobs
 
     run_pending_jobs()
     job = client.get(f"/v1/jobs/{job_id}").json()
@@ -214,7 +214,7 @@ def test_whr_as_of_equals_the_rebuilt_fit_for_every_player(client):
     recompute_now(client)
     with db.session_scope() as session:
         rating_list = session.get(RatingList, "rif-whr")
-        tournaments = recompute.stored_tournaments(session, rating_list)
+        tournaments = compute.stored_tournaments(session, rating_list)
     index: dict[str, int] = {}
     games = [g for t in tournaments for g in t.games]
     black = np.array([index.setdefault(g.black, len(index)) for g in games])

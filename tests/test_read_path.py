@@ -12,9 +12,9 @@ from sqlalchemy.engine import make_url
 from app import db
 from app.http import response_cache
 from app.models import RatingList
-from app.services import current_snapshots as current_module
 from app.services import rating_lists as service
-from app.services import snapshot_changes, timelines
+from app.snapshots import current_snapshots as current_module
+from app.snapshots import snapshot_changes, timelines
 from tests.helpers import AUTH, ratings, recompute_now, tournament_body
 from tests.live_server import running_server
 
@@ -216,7 +216,7 @@ def test_a_checkpoint_that_fails_leaves_the_job_succeeded_and_its_snapshot_curre
     job has succeeded once the snapshot is the list's, whatever the checkpoint then meets."""
     from sqlalchemy.exc import OperationalError
 
-    from app.services import jobs
+    from app.recompute import jobs
 
     def locked(engine):
         raise OperationalError("PRAGMA wal_checkpoint(PASSIVE)", {}, Exception("database is locked"))

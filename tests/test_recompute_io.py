@@ -24,7 +24,7 @@ from app.rating.system import (
     ReplayInput,
     last_point_held,
 )
-from app.services import recompute
+from app.recompute import compute
 from tests.helpers import AUTH, cli_import_renju_cn, go_body, recompute_now, tournament_body
 
 
@@ -39,8 +39,8 @@ def test_the_columnar_read_gives_the_games_the_object_read_gives(client):
     assert client.post("/v1/tournaments", json=late, headers=AUTH).status_code == 201
     with db.session_scope() as session:
         rating_list = session.get(RatingList, "rif-whr")
-        stored = recompute.stored_tournaments(session, rating_list)
-        listed, columns = recompute.eligible_games(session, rating_list)
+        stored = compute.stored_tournaments(session, rating_list)
+        listed, columns = compute.eligible_games(session, rating_list)
     expected = GameColumns.from_tournaments(stored)
     ids = [t.id for t in stored]
     assert len(ids) == 60 and "LATE" in ids and "BLITZ" not in ids and "WALKOVERS" not in ids
@@ -59,18 +59,18 @@ def test_the_columnar_read_gives_the_games_the_object_read_gives(client):
 def test_a_tournament_stored_between_the_two_reads_waits_for_the_next_recompute(client, monkeypatch):
     for body in (tournament_body("A"), _undated(tournament_body("B", start="2020-06-01", end="2020-06-01"))):
         assert client.post("/v1/tournaments", json=body, headers=AUTH).status_code == 201
-    read_tournaments = recompute._eligible_tournaments
+    read_tournaments = compute._eligible_tournaments
 
     def before_b_was_stored(session, rating_list):  # type: ignore[no-untyped-def]
         tournaments = read_tournaments(session, rating_list)
         del tournaments["A"]  # the tournaments' read did not see it; the games' read does
         return tournaments
 
-    monkeypatch.setattr(recompute, "_eligible_tournaments", before_b_was_stored)
+    monkeypatch.setattr(compute, "_eligible_tournaments", before_b_was_stored)
     with db.session_scope() as session:
         rating_list = session.get(RatingList, "rif-whr")
-        stored = recompute.stored_tournaments(session, rating_list)
-        listed, columns = recompute.eligible_games(session, rating_list)
+        stored = compute.stored_tournaments(session, rating_list)
+        listed, columns = compute.eligible_games(session, rating_list)
     assert [t.id for t in stored] == [t.id for t in listed] == ["B"]
     expected = GameColumns.from_tournaments(stored)
     assert len(columns) == 5 and columns.player_ids == expected.player_ids
@@ -86,7 +86,7 @@ def _undated(body: dict) -> dict:
 
 def test_an_empty_list_reads_no_games(client):
     with db.session_scope() as session:
-        listed, columns = recompute.eligible_games(session, session.get(RatingList, "rif-whr"))
+        listed, columns = compute.eligible_games(session, session.get(RatingList, "rif-whr"))
     assert listed == [] and columns.player_ids == [] and len(columns) == 0
 
 
@@ -249,12 +249,12 @@ def test_a_jobs_rows_are_freed_before_the_collector_runs_again(client, monkeypat
     import gc
     import weakref
 
-    from app.services import jobs
+    from app.recompute import jobs
 
     cli_import_renju_cn()
-    computed: list[weakref.ref[recompute.SnapshotData]] = []
+    computed: list[weakref.ref[compute.SnapshotData]] = []
     alive_when_resumed: list[bool] = []
-    compute_snapshot, paused = recompute.compute_snapshot, jobs._cyclic_gc_paused
+    compute_snapshot, paused = compute.compute_snapshot, jobs._cyclic_gc_paused
 
     def watched_compute(*args, **kwargs):  # type: ignore[no-untyped-def]
         data = compute_snapshot(*args, **kwargs)
@@ -268,7 +268,7 @@ def test_a_jobs_rows_are_freed_before_the_collector_runs_again(client, monkeypat
             alive_when_resumed.append(computed[-1]() is not None)
         assert gc.isenabled()
 
-    monkeypatch.setattr(recompute, "compute_snapshot", watched_compute)
+    monkeypatch.setattr(compute, "compute_snapshot", watched_compute)
     monkeypatch.setattr(jobs, "_cyclic_gc_paused", watched_pause)
     job = recompute_now(client)
     assert job["result"]["players"] > 0 and job["result"]["timings_s"]["write"] >= 0
@@ -280,7 +280,7 @@ def test_a_jobs_commit_leaves_the_checkpoint_until_the_job_is_seen_succeeded(cli
     (120 ms of the large history's recompute, which its client waited on); the worker checkpoints
     once the job has succeeded (``jobs._checkpoint_after``), and the connection checkpoints by itself
     again once back in the pool. Nothing changes on PostgreSQL."""
-    from app.services import jobs
+    from app.recompute import jobs
 
     sqlite = make_url(database_url).get_backend_name() == "sqlite"
     cli_import_renju_cn()

@@ -13,9 +13,9 @@ from sqlalchemy import func, select, update
 
 from app import db
 from app.models import Job, RatingList, RatingSnapshot
-from app.services import jobs
+from app.recompute import jobs
+from app.recompute.jobs import run_pending_jobs
 from app.services import tournaments as tournament_service
-from app.services.jobs import run_pending_jobs
 from tests.helpers import AUTH, tournament_body
 from tests.live_server import running_server
 
@@ -101,21 +101,21 @@ def test_a_job_whose_process_is_gone_is_run_again_without_waiting(client):
 def test_a_job_that_loses_its_database_is_queued_again(client, monkeypatch):
     from sqlalchemy.exc import OperationalError
 
-    from app.services import recompute
+    from app.recompute import compute
 
     job_id = _whr_job(client.post("/v1/tournaments", json=tournament_body(), headers=AUTH))
-    original = recompute.compute_snapshot
+    original = compute.compute_snapshot
 
     def database_gone(*args, **kwargs):  # type: ignore[no-untyped-def]
         raise OperationalError("SELECT", {}, Exception("server closed the connection unexpectedly"))
 
-    monkeypatch.setattr(recompute, "compute_snapshot", database_gone)
+    monkeypatch.setattr(compute, "compute_snapshot", database_gone)
     with db.session_scope() as session:
         assert jobs.claim_next_job(session, jobs.worker_name()) == job_id
     jobs.run_job(job_id)
     with db.session_scope() as session:
         assert session.get(Job, job_id).status == "queued"
-    monkeypatch.setattr(recompute, "compute_snapshot", original)
+    monkeypatch.setattr(compute, "compute_snapshot", original)
     assert run_pending_jobs() == 1
     with db.session_scope() as session:
         assert session.get(Job, job_id).status == "succeeded"

@@ -23,7 +23,7 @@ def _whr(response) -> dict:  # type: ignore[no-untyped-def]
 
 
 def _run_jobs(client: TestClient) -> None:
-    from app.services.jobs import run_pending_jobs
+    from app.recompute.jobs import run_pending_jobs
 
     while run_pending_jobs():
         pass

@@ -8,7 +8,7 @@ import time
 import httpx
 import pytest
 
-from app.services.jobs import run_pending_jobs
+from app.recompute.jobs import run_pending_jobs
 from tests.helpers import AUTH, RENJU_CN, tournament_body
 from tests.live_server import running_server
 

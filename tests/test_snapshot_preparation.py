@@ -1,5 +1,5 @@
 """An API process without a worker (a replica beside a worker process) reads a list's new snapshot,
-written by another process, before its readers ask (app.services.snapshot_preparation, decision 99):
+written by another process, before its readers ask (app.snapshots.snapshot_preparation, decision 99):
 the snapshots current when it starts are left to the warm-up, a changed one is read once and kept,
 and what is kept answers as what a reader would have read."""
 
@@ -9,7 +9,7 @@ import httpx
 
 from app import db, metrics
 from app.models import RatingSnapshot
-from app.services import snapshot_changes, snapshot_preparation, timelines
+from app.snapshots import snapshot_changes, snapshot_preparation, timelines
 from tests.helpers import AUTH, cli_import_renju_cn, metric_sum, recompute_now, tournament_body
 from tests.live_server import running_server
 

@@ -6,9 +6,10 @@ their ETags and the website's pages."""
 import datetime as dt
 import threading
 
-from app.services import importing, recompute, staleness
+from app.recompute import compute, staleness
+from app.recompute.jobs import run_pending_jobs
+from app.services import importing
 from app.services.importing import import_results_file
-from app.services.jobs import run_pending_jobs
 from tests.helpers import (
     AUTH,
     RIF_ELO_PLAYERS,
@@ -87,7 +88,7 @@ def test_a_correction_the_historical_list_rates_makes_it_stale_until_it_is_recom
 def test_a_change_made_while_a_recompute_runs_leaves_the_list_stale(client, monkeypatch):
     _seeded_and_recomputed(client)
     won = _elo_change(client, "t1998", "a")
-    original = recompute.compute_snapshot
+    original = compute.compute_snapshot
     corrected = []
 
     def read_then_corrected(*args, **kwargs):  # type: ignore[no-untyped-def]
@@ -96,7 +97,7 @@ def test_a_change_made_while_a_recompute_runs_leaves_the_list_stale(client, monk
             corrected.append(client.put("/v1/tournaments/t1998", json=_t1998("W"), headers=AUTH))
         return data
 
-    monkeypatch.setattr(recompute, "compute_snapshot", read_then_corrected)
+    monkeypatch.setattr(compute, "compute_snapshot", read_then_corrected)
     job = client.post("/v1/rating-lists/rif-elo/recompute", headers=AUTH).json()["job_id"]
     run_pending_jobs(list_date=ELO_DAY)
     assert corrected[0].status_code == 200, corrected[0].text
@@ -106,7 +107,7 @@ def test_a_change_made_while_a_recompute_runs_leaves_the_list_stale(client, monk
     assert listed["current_snapshot_id"] == client.get(f"/v1/jobs/{job}").json()["snapshot_id"]
     assert _elo_change(client, "t1998", "a") == won  # the snapshot read the win
 
-    monkeypatch.setattr(recompute, "compute_snapshot", original)
+    monkeypatch.setattr(compute, "compute_snapshot", original)
     recompute_rif_elo(client)
     assert _stale_since(client) is None and _elo_change(client, "t1998", "a") < won
 
@@ -118,7 +119,7 @@ def test_a_snapshot_written_while_a_change_holds_the_list_leaves_it_stale(client
     _seeded_and_recomputed(client)
     won = _elo_change(client, "t1998", "a")
     marked, release = threading.Event(), threading.Event()
-    mark, compute = staleness.mark, recompute.compute_snapshot
+    mark, computed = staleness.mark, compute.compute_snapshot
     corrected: list = []
 
     def mark_and_hold(*args, **kwargs):  # type: ignore[no-untyped-def]
@@ -128,7 +129,7 @@ def test_a_snapshot_written_while_a_change_holds_the_list_leaves_it_stale(client
         monkeypatch.setattr(staleness, "mark", mark)
 
     def computed_then_corrected(*args, **kwargs):  # type: ignore[no-untyped-def]
-        data = compute(*args, **kwargs)
+        data = computed(*args, **kwargs)
         if marked.is_set():
             return data  # (the recompute of rif-whr the correction queued)
         monkeypatch.setattr(staleness, "mark", mark_and_hold)
@@ -140,7 +141,7 @@ def test_a_snapshot_written_while_a_change_holds_the_list_leaves_it_stale(client
         threading.Timer(0.5, release.set).start()  # while the snapshot's write waits for it
         return data
 
-    monkeypatch.setattr(recompute, "compute_snapshot", computed_then_corrected)
+    monkeypatch.setattr(compute, "compute_snapshot", computed_then_corrected)
     job = client.post("/v1/rating-lists/rif-elo/recompute", headers=AUTH).json()["job_id"]
     run_pending_jobs(list_date=ELO_DAY)
     assert corrected and corrected[0].status_code == 200, corrected

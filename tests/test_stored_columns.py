@@ -1,4 +1,4 @@
-"""A snapshot's columns stored as one archive (app.services.stored_columns) read back exactly: every
+"""A snapshot's columns stored as one archive (app.snapshots.stored_columns) read back exactly: every
 kind of column a rating system may fill, including the awkward values."""
 
 import datetime as dt
@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from app.models import Base, RatingSnapshot
 from app.rating.system import CodedColumn, RecordColumn, object_column
-from app.services import stored_columns
+from app.snapshots import stored_columns
 
 AWKWARD = 'tab\there, "quotes", back\\slash, ünïcödé ✓ 𝄞, \x00 nul'
 

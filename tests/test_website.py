@@ -17,7 +17,8 @@ from sqlalchemy import func, or_, select, text
 
 from app import db
 from app.models import Game
-from app.services import player_record, snapshot_changes
+from app.services import player_record
+from app.snapshots import snapshot_changes
 from app.web import pages
 from app.web.charts import ChartPoint, rating_chart
 from app.web.crosstable import CrossGame, Standing, crosstable

@@ -5,7 +5,7 @@ day and every status."""
 
 import datetime as dt
 
-from app.services.jobs import run_pending_jobs
+from app.recompute.jobs import run_pending_jobs
 from tests.helpers import AUTH, Page, cells, tournament_body
 
 

@@ -19,7 +19,7 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 
-from app.services.jobs import run_pending_jobs
+from app.recompute.jobs import run_pending_jobs
 from app.web.i18n import LANGUAGES, LOCALE_DIRECTORY, shown_date
 from tests.helpers import AUTH, Page, cells, tournament_body
 

@@ -12,8 +12,8 @@ from app import db
 from app.importers.renju_tsv import parse_path
 from app.models import Job, RatingEntry, RatingList, RatingSnapshot
 from app.rating.registry import system_ids
-from app.services import jobs, recompute
-from app.services.jobs import run_pending_jobs
+from app.recompute import compute, jobs
+from app.recompute.jobs import run_pending_jobs
 from tests.helpers import AUTH, RENJU_CN, cli_import_renju_cn, ratings, recompute_now, tournament_body
 
 
@@ -171,11 +171,11 @@ def test_reads_see_the_old_snapshot_until_the_new_commits(client, monkeypatch):
 def test_a_job_failing_half_way_leaves_the_previous_snapshot(client, monkeypatch):
     client.post("/v1/tournaments", json=tournament_body(), headers=AUTH)
     first = recompute_now(client)
-    original = recompute.compute_snapshot
+    original = compute.compute_snapshot
 
     def broken(session, rating_list, list_date, progress):  # type: ignore[no-untyped-def]
         data = original(session, rating_list, list_date, progress)
-        status = recompute.ENTRY_COLUMNS.index("status")
+        status = compute.ENTRY_COLUMNS.index("status")
         data.entries[-1] = (
             *data.entries[-1][:status],
             None,
@@ -183,7 +183,7 @@ def test_a_job_failing_half_way_leaves_the_previous_snapshot(client, monkeypatch
         )  # violates NOT NULL after the other rows went in
         return data
 
-    monkeypatch.setattr(recompute, "compute_snapshot", broken)
+    monkeypatch.setattr(compute, "compute_snapshot", broken)
     job_id = client.post("/v1/rating-lists/rif-whr/recompute", headers=AUTH).json()["job_id"]
     run_pending_jobs()
     job = client.get(f"/v1/jobs/{job_id}").json()

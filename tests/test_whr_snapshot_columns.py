@@ -13,7 +13,8 @@ from app.models import RatingList, RatingSnapshot
 from app.rating import whr
 from app.rating.registry import get_system
 from app.rating.system import Change, Point, Replay
-from app.services import recompute, stored_columns
+from app.recompute import compute
+from app.snapshots import stored_columns
 from tests.helpers import AUTH, cli_import_renju_cn, recompute_now, tournament_body
 
 
@@ -38,13 +39,13 @@ def test_the_stored_points_and_changes_are_those_of_the_objects(client):
             )
         ).one()
         params = get_system("rif-whr").params(rating_list.params)
-        tournaments, games = recompute.eligible_games(session, rating_list)
+        tournaments, games = compute.eligible_games(session, rating_list)
     points, changes = _points_and_changes(tournaments, games, params)
     assert any(len(point.tournament_ids) > 1 for point in points)
     assert any(change.games_counted > 1 and change.details["day_after"] == "2021-06-03" for change in changes)
 
     as_objects = Replay(entries=[], points=points, changes=changes)
-    expected = (recompute.point_archive(as_objects), recompute.change_archive(as_objects))
+    expected = (compute.point_archive(as_objects), compute.change_archive(as_objects))
     for name, archive, wanted in zip(("points", "changes"), map(bytes, stored), expected, strict=True):
         decoded, wanted_decoded = stored_columns.unpack(archive), stored_columns.unpack(wanted)
         assert list(decoded) == list(wanted_decoded), name

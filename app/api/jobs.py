@@ -6,9 +6,9 @@ from app.api import examples
 from app.api.deps import JobIdPath, JobWait, Limit, Offset
 from app.api.examples import responses
 from app.http.session import SessionDep
+from app.recompute import jobs as service
 from app.schemas.common import Identifier, Page
 from app.schemas.jobs import JobRead, JobStatus
-from app.services import jobs as service
 
 router = APIRouter(prefix="/v1/jobs", tags=["jobs"])
 

@@ -5,10 +5,11 @@ from fastapi import APIRouter, BackgroundTasks, Body, Depends, Path, Query
 from app.api import examples
 from app.api.deps import Limit, Officer, Offset
 from app.http.session import SessionDep
+from app.recompute.jobs import wake_worker
 from app.schemas.common import MAX_DATABASE_ID, Identifier, Page
 from app.schemas.players import PlayerReviewDecided, PlayerReviewDecision, PlayerReviewKind, PlayerReviewRead, PlayerReviewStatus
 from app.security import authorise_player_change
-from app.services import player_reviews, worker
+from app.services import player_reviews
 from app.settings import Settings, get_settings
 from app.transactions import run_in_transaction
 
@@ -88,5 +89,5 @@ def decide_player_review(
         return PlayerReviewDecided(**PlayerReviewRead.model_validate(decided).model_dump(), lists_recomputing=lists)
 
     answer = run_in_transaction(session, decide, attempts=settings.transaction_attempts)
-    background.add_task(worker.wake)  # a merge's recomputes, after the commit
+    background.add_task(wake_worker)  # a merge's recomputes, after the commit
     return answer

@@ -7,6 +7,7 @@ from app.api.deps import Limit, Officer, Offset, Organiser, PlayerIdPath
 from app.api.examples import responses
 from app.http.session import SessionDep
 from app.models import Player
+from app.recompute.jobs import wake_worker
 from app.schemas.common import CountryCode, Identifier, Page, Text
 from app.schemas.players import (
     EXTERNAL_ID_PATTERN,
@@ -24,7 +25,7 @@ from app.schemas.players import (
 from app.schemas.rating_changes import READING_PATTERN, PlayerChanges
 from app.schemas.revisions import RevisionRead
 from app.security import authorise_player_change
-from app.services import player_merge, player_reviews, rating_changes, revisions, worker
+from app.services import player_merge, player_reviews, rating_changes, revisions
 from app.services import players as service
 from app.services.player_reviews import Queued
 from app.settings import Settings, get_settings
@@ -171,7 +172,7 @@ def merge_player(
         return _merged(session, merged.id, body.into, lists)
 
     answer = run_in_transaction(session, merge, attempts=settings.transaction_attempts)
-    background.add_task(worker.wake)
+    background.add_task(wake_worker)
     return answer
 
 
@@ -201,7 +202,7 @@ def unmerge_player(
         return _merged(session, unmerged.id, into or "", lists)
 
     answer = run_in_transaction(session, unmerge, attempts=settings.transaction_attempts)
-    background.add_task(worker.wake)
+    background.add_task(wake_worker)
     return answer
 
 

@@ -23,6 +23,8 @@ from app.http import response_cache
 from app.http.caching import CURRENT_CACHE, PINNED_CACHE, current_snapshot, matches, not_modified, reads_etag
 from app.http.session import SessionDep
 from app.rating.calculators import MAX_CALC_GAMES
+from app.recompute import jobs, staleness
+from app.recompute.jobs import wake_worker
 from app.schemas.common import MAX_DATABASE_ID, CountryCode, Date, Identifier, Page
 from app.schemas.jobs import JobAccepted
 from app.schemas.rating_lists import (
@@ -45,7 +47,7 @@ from app.schemas.rating_lists import (
     WhatIfRead,
 )
 from app.schemas.tournaments import TournamentIn
-from app.services import jobs, publications, staleness, worker
+from app.services import publications
 from app.services import rating_lists as service
 from app.services import what_if as what_if_service
 from app.settings import get_settings
@@ -146,7 +148,7 @@ def recompute_rating_list(
 
     Needs an officer's key without limits or limited to this list (a 403 says which otherwise)."""
     job = jobs.trigger_recompute(session, list_id)
-    background.add_task(worker.wake)  # runs after the response, when the job is committed
+    background.add_task(wake_worker)  # runs after the response, when the job is committed
     response.headers["Location"] = f"/v1/jobs/{job.id}"
     # The stored status is text; validating it checks it is one of JobStatus's, as JobRead does.
     return JobAccepted.model_validate({"job_id": job.id, "status": job.status, "list_id": list_id})

@@ -5,9 +5,10 @@ from fastapi import APIRouter, BackgroundTasks, Body, Depends, Query
 from app.api import examples
 from app.api.deps import Limit, ListIdPath, ListOfficer, Offset, TournamentIdPath
 from app.http.session import SessionDep
+from app.recompute.jobs import wake_worker
 from app.schemas.common import Page
 from app.schemas.reviews import ReviewDecided, ReviewDecision, ReviewRead, ReviewStatus
-from app.services import reviews, worker
+from app.services import reviews
 from app.settings import Settings, get_settings
 from app.transactions import run_in_transaction
 
@@ -57,5 +58,5 @@ def review_tournament(
         return ReviewDecided(**ReviewRead.model_validate(decided.review).model_dump(), job_id=decided.job_id)
 
     answer = run_in_transaction(session, decide, attempts=settings.transaction_attempts)
-    background.add_task(worker.wake)  # after the response, so after the commit too
+    background.add_task(wake_worker)  # after the response, so after the commit too
     return answer

@@ -11,6 +11,7 @@ from app.api.deps import IfMatch, Limit, Offset, Organiser, RevisionNumberPath, 
 from app.api.examples import CORRECT_TOURNAMENT_EXAMPLES, SUBMIT_TOURNAMENT_EXAMPLES
 from app.http.session import SessionDep
 from app.problems import Conflict, PreconditionFailed
+from app.recompute.jobs import wake_worker
 from app.schemas.common import CountryCode, DisplayText, Page, Text
 from app.schemas.players import PlayerRead, PlayerReviewRead, QueuedPlayerReview
 from app.schemas.revisions import RevisionDetail, RevisionRead
@@ -29,7 +30,7 @@ from app.schemas.tournaments import (
     TournamentSummary,
 )
 from app.security import Caller, authorise_submission, authorise_tournament_change
-from app.services import idempotency, reviews, revisions, worker
+from app.services import idempotency, reviews, revisions
 from app.services import tournaments as service
 from app.services.player_reviews import Queued
 from app.settings import Settings, get_settings
@@ -143,7 +144,7 @@ def submit_tournament(
         return stored
 
     stored = run_in_transaction(session, store, attempts=settings.transaction_attempts)
-    background.add_task(worker.wake)  # after the response, so after the commit too
+    background.add_task(wake_worker)  # after the response, so after the commit too
     headers = {"Location": stored.location} if stored.location else {}
     return JSONResponse(stored.body, status_code=stored.status_code, headers=headers)
 
@@ -197,7 +198,7 @@ def replace_tournament(
         return _submitted(session, tournament_id, outcomes, corrected.player_reviews, response)
 
     submitted = _settled(session, tournament_id, "correction", caller, settings, store)
-    background.add_task(worker.wake)
+    background.add_task(wake_worker)
     return submitted
 
 
@@ -243,7 +244,7 @@ def withdraw_tournament(
         return _submitted(session, tournament_id, outcomes, response=response)
 
     withdrawn = _settled(session, tournament_id, "withdrawal", caller, settings, store)
-    background.add_task(worker.wake)
+    background.add_task(wake_worker)
     return withdrawn
 
 
@@ -280,7 +281,7 @@ def restore_tournament(
         return _submitted(session, tournament_id, outcomes, response=response)
 
     restored = _settled(session, tournament_id, "restore", caller, settings, store)
-    background.add_task(worker.wake)
+    background.add_task(wake_worker)
     return restored
 
 

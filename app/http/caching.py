@@ -3,7 +3,7 @@ request names in ``If-None-Match`` is still current.
 
 The ETag of a read of a list depends only on the path, the query as sent and the list's current
 snapshot and stale mark (``reads_etag``), which this process knows without a database session
-(``current_snapshot``, from ``app.services.current_snapshots``); so an unchanged page is a 304
+(``current_snapshot``, from ``app.snapshots.current_snapshots``); so an unchanged page is a 304
 answered before any row is read."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from starlette.responses import Response
 from starlette.types import Scope
 
 from app import db
-from app.services.current_snapshots import Current, current_snapshots
+from app.snapshots.current_snapshots import Current, current_snapshots
 
 # A website behind a CDN: the current list may be cached briefly and served stale while the CDN
 # revalidates it (ETag, cheap 304); a pinned snapshot never changes.

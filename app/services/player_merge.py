@@ -14,10 +14,11 @@ from sqlalchemy.orm import Session
 from app.db import locked_row
 from app.models import Game, Player, PlayerExternalId, RatingSeed, Revision, TournamentPlayer
 from app.problems import Conflict, FieldError, InvalidInput, NotFound
-from app.services import played_games, revisions
-from app.services.jobs import trigger_recompute
+from app.recompute.jobs import trigger_recompute
+from app.services import revisions
 from app.services.players import get_player, player_version, refresh_search_keys
 from app.services.reviews import lists_rating
+from app.snapshots import played_games
 
 
 def merge_player(session: Session, player_id: str, into: str, *, actor: str) -> tuple[Player, list[str]]:

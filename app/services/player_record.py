@@ -9,9 +9,9 @@ from sqlalchemy import Executable, bindparam, func, select, union_all
 from sqlalchemy.orm import Session, aliased
 
 from app.models import Game, Player, RatingEntry, Tournament
+from app.names import full_name
 from app.rating.system import Change
-from app.services import snapshot_changes
-from app.services.players import full_name
+from app.snapshots import snapshot_changes
 
 
 @dataclass(frozen=True)
@@ -54,7 +54,7 @@ def standing(session: Session, snapshot_id: int, player_id: str) -> ListStanding
     entry = session.get(RatingEntry, (snapshot_id, player_id))
     if entry is None:
         return None
-    # His place within his status was stored with the snapshot (app.services.entry_positions).
+    # His place within his status was stored with the snapshot (app.snapshots.entry_positions).
     total = (
         session.scalar(
             select(func.max(RatingEntry.status_position)).where(

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from app.db import dialect_insert, insert_rows, locked_row
 from app.models import Game, Player, PlayerExternalId, PlayerName, PlayerSearchTerm, RatingEntry, RatingList, Tournament
-from app.names import MAX_TERM, WHOLE_NAME, WORD, WORD_END, folded, search_key, search_terms, sort_key
+from app.names import MAX_TERM, WHOLE_NAME, WORD, WORD_END, folded, full_name, search_key, search_terms, sort_key
 from app.problems import Conflict, FieldError, InvalidInput, NotFound
 from app.schemas.players import PlayerCreate, PlayerPatch, PlayerRename
 from app.services import revisions
@@ -478,11 +478,6 @@ _PENDING_TERMS = Table(
     *(Column(name, PlayerSearchTerm.__table__.c[name].type) for name in SEARCH_TERM_COLUMNS),
     prefixes=["TEMPORARY"],
 )
-
-
-def full_name(name: str | None, surname: str | None) -> str | None:
-    """First name and surname as a list shows them; None when the record has neither."""
-    return f"{name} {surname}" if name and surname else name or surname or None
 
 
 def _spelling(detail: dict[str, Any]) -> str:

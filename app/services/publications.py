@@ -38,9 +38,10 @@ from app.models import Player, Publication, PublicationEntry, RatingList, Rating
 from app.problems import Conflict, FieldError, InvalidInput, NotFound
 from app.rating.system import NO_DAY, RatingSystem
 from app.schemas.rating_lists import Change, RatingRowRead
-from app.services import revisions, timelines
+from app.services import revisions
 from app.services.rating_lists import get_rating_list, system_of
-from app.services.timelines import Timeline
+from app.snapshots import timelines
+from app.snapshots.timelines import Timeline
 
 log = logging.getLogger("app.publications")
 

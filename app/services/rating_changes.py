@@ -29,14 +29,15 @@ from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from app.models import Game, Job, Player, Publication, RatingList, RatingSnapshot, Revision, Tournament
+from app.names import full_name
 from app.problems import FieldError, InvalidInput, NotFound
 from app.rating.system import RatingSystem, Standing
 from app.schemas.common import EARLIEST_DATE, LATEST_DATE
-from app.services import revisions, snapshot_changes, timelines
-from app.services.players import full_name
+from app.services import revisions
 from app.services.publications import latest_publication, today
 from app.services.rating_lists import get_rating_list, system_of
 from app.settings import get_settings
+from app.snapshots import snapshot_changes, timelines
 
 CURRENT = "current"
 GAMES, LATER_GAMES = "games", "later_games"

@@ -22,12 +22,14 @@ from app.models import (
     RatingSnapshot,
     TournamentReview,
 )
+from app.names import full_name
 from app.problems import Conflict, FieldError, InvalidInput, NotFound
 from app.rating.registry import UnknownSystem, get_system
 from app.rating.system import NO_DAY, RatingSystem
+from app.recompute import staleness
 from app.schemas.rating_lists import RatingRowRead
-from app.services import revisions, staleness, timelines
-from app.services.players import full_name
+from app.services import revisions
+from app.snapshots import timelines
 
 STATUSES = ("active", "inactive", "provisional")
 
@@ -321,7 +323,7 @@ def _stored_ratings(
     played_after: dt.date | None = None,
 ) -> tuple[list[RatingRowRead], int]:
     """A page of the stored entries in the list's order, which their stored positions keep (over the
-    list, and within a status: ``app.services.entry_positions``). Unfiltered but for the status, the
+    list, and within a status: ``app.snapshots.entry_positions``). Unfiltered but for the status, the
     page is a range of (snapshot, [status,] position), its total the snapshot's count of that status;
     other filters walk the same index in order until the page is full."""
     position = RatingEntry.position if status == "all" else RatingEntry.status_position

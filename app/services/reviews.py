@@ -4,7 +4,7 @@
 A list with ``requires_review`` holds back every tournament submitted to it until an officer of the
 list confirms it: the submission (and each later correction) leaves a ``pending`` review, an officer
 confirms or rejects it with a reason, and the list rates the tournament only while it is
-``confirmed`` (app/services/eligibility.py reads the status). A tournament without a review was
+``confirmed`` (app/recompute/eligibility.py reads the status). A tournament without a review was
 stored before the list required reviews, and is rated as before. Every decision is a revision of the
 tournament, written in the decision's transaction with the version it replaced."""
 
@@ -18,9 +18,9 @@ from sqlalchemy.orm import Session
 from app.db import in_lists, locked_row
 from app.models import RatingList, Tournament, TournamentReview
 from app.problems import Conflict, NotFound
+from app.recompute.eligibility import reasons_not_rated
+from app.recompute.jobs import trigger_recompute
 from app.services import revisions
-from app.services.eligibility import reasons_not_rated
-from app.services.jobs import trigger_recompute
 
 PENDING, CONFIRMED, REJECTED = "pending", "confirmed", "rejected"
 STATUSES = (PENDING, CONFIRMED, REJECTED)

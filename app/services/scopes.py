@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from app.db import in_lists
 from app.models import Game, PlayerReview, RatingList, RatingSeed, Tournament, TournamentPlayer
-from app.services.eligibility import TournamentFields, reasons_not_met, requirements
+from app.recompute.eligibility import TournamentFields, reasons_not_met, requirements
 
 
 @dataclass(frozen=True)

@@ -25,10 +25,11 @@ from app.models import (
 )
 from app.problems import Conflict, FieldError, InvalidInput, NotFound, PayloadTooLarge, PreconditionFailed, Problem
 from app.rating.system import Change
+from app.recompute import staleness
+from app.recompute.eligibility import Requirement, TournamentFields, reasons_not_met, reasons_not_rated, requirements
+from app.recompute.jobs import trigger_recompute
 from app.schemas.tournaments import TOURNAMENT_PLAYER_FIELDS, Result, TournamentIn
-from app.services import played_games, reviews, revisions, snapshot_changes, staleness
-from app.services.eligibility import Requirement, TournamentFields, reasons_not_met, reasons_not_rated, requirements
-from app.services.jobs import trigger_recompute
+from app.services import reviews, revisions
 from app.services.player_identity import (
     KnownPlayers,
     PlayerFindings,
@@ -38,6 +39,7 @@ from app.services.player_identity import (
 )
 from app.services.player_reviews import Queued, queue_findings
 from app.services.players import create_players
+from app.snapshots import played_games, snapshot_changes
 
 
 @dataclass(frozen=True)
@@ -434,7 +436,7 @@ def queue_recomputes(
     transaction: the job exists exactly when the tournament does. A queued job of the list absorbs
     the request (the partial unique index on queued jobs), so a burst of submissions is one job. A
     list whose ratings the change moves and that does not recompute itself is marked stale instead
-    (``app.services.staleness``); each outcome says why no job was queued, when none was.
+    (``app.recompute.staleness``); each outcome says why no job was queued, when none was.
     ``also_for``: lists that rated the tournament before a correction and must drop it now;
     ``change``: what happened to it, in a word ("corrected")."""
     return queue_recomputes_of(session, [Changed(submission, also_for, change)])[0]
@@ -500,7 +502,7 @@ def _changed_words(changes: Sequence[Changed]) -> str:
 
 
 def stale_lists_of(session: Session, tournament: Tournament, shown: Collection[str]) -> list[staleness.Stale]:
-    """The marks of the stale lists (``app.services.staleness``) that rate the tournament as it is
+    """The marks of the stale lists (``app.recompute.staleness``) that rate the tournament as it is
     now, or whose current snapshot shows changes of it (``shown``): what they show of it may be of
     before the change that made them stale. By list id; one query when no list is stale."""
     stale = list(session.scalars(select(RatingList).where(RatingList.stale_since.is_not(None)).order_by(RatingList.id)))
@@ -738,7 +740,7 @@ def _refuse_a_small_repeat(session: Session, submission: TournamentIn, pending: 
     """A submission of one or two played games repeats a stored (or pending) tournament of its
     category whose played games are exactly its own. The stored candidates are those of overlapping
     days with as many played games, which the length of their stored value says without decoding it
-    (13 bytes a game: ``app.services.played_games``); each is then compared game by game."""
+    (13 bytes a game: ``app.snapshots.played_games``); each is then compared game by game."""
     played = submission.played_games
     total = played.total()
     if isinstance(pending, PendingTournaments):
@@ -876,7 +878,7 @@ def _insert_games_of(session: Session, submissions: Sequence[TournamentIn]) -> N
     """The tournaments' game rows (``_game_tuples``) by the driver's bulk path (COPY on
     PostgreSQL), the dates as ISO text, which a million games' parameters go through faster than
     SQLAlchemy's per-value processing; and the same games as each tournament's one value the
-    recompute reads (``app.services.played_games``): written together, so that a value never differs
+    recompute reads (``app.snapshots.played_games``): written together, so that a value never differs
     from its rows."""
     rows: list[tuple[Any, ...]] = []
     values: list[dict[str, Any]] = []

@@ -5,7 +5,7 @@ records it was computed with (its system, parameters, eligibility, list date and
 it read: one stored later is left out, one corrected or withdrawn since is read as it is now; from a
 cold start, not the warm start of the recompute that wrote it), read as of the publication's day as publishing
 reads it, and compared player by player with the publication's stored rows. The inputs' digest
-(``app.services.provenance``) says whether the stored data the snapshot read has changed since.
+(``app.recompute.provenance``) says whether the stored data the snapshot read has changed since.
 WHR converges to 1e-6 Elo from any start, so ratings within ``TOLERANCE`` are the same number."""
 
 from dataclasses import dataclass
@@ -15,8 +15,10 @@ from sqlalchemy.orm import Session
 
 from app.models import Publication, PublicationEntry, RatingList, RatingSnapshot
 from app.rating.registry import get_system
-from app.services import publications, recompute, timelines
+from app.recompute import compute
+from app.services import publications
 from app.services.rating_lists import get_rating_list
+from app.snapshots import timelines
 
 TOLERANCE = 1e-3
 
@@ -66,7 +68,7 @@ def verify(session: Session, list_id: str, number: int, tolerance: float = TOLER
     )
     # The tournaments it read (those stored later are left out; a withdrawn one is not eligible now).
     only = snapshot.input_tournaments
-    data = recompute.compute_snapshot(session, stand_in, snapshot.list_date, lambda _: None, only, from_rows=True)
+    data = compute.compute_snapshot(session, stand_in, snapshot.list_date, lambda _: None, only, from_rows=True)
     system = get_system(stand_in.system)
     rows = publications.rows_from_timeline(
         session, timelines.timeline_from_archive(session, data.points), system, data.params, publication.date

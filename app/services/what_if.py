@@ -1,7 +1,7 @@
 """What a tournament would do to a rating list, without storing anything
 (``POST /v1/rating-lists/{list_id}/what-if``).
 
-The list's replay runs as a recompute runs it (``app.services.recompute``: the same eligible
+The list's replay runs as a recompute runs it (``app.recompute.compute``: the same eligible
 tournaments and games, seeds, parameters and warm start, read the same way) with the submitted
 tournament added in memory, in its place in (end, start, id) order, as storing it would add it; a
 stored tournament of the same id is replaced, as a correction would replace it. For WHR this is the
@@ -33,9 +33,9 @@ from app.rating.system import (
     object_column,
     values_at,
 )
+from app.recompute import compute
+from app.recompute.eligibility import reasons_not_rated
 from app.schemas.tournaments import TournamentIn
-from app.services import recompute
-from app.services.eligibility import reasons_not_rated
 from app.services.rating_lists import get_rating_list
 from app.services.tournaments import check_what_if, stored_rows
 
@@ -70,13 +70,13 @@ def what_if(session: Session, list_id: str, submission: TournamentIn, *, max_gam
     added = _as_stored(submission)
     columns: GameColumns | None = None
     if system.columnar:
-        stored, columns = recompute.eligible_games(session, rating_list)
+        stored, columns = compute.eligible_games(session, rating_list)
         tournaments, columns = _with_tournament_in_columns(stored, columns, added)
     else:
-        tournaments = _with_tournament(recompute.stored_tournaments(session, rating_list), added)
+        tournaments = _with_tournament(compute.stored_tournaments(session, rating_list), added)
     seeds = (
         [
-            Seed(s.player_id, recompute.stored_rating(s.rating), s.status, s.as_of, s.title, s.counters)
+            Seed(s.player_id, compute.stored_rating(s.rating), s.status, s.as_of, s.title, s.counters)
             for s in session.scalars(select(RatingSeed).where(RatingSeed.list_id == list_id).order_by(RatingSeed.player_id))
         ]
         if system.seed_model is not None

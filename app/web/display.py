@@ -7,8 +7,8 @@ README section: round it for display). Rounding is half away from zero, as the r
 import datetime as dt
 from urllib.parse import quote, urlencode
 
+from app.names import full_name as full_name  # (the templates and pages name it here)
 from app.rating.rounding import round_half_away_from_zero
-from app.services.players import full_name as full_name  # (the templates and pages name it here)
 
 MINUS = "\u2212"
 

@@ -22,11 +22,13 @@ from sqlalchemy.orm import Session
 from app.countries import country_code
 from app.models import Player, Publication, RatingList, RatingSnapshot
 from app.problems import FieldError, InvalidInput
+from app.recompute import staleness
 from app.schemas.common import EARLIEST_DATE, ID_MAX_LENGTH, ID_PATTERN, ID_RULE, LATEST_DATE
 from app.schemas.rating_lists import RatingRowRead
 from app.schemas.tournaments import Category
-from app.services import player_record, players, publications, revisions, snapshot_facts, staleness, tournaments
+from app.services import player_record, players, publications, revisions, tournaments
 from app.services import rating_lists as lists_service
+from app.snapshots import snapshot_facts
 from app.web import display, i18n
 from app.web.charts import ChartPoint, rating_chart
 from app.web.crosstable import CrossGame, Crosstable, Standing, crosstable

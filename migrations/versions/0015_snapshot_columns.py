@@ -11,7 +11,7 @@ tournament id, then player id). Dates are ``date.toordinal()`` numbers (0 for no
 ``date`` is named ``day``; a missing number is NaN; an object column (ids, statuses, titles, JSON
 values) is ``int32`` codes into ``<name>.values``, the UTF-8 bytes of one JSON array of its distinct
 values. That format is written out here, not imported: a migration does not follow the application's
-code. The application (app/services/stored_columns.py) reads it, and writes it or, for some object
+code. The application (app/snapshots/stored_columns.py) reads it, and writes it or, for some object
 columns, two more layouts (one JSON array of all the values; dicts of one shape as a column per
 key), which the downgrade reads too. Downgrading restores the rows.
 """

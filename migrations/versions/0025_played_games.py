@@ -12,7 +12,7 @@ from operator import itemgetter
 import sqlalchemy as sa
 from alembic import op
 
-from app.services.played_games import value_of
+from app.snapshots.played_games import value_of
 
 revision: str = "0025"
 down_revision: str | None = "0024"

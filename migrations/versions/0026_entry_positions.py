@@ -1,5 +1,5 @@
 """entry_positions: each rating entry's place in its snapshot's list and within its status, so a page
-of a list is a range of an index, not a sort of every entry (app.services.entry_positions); filled
+of a list is a range of an index, not a sort of every entry (app.snapshots.entry_positions); filled
 in here for the snapshots already stored
 
 Revision ID: 0026
@@ -18,7 +18,7 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
-    from app.services.entry_positions import with_positions
+    from app.snapshots.entry_positions import with_positions
 
     op.drop_index("ix_rating_entries_snapshot_id_status_rating", table_name="rating_entries")
     op.drop_index("ix_rating_entries_snapshot_id_rating", table_name="rating_entries")

@@ -34,8 +34,8 @@ from app.models import (
     RatingSnapshot,
 )
 from app.problems import NotFound
-from app.services import entry_positions, job_events, recompute, snapshot_preparation, staleness
-from app.services.rating_lists import get_rating_list
+from app.recompute import compute, job_events, staleness
+from app.snapshots import entry_positions, snapshot_preparation
 from app.transactions import is_permanent
 
 log = logging.getLogger("app.jobs")
@@ -52,6 +52,17 @@ MAX_ATTEMPTS = 2
 RECHECK_SECONDS = 0.25
 
 
+# Set when a job is queued, so that an in-process worker (``app.worker``) need not wait for its
+# next poll: ``wake_worker`` after the queuing transaction has committed.
+queued_jobs_wake_up = threading.Event()
+
+
+def wake_worker() -> None:
+    """Tell an in-process worker that a job was queued (a request's background task, run after its
+    response, so after its commit)."""
+    queued_jobs_wake_up.set()
+
+
 def trigger_recompute(session: Session, list_id: str) -> Job:
     """Queue a recompute of the list, or return the one already queued.
 
@@ -59,7 +70,7 @@ def trigger_recompute(session: Session, list_id: str) -> Job:
     trigger queued one first (committed, or the database waits for its transaction to end), and
     the queued job is read back. No savepoint, so the job commits with the caller's transaction
     (a SQLite savepoint opened outside a transaction would commit on its own)."""
-    get_rating_list(session, list_id)
+    _rating_list(session, list_id)
     for _ in range(3):  # a worker may claim the queued job between the insert and the read
         session.execute(
             dialect_insert(session)(Job)
@@ -77,8 +88,8 @@ def trigger_recompute(session: Session, list_id: str) -> Job:
 def recompute_if_automatic(session: Session, list_id: str, change: str) -> int | None:
     """The list's input changed outside a submission (a seed): its recompute queued, as a submission
     queues it, when the list recomputes itself (``auto_recompute``); None otherwise, and the list is
-    stale from this ``change`` on (``app.services.staleness``)."""
-    if not get_rating_list(session, list_id).auto_recompute:
+    stale from this ``change`` on (``app.recompute.staleness``)."""
+    if not _rating_list(session, list_id).auto_recompute:
         staleness.mark(session, [list_id], change)
         return None
     return trigger_recompute(session, list_id).id
@@ -157,8 +168,8 @@ def run_job(job_id: int, list_date: dt.date | None = None, *, serves_readers: bo
             with session_scope() as session:
                 job = session.get(Job, job_id)
                 assert job is not None and job.status == RUNNING, f"job {job_id} is not running"
-                rating_list = get_rating_list(session, job.list_id)
-                data = recompute.compute_snapshot(
+                rating_list = _rating_list(session, job.list_id)
+                data = compute.compute_snapshot(
                     session, rating_list, list_date or dt.date.today(), lambda p: _report_progress(job_id, p)
                 )
             computed = time.perf_counter()
@@ -219,7 +230,7 @@ def run_job(job_id: int, list_date: dt.date | None = None, *, serves_readers: bo
         _fail(job_id, list_id, claimed, error)
 
 
-def write_snapshot(session: Session, job_id: int, data: recompute.SnapshotData, list_date: dt.date) -> RatingSnapshot:
+def write_snapshot(session: Session, job_id: int, data: compute.SnapshotData, list_date: dt.date) -> RatingSnapshot:
     """Insert the snapshot and its rows, point the list at it and mark the job succeeded: one
     transaction (the caller's), so all of it or none of it is seen."""
     job = session.get(Job, job_id, with_for_update=True)
@@ -242,7 +253,7 @@ def write_snapshot(session: Session, job_id: int, data: recompute.SnapshotData, 
     insert_rows(
         session,
         RatingEntry.__table__,
-        (*recompute.ENTRY_COLUMNS, *entry_positions.POSITION_COLUMNS),
+        (*compute.ENTRY_COLUMNS, *entry_positions.POSITION_COLUMNS),
         entry_positions.with_positions(data.entries, **_POSITION_FIELDS),
         same={"snapshot_id": snapshot.id},
     )
@@ -261,8 +272,8 @@ def write_snapshot(session: Session, job_id: int, data: recompute.SnapshotData, 
     return snapshot
 
 
-# Where an entry tuple (recompute.ENTRY_COLUMNS) holds what its positions are computed from.
-_POSITION_FIELDS = {name: recompute.ENTRY_COLUMNS.index(name) for name in ("rating", "player_id", "status")}
+# Where an entry tuple (compute.ENTRY_COLUMNS) holds what its positions are computed from.
+_POSITION_FIELDS = {name: compute.ENTRY_COLUMNS.index(name) for name in ("rating", "player_id", "status")}
 
 
 def requeue_dead_jobs(session: Session) -> None:
@@ -499,3 +510,10 @@ def _is_postgresql(session: Session) -> bool:
 
 def _now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
+
+
+def _rating_list(session: Session, list_id: str) -> RatingList:
+    rating_list = session.get(RatingList, list_id)
+    if rating_list is None:
+        raise NotFound(f"Rating list {list_id!r} does not exist; GET /v1/rating-lists shows the lists.")
+    return rating_list

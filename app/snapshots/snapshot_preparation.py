@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session
 from app import metrics
 from app.db import session_scope
 from app.models import RatingList, RatingSnapshot
-from app.services import snapshot_changes, timelines
+from app.snapshots import snapshot_changes, timelines
 
 log = logging.getLogger("app.snapshot_preparation")
 

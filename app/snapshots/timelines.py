@@ -28,9 +28,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.models import Player, RatingSnapshot
+from app.names import full_name
 from app.rating.system import NO_DAY, HeldPoints, PointArrays
-from app.services import stored_columns
-from app.services.players import full_name
+from app.snapshots import stored_columns
 
 _DAY_BITS = 22  # date(9999, 12, 31).toordinal() < 2 ** 22: a (player, day) pair fits one int64 key
 
@@ -217,7 +217,7 @@ def _read(session: Session, snapshot_id: int) -> Timeline:
 
 def timeline_from_archive(session: Session, archive: bytes | None) -> Timeline:
     """A timeline of points not (or not yet) stored as a snapshot's: a recompute's archive
-    (``recompute.point_archive``), as ``python -m app.cli verify`` reproduces one."""
+    (``compute.point_archive``, app.recompute), as ``python -m app.cli verify`` reproduces one."""
     return _timeline(session, stored_columns.Archive(archive) if archive else None)
 
 

@@ -2,7 +2,7 @@
 at a time.
 
 A snapshot's changes are stored as one archive of columns (``RatingSnapshot.change_columns``, see
-``app.services.stored_columns``), sorted by tournament id, then player id. Each process keeps a
+``app.snapshots.stored_columns``), sorted by tournament id, then player id. Each process keeps a
 snapshot's table (``stored_columns.PerSnapshot``) and reads its columns as readers first need them: a
 tournament's changes are a binary search over the tournament codes away, a player's a comparison
 over the player codes; only their rows of the other columns are read (until a column is asked for
@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 
 from app.models import RatingList, RatingSnapshot
 from app.rating.system import Change
-from app.services import stored_columns
+from app.snapshots import stored_columns
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """Recomputing a rating list: read the eligible games in bulk, hand them to the list's rating system
 (``app.rating.registry``) and turn what it returns into one snapshot's rows. Nothing here commits;
-``app.services.jobs`` writes the snapshot in one transaction.
+``app.recompute.jobs`` writes the snapshot in one transaction.
 
 A system declared ``columnar`` (the WHR list) gets its games read straight into arrays
 (``eligible_games``): one query whose rows are transposed column by column, with no Python object per
@@ -44,8 +44,9 @@ from app.rating.system import (
     lexsort_order,
     object_column,
 )
-from app.services import played_games, provenance, stored_columns
-from app.services.eligibility import eligibility_conditions, tournament_conditions
+from app.recompute import provenance
+from app.recompute.eligibility import eligibility_conditions, tournament_conditions
+from app.snapshots import played_games, stored_columns
 
 Progress = Callable[[float], None]
 
@@ -92,7 +93,7 @@ class SnapshotData:
     notes: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)  # seconds: read, compute
     warm_start: bytes | None = None
-    # What produced it (app.services.provenance): recorded on the snapshot.
+    # What produced it (app.recompute.provenance): recorded on the snapshot.
     system: str | None = None
     seeds: int = 0
     eligibility: dict[str, Any] = field(default_factory=dict)
@@ -100,7 +101,7 @@ class SnapshotData:
     service_version: str | None = None
     input_tournaments: list[str] = field(default_factory=list)
     # The list's count of changes that made it stale, as read before its inputs
-    # (app.services.staleness): its snapshot clears the mark only if the count is still this.
+    # (app.recompute.staleness): its snapshot clears the mark only if the count is still this.
     input_changes: int = 0
 
 
@@ -209,7 +210,7 @@ def eligible_games(
     """The list's eligible games as arrays, in the order ``stored_tournaments`` gives them, and their
     tournaments in (end, start, id) order without game objects (``GameColumns.tournament`` indexes them).
 
-    Read from each eligible tournament's played games kept as one value (``app.services.played_games``):
+    Read from each eligible tournament's played games kept as one value (``app.snapshots.played_games``):
     some 9,500 values for a million games, put in the tournaments' order here."""
     tournaments = _only(_eligible_tournaments(session, rating_list), only)
     position = {tid: i for i, tid in enumerate(tournaments)}
@@ -350,7 +351,7 @@ def entry_rows(replayed: Replay) -> list[tuple[Any, ...]]:
 
 
 def point_archive(replayed: Replay) -> bytes:
-    """The per-day points as one archive of columns (``app.services.stored_columns``), sorted by
+    """The per-day points as one archive of columns (``app.snapshots.stored_columns``), sorted by
     player id, then date: from ``Point`` objects or from a columnar system's ``PointColumns`` alike.
     Dates are ``date.toordinal()`` numbers (``NO_DAY`` for none), a missing deviation NaN."""
     fields = dict(zip(POINT_COLUMNS, _columns(replayed.points, POINT_COLUMNS), strict=True))

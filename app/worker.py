@@ -1,20 +1,16 @@
-"""A recompute worker: a thread inside the API process (``make run``) or a process of its own
-(``python -m app.cli worker``) beside several API replicas."""
+"""The recompute worker, the service's second kind of process beside the API: a thread inside the
+API process (``make run``) or a process of its own (``python -m app.cli worker``) beside several
+API replicas. Each pass runs the queued recomputes (``app.recompute``), then the lists' scheduled
+publications (a use case: ``app.services.publications``), then prunes old snapshots."""
 
 import logging
 import threading
 
-from app.services.jobs import run_pending_jobs, worker_name
-from app.services.pruning import prune_snapshots
+from app.recompute.jobs import queued_jobs_wake_up, run_pending_jobs, worker_name
+from app.recompute.pruning import prune_snapshots
 from app.services.publications import publish_scheduled
 
 log = logging.getLogger("app.worker")
-_wake = threading.Event()
-
-
-def wake() -> None:
-    """Tell an in-process worker that a job was queued, so it need not wait for its next poll."""
-    _wake.set()
 
 
 class BackgroundWorker:
@@ -28,7 +24,7 @@ class BackgroundWorker:
 
     def stop(self) -> None:
         self._stop.set()
-        _wake.set()
+        queued_jobs_wake_up.set()
         self._thread.join(timeout=30)
 
     def _loop(self) -> None:
@@ -41,8 +37,8 @@ class BackgroundWorker:
                 prune_snapshots()  # after the publications, which keep their snapshots
             except Exception:  # noqa: BLE001 - a database hiccup must not end the worker
                 log.exception("worker loop error")
-            _wake.wait(self.poll_seconds)
-            _wake.clear()
+            queued_jobs_wake_up.wait(self.poll_seconds)
+            queued_jobs_wake_up.clear()
 
 
 def load_rating_libraries() -> None:

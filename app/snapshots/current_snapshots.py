@@ -7,7 +7,7 @@ The lists' current snapshots are read in one query at most once per ``REFRESH_SE
 at once after this process commits a write (a recompute, a correction, a changed setting): an
 answer is never stale after this process wrote, and at most ``REFRESH_SECONDS`` old after another
 process did (one uvicorn worker runs the recompute worker too, so by default there is no other).
-A list that goes stale (``app.services.staleness``) changes what its reads say without a new
+A list that goes stale (``app.recompute.staleness``) changes what its reads say without a new
 snapshot: its mark is read with the snapshot, and is part of their ETags and kept answers too.
 """
 
@@ -30,7 +30,7 @@ class Current(NamedTuple):
     """A list's current snapshot: its id and creation time (together they name it for good), or
     None and None before the list's first recompute; the number of its latest publication, which
     the live list's rows are compared with (None before the first); and since when the list is stale
-    (``app.services.staleness``), which its reads say: a list goes stale without a new snapshot."""
+    (``app.recompute.staleness``), which its reads say: a list goes stale without a new snapshot."""
 
     snapshot_id: int | None
     created_at: datetime | None

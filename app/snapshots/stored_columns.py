@@ -4,8 +4,8 @@ per-tournament changes.
 A RIF-sized snapshot has tens of thousands of each. Written as rows they cost more than the fit
 that produced them (a database's per-row work: 0.3 s on SQLite, 0.8 s on PostgreSQL for both), and
 their readers want them all at once (the list as of a date) or from columns kept per process (a
-player's history, a tournament's changes: ``app.services.timelines``,
-``app.services.snapshot_changes``). So each is written as one NumPy ``.npz`` archive: a numeric column as its array; a column of strings (or ``None``), or of
+player's history, a tournament's changes: ``app.snapshots.timelines``,
+``app.snapshots.snapshot_changes``). So each is written as one NumPy ``.npz`` archive: a numeric column as its array; a column of strings (or ``None``), or of
 lists of strings, dictionary-encoded, as codes into its distinct values (``<name>.values``: the
 UTF-8 bytes of one JSON array; the codes in the narrowest integer type that holds them); a column of dicts of one shape, whose every key holds floats or
 strings, as one such column per key (``<name>.<i>``, the keys in ``<name>.fields``, which rows are
