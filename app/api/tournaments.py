@@ -1,4 +1,4 @@
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from functools import partial
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -13,26 +13,18 @@ from app.http.session import SessionDep
 from app.problems import Conflict, PreconditionFailed
 from app.recompute.jobs import wake_worker
 from app.schemas.common import CountryCode, DisplayText, Page, Text
-from app.schemas.players import PlayerRead, PlayerReviewRead, QueuedPlayerReview
 from app.schemas.revisions import RevisionDetail, RevisionRead
 from app.schemas.tournaments import (
     Category,
-    GameRead,
-    ListRating,
-    RatingChangeRead,
-    StaleList,
-    StandingRead,
-    TieBreakRead,
     TournamentIn,
-    TournamentPlayerRead,
     TournamentRead,
     TournamentSubmitted,
     TournamentSummary,
 )
 from app.security import Caller, authorise_submission, authorise_tournament_change
-from app.services import idempotency, reviews, revisions
+from app.services import idempotency, revisions
+from app.services import tournament_reads as reads
 from app.services import tournaments as service
-from app.services.player_reviews import Queued
 from app.settings import Settings, get_settings
 from app.transactions import run_in_transaction
 
@@ -129,15 +121,13 @@ def submit_tournament(
             replay = idempotency.claim(session, key, fingerprint)
             if replay is not None:
                 return replay
-        submitted = service.submit_tournament(
+        answer = service.submit(
             session,
             body,
-            max_games=settings.max_games_per_tournament,
             actor=caller.name,
+            max_games=settings.max_games_per_tournament,
             allow_duplicate=duplicate == "intended",
         )
-        outcomes = service.queue_recomputes(session, body)
-        answer = _submitted(session, body.id, outcomes, submitted.player_reviews)
         stored = idempotency.StoredResponse(201, answer.model_dump(mode="json"), location)
         if key is not None:
             idempotency.complete(session, key, stored)
@@ -185,17 +175,16 @@ def replace_tournament(
 
     def store() -> TournamentSubmitted:
         authorise_tournament_change(session, caller, tournament_id, "Correcting", new=body)
-        rated_before = reviews.lists_rating(session, tournament_id)
-        corrected = service.replace_tournament(
+        answer = service.correct(
             session,
             tournament_id,
             body,
-            max_games=settings.max_games_per_tournament,
             actor=caller.name,
+            max_games=settings.max_games_per_tournament,
             if_match=service.versions_of(if_match),
         )
-        outcomes = service.queue_recomputes(session, body, also_for=rated_before, change=revisions.CORRECTED)
-        return _submitted(session, tournament_id, outcomes, corrected.player_reviews, response)
+        response.headers["ETag"] = service.current_etag(session, tournament_id)
+        return answer
 
     submitted = _settled(session, tournament_id, "correction", caller, settings, store)
     background.add_task(wake_worker)
@@ -236,12 +225,9 @@ def withdraw_tournament(
 
     def store() -> TournamentSubmitted:
         authorise_tournament_change(session, caller, tournament_id, "Withdrawing")
-        rated_before = reviews.lists_rating(session, tournament_id)
-        tournament = service.withdraw_tournament(
-            session, tournament_id, reason, actor=caller.name, if_match=service.versions_of(if_match)
-        )
-        outcomes = service.queue_recomputes(session, tournament, also_for=rated_before, change=revisions.WITHDRAWN)
-        return _submitted(session, tournament_id, outcomes, response=response)
+        answer = service.withdraw(session, tournament_id, reason, actor=caller.name, if_match=service.versions_of(if_match))
+        response.headers["ETag"] = service.current_etag(session, tournament_id)
+        return answer
 
     withdrawn = _settled(session, tournament_id, "withdrawal", caller, settings, store)
     background.add_task(wake_worker)
@@ -276,9 +262,9 @@ def restore_tournament(
 
     def store() -> TournamentSubmitted:
         authorise_tournament_change(session, caller, tournament_id, "Restoring")
-        tournament = service.restore_tournament(session, tournament_id, actor=caller.name, if_match=service.versions_of(if_match))
-        outcomes = service.queue_recomputes(session, tournament, change=revisions.RESTORED)
-        return _submitted(session, tournament_id, outcomes, response=response)
+        answer = service.restore(session, tournament_id, actor=caller.name, if_match=service.versions_of(if_match))
+        response.headers["ETag"] = service.current_etag(session, tournament_id)
+        return answer
 
     restored = _settled(session, tournament_id, "restore", caller, settings, store)
     background.add_task(wake_worker)
@@ -298,7 +284,7 @@ def list_tournament_revisions(
     Every recorded change of the tournament: its submission, corrections, withdrawals and restores,
     each with the key that made it, when, and a summary of what changed. The version a change
     replaced is at `GET /v1/tournaments/{tournament_id}/revisions/{number}`."""
-    service.get_tournament_row(session, tournament_id)
+    reads.get_tournament_row(session, tournament_id)
     rows, total = revisions.revisions_of(session, revisions.TOURNAMENT, tournament_id, limit, offset)
     return Page(items=[RevisionRead.model_validate(r) for r in rows], total=total, limit=limit, offset=offset)
 
@@ -336,8 +322,8 @@ def get_tournament(tournament_id: TournamentIdPath, session: SessionDep, respons
     with a correction, withdrawal or restore, it makes the change only if nobody changed the
     tournament in between (a 412 otherwise). It names what was submitted and changed, not the rating
     changes, which follow the lists' recomputes."""
-    read = _read(session, tournament_id)
-    response.headers["ETag"] = service.version_etag(revisions.latest_version(session, tournament_id))
+    read = reads.read_tournament(session, tournament_id)
+    response.headers["ETag"] = service.current_etag(session, tournament_id)
     return read
 
 
@@ -359,7 +345,7 @@ def list_tournaments(
 
     Tournaments without their games and players, ordered by last day, latest first (then by id),
     filtered by category, year and country when asked; `games_count` says how many games each has."""
-    rows, total = service.list_tournaments(session, category=category, year=year, country=country, limit=limit, offset=offset)
+    rows, total = reads.list_tournaments(session, category=category, year=year, country=country, limit=limit, offset=offset)
     items = [TournamentSummary.model_validate(t).model_copy(update={"games_count": n}) for t, n in rows]
     return Page(items=items, total=total, limit=limit, offset=offset)
 
@@ -379,72 +365,3 @@ def _settled(
             attempts=settings.transaction_attempts,
         )
         raise
-
-
-def _submitted(
-    session: Session,
-    tournament_id: str,
-    outcomes: list[service.ListOutcome],
-    player_reviews: Sequence[Queued] = (),
-    response: Response | None = None,
-) -> TournamentSubmitted:
-    """The answer to a change: the tournament, what each list does with it, the reviews of players
-    it queued, and (``response``) its new version's ETag."""
-    lists = [ListRating.model_validate(vars(o) | {"id": o.list_id}) for o in outcomes]
-    if response is not None:
-        response.headers["ETag"] = service.version_etag(revisions.latest_version(session, tournament_id))
-    queued = [
-        QueuedPlayerReview(**PlayerReviewRead.model_validate(one.review).model_dump(), pointer=one.pointer)
-        for one in player_reviews
-    ]
-    return TournamentSubmitted(**_read(session, tournament_id).model_dump(), lists=lists, player_reviews=queued)
-
-
-def _read(session: Session, tournament_id: str) -> TournamentRead:
-    tournament, games, players, changes = service.get_tournament(session, tournament_id)
-    summary = TournamentSummary.model_validate(tournament).model_dump()
-    summary["games_count"] = len(games)
-    return TournamentRead(
-        **summary,
-        players=[
-            TournamentPlayerRead(
-                **PlayerRead.model_validate(p).model_dump(),
-                rank=entry.rank if entry else None,
-                rating=entry.rating if entry else None,
-                club=entry.club if entry else None,
-                egf_pin=entry.egf_pin if entry else None,
-                rating_origin=entry.rating_origin if entry else None,
-            )
-            for p, entry in players
-        ],
-        games=[
-            GameRead(
-                id=g.game_id,
-                round=g.round,
-                black=g.black_id,
-                white=g.white_id,
-                result=g.result,
-                played=g.played,
-                date=g.date,
-                handicap=g.handicap,
-                board_size=g.board_size,
-            )
-            for g in games
-        ],
-        standings=[
-            StandingRead(player=s.player_id, place=s.place, tie_breaks=[TieBreakRead(**t) for t in s.tie_breaks])
-            for s in service.get_standings(session, tournament_id)
-        ],
-        rating_changes=[
-            RatingChangeRead(list_id=list_id, snapshot_id=snapshot_id, **{name: getattr(c, name) for name in _CHANGE_FIELDS})
-            for list_id, snapshot_id, c in changes
-        ],
-        stale_lists=[
-            StaleList(list_id=mark.list_id, stale_since=mark.since, stale_reason=mark.reason)
-            for mark in service.stale_lists_of(session, tournament, {list_id for list_id, _, _ in changes})
-        ],
-    )
-
-
-# A rating change as the rules report it (app.rating.system.Change), field by field.
-_CHANGE_FIELDS = [name for name in RatingChangeRead.model_fields if name not in ("list_id", "snapshot_id")]

@@ -3,12 +3,12 @@ work (the request's session dependency, or the CLI's session scope) commits or r
 rejected submission stores nothing."""
 
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any, NamedTuple, overload
 
-from sqlalchemy import Row, Select, bindparam, delete, func, insert, select
+from sqlalchemy import Select, bindparam, delete, func, insert, select
 from sqlalchemy.orm import Session
 
 from app.db import in_lists, insert_rows, locked_row
@@ -24,11 +24,10 @@ from app.models import (
     TournamentStanding,
 )
 from app.problems import Conflict, FieldError, InvalidInput, NotFound, PayloadTooLarge, PreconditionFailed, Problem
-from app.rating.system import Change
 from app.recompute import staleness
-from app.recompute.eligibility import Requirement, TournamentFields, reasons_not_met, reasons_not_rated, requirements
+from app.recompute.eligibility import Requirement, TournamentFields, reasons_not_met, requirements
 from app.recompute.jobs import trigger_recompute
-from app.schemas.tournaments import TOURNAMENT_PLAYER_FIELDS, Result, TournamentIn
+from app.schemas.tournaments import TOURNAMENT_PLAYER_FIELDS, Result, TournamentIn, TournamentSubmitted
 from app.services import reviews, revisions
 from app.services.player_identity import (
     KnownPlayers,
@@ -39,7 +38,9 @@ from app.services.player_identity import (
 )
 from app.services.player_reviews import Queued, queue_findings
 from app.services.players import create_players
-from app.snapshots import played_games, snapshot_changes
+from app.services.reviews import lists_rating
+from app.services.tournament_reads import get_tournament_row, submitted_tournament
+from app.snapshots import played_games
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,55 @@ class SubmittedTournament:
     player_reviews: list[Queued]
     # The players it created, in id order (a batch's: each by the first tournament naming him).
     created: tuple[str, ...] = ()
+
+
+def submit(
+    session: Session, submission: TournamentIn, *, actor: str, max_games: int, allow_duplicate: bool = False
+) -> TournamentSubmitted:
+    """``POST /v1/tournaments``: the tournament stored, the recomputes of the lists that rate it
+    queued (or those lists marked stale), and the answer: the one use case the API calls."""
+    stored = submit_tournament(session, submission, max_games=max_games, actor=actor, allow_duplicate=allow_duplicate)
+    outcomes = queue_recomputes(session, submission)
+    return submitted_tournament(session, submission.id, outcomes, stored.player_reviews)
+
+
+def correct(
+    session: Session,
+    tournament_id: str,
+    submission: TournamentIn,
+    *,
+    actor: str,
+    max_games: int,
+    if_match: frozenset[int] | None = None,
+) -> TournamentSubmitted:
+    """``PUT /v1/tournaments/{id}``: the tournament replaced, every list that rated it before or
+    rates it now queued (or marked stale), and the answer."""
+    rated_before = lists_rating(session, tournament_id)
+    corrected = replace_tournament(session, tournament_id, submission, max_games=max_games, actor=actor, if_match=if_match)
+    outcomes = queue_recomputes(session, submission, also_for=rated_before, change=revisions.CORRECTED)
+    return submitted_tournament(session, tournament_id, outcomes, corrected.player_reviews)
+
+
+def withdraw(
+    session: Session, tournament_id: str, reason: str, *, actor: str, if_match: frozenset[int] | None = None
+) -> TournamentSubmitted:
+    """``DELETE /v1/tournaments/{id}``: withdrawn from every list that rated it, and the answer."""
+    rated_before = lists_rating(session, tournament_id)
+    tournament = withdraw_tournament(session, tournament_id, reason, actor=actor, if_match=if_match)
+    outcomes = queue_recomputes(session, tournament, also_for=rated_before, change=revisions.WITHDRAWN)
+    return submitted_tournament(session, tournament_id, outcomes)
+
+
+def restore(session: Session, tournament_id: str, *, actor: str, if_match: frozenset[int] | None = None) -> TournamentSubmitted:
+    """``POST /v1/tournaments/{id}/restore``: rated again by the lists that rate it, and the answer."""
+    tournament = restore_tournament(session, tournament_id, actor=actor, if_match=if_match)
+    outcomes = queue_recomputes(session, tournament, change=revisions.RESTORED)
+    return submitted_tournament(session, tournament_id, outcomes)
+
+
+def current_etag(session: Session, tournament_id: str) -> str:
+    """The ETag of the tournament's version now (its latest revision), for If-Match."""
+    return version_etag(revisions.latest_version(session, tournament_id))
 
 
 def submit_tournament(
@@ -375,14 +425,6 @@ def record_refused(session: Session, tournament_id: str, attempt: str, refusal: 
     )
 
 
-def get_tournament_row(session: Session, tournament_id: str, *, lock: bool = False) -> Tournament:
-    """The stored tournament alone; ``lock``: row-locked until the transaction ends."""
-    tournament = locked_row(session, Tournament, tournament_id) if lock else session.get(Tournament, tournament_id)
-    if tournament is None:
-        raise NotFound(f"Tournament {tournament_id!r} does not exist.")
-    return tournament
-
-
 def _locked(session: Session, tournament_id: str) -> Tournament:
     """A correction, withdrawal or restore of one tournament at once wait for each other (the row
     lock), so each reads the version the other left and records it as the one it replaced."""
@@ -499,116 +541,6 @@ def _changed_words(changes: Sequence[Changed]) -> str:
     first = changes[0]
     words = f"tournament {first.tournament.id} {first.change}"
     return words + (f", and {len(changes) - 1} more tournaments" if len(changes) > 1 else "")
-
-
-def stale_lists_of(session: Session, tournament: Tournament, shown: Collection[str]) -> list[staleness.Stale]:
-    """The marks of the stale lists (``app.recompute.staleness``) that rate the tournament as it is
-    now, or whose current snapshot shows changes of it (``shown``): what they show of it may be of
-    before the change that made them stale. By list id; one query when no list is stale."""
-    stale = list(session.scalars(select(RatingList).where(RatingList.stale_since.is_not(None)).order_by(RatingList.id)))
-    if not stale:
-        return []
-    under_review = reviews.statuses(session, tournament.id)
-    return [
-        mark
-        for rating_list in stale
-        if (mark := staleness.of(rating_list)) is not None
-        and (
-            rating_list.id in shown
-            or (
-                rating_list.category == tournament.category
-                and not reasons_not_rated(rating_list, tournament, under_review.get(rating_list.id))
-            )
-        )
-    ]
-
-
-STORED_GAME_COLUMNS = ("game_id", "round", "black_id", "white_id", "result", "played", "date", "handicap", "board_size")
-
-
-def get_tournament(
-    session: Session, tournament_id: str
-) -> tuple[Tournament, Sequence[Row[Any]], list[tuple[Player, TournamentPlayer | None]], list[tuple[str, int, Change]]]:
-    """The tournament, its games in submission order (rows of ``STORED_GAME_COLUMNS``), its players
-    (each with what was declared for him there, if anything) and every list's rating changes under
-    its current snapshot (list id, snapshot id, change; by list, then player)."""
-    tournament = session.get(Tournament, tournament_id)
-    if tournament is None:
-        raise NotFound(f"Tournament {tournament_id!r} does not exist.")
-    # The games as rows of the columns readers show, not as entities: a few hundred entities
-    # cost a tournament's page a fifth of its time to build (decision 95).
-    games = session.execute(
-        select(*(Game.__table__.c[name] for name in STORED_GAME_COLUMNS))
-        .where(Game.tournament_id == tournament_id)
-        .order_by(Game.seq)
-    ).all()
-    declared = {
-        entry.player_id: entry
-        for entry in session.scalars(select(TournamentPlayer).where(TournamentPlayer.tournament_id == tournament_id))
-    }
-    player_ids = {g.black_id for g in games} | {g.white_id for g in games} | set(declared)
-    players = list(session.scalars(select(Player).where(Player.id.in_(player_ids)).order_by(Player.id))) if player_ids else []
-    return (
-        tournament,
-        games,
-        [(player, declared.get(player.id)) for player in players],
-        [
-            (list_id, snapshot.id, change)
-            for list_id, snapshot, changes in snapshot_changes.current_changes(session)
-            for change in changes.of_tournament(tournament_id)
-        ],
-    )
-
-
-def get_standings(session: Session, tournament_id: str) -> list[TournamentStanding]:
-    """The tournament's own standings, by place (equal places in the order submitted); empty when it
-    gave none."""
-    return list(
-        session.scalars(
-            select(TournamentStanding)
-            .where(TournamentStanding.tournament_id == tournament_id)
-            .order_by(TournamentStanding.place, TournamentStanding.seq)
-        )
-    )
-
-
-def list_tournaments(
-    session: Session,
-    *,
-    category: str | None,
-    year: int | None,
-    country: str | None,
-    limit: int,
-    offset: int,
-) -> tuple[list[tuple[Tournament, int]], int]:
-    conditions = []
-    if category:
-        conditions.append(Tournament.category == category)
-    if country:
-        conditions.append(Tournament.country == country)
-    if year:
-        # A tournament belongs to every year it touches.
-        conditions.append(Tournament.start <= date(year, 12, 31))
-        conditions.append(Tournament.end >= date(year, 1, 1))
-    total = session.scalar(select(func.count()).select_from(Tournament).where(*conditions)) or 0
-    games_count = select(func.count()).where(Game.tournament_id == Tournament.id).correlate(Tournament).scalar_subquery()
-    rows = session.execute(
-        select(Tournament, games_count)
-        .where(*conditions)
-        .order_by(Tournament.end.desc(), Tournament.id)
-        .limit(limit)
-        .offset(offset)
-    ).all()
-    return [(t, n) for t, n in rows], total
-
-
-def tournament_filters(session: Session) -> tuple[list[str], list[int]]:
-    """What the tournaments' filters can choose from: the countries tournaments were held in, and
-    the years they were played in (latest first)."""
-    countries = session.scalars(select(Tournament.country).where(Tournament.country.is_not(None)).distinct())
-    first, last = session.execute(select(func.min(Tournament.start), func.max(Tournament.end))).one()
-    years = list(range(last.year, first.year - 1, -1)) if first is not None and last is not None else []
-    return sorted(c for c in countries if c), years
 
 
 def stores_same(session: Session, submission: TournamentIn) -> bool:

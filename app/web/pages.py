@@ -26,7 +26,7 @@ from app.recompute import staleness
 from app.schemas.common import EARLIEST_DATE, ID_MAX_LENGTH, ID_PATTERN, ID_RULE, LATEST_DATE
 from app.schemas.rating_lists import RatingRowRead
 from app.schemas.tournaments import Category
-from app.services import player_record, players, publications, revisions, tournaments
+from app.services import player_record, players, publications, revisions, tournament_reads
 from app.services import rating_lists as lists_service
 from app.snapshots import snapshot_facts
 from app.web import display, i18n
@@ -750,11 +750,11 @@ TOURNAMENT_FACTS = (
 
 
 def tournament_page(session: Session, tournament_id: str, language: i18n.Language) -> dict[str, Any]:
-    tournament, games, entrants, changes = tournaments.get_tournament(session, tournament_id)
+    tournament, games, entrants, changes = tournament_reads.get_tournament(session, tournament_id)
     latin = {p.id: display.full_name(p.name, p.surname) or p.id for p, _ in entrants}
     names = {p.id: i18n.shown_name(latin[p.id], p.native_name, language) for p, _ in entrants}
     declared_rank = {p.id: entry.rank for p, entry in entrants if entry is not None and entry.rank}
-    stored_standings = tournaments.get_standings(session, tournament_id)
+    stored_standings = tournament_reads.get_standings(session, tournament_id)
     table = crosstable(
         [p.id for p, _ in entrants],
         [CrossGame(g.round, g.black_id, g.white_id, g.result, g.played) for g in games],
@@ -772,7 +772,7 @@ def tournament_page(session: Session, tournament_id: str, language: i18n.Languag
         for list_id, rows in sorted(by_list.items())
     ]
     facts = [(label, getattr(tournament, key)) for key, label in TOURNAMENT_FACTS if getattr(tournament, key) not in (None, "")]
-    stale = tournaments.stale_lists_of(session, tournament, set(by_list))
+    stale = tournament_reads.stale_lists_of(session, tournament, set(by_list))
     return {
         # The lists rating it that do not show every change since (``stale_lists`` of its API read).
         "stale_lists": [(lists[mark.list_id], mark) for mark in stale],
@@ -864,7 +864,7 @@ def crosstable_entrants(entrants: list[tuple[Player, Any]], list_changes: list[L
 
 def figures_page(session: Session, tournament_id: str, list_id: str) -> dict[str, Any]:
     """One list's changes of the tournament with their details, players in the crosstable's order."""
-    tournament, games, entrants, changes = tournaments.get_tournament(session, tournament_id)
+    tournament, games, entrants, changes = tournament_reads.get_tournament(session, tournament_id)
     rating_list = lists_service.get_rating_list(session, list_id)
     names = {p.id: display.full_name(p.name, p.surname) or p.id for p, _ in entrants}
     rows = sorted(
@@ -900,7 +900,7 @@ def player_search(session: Session, q: str | None, page: int, language: i18n.Lan
 
 
 def tournament_index(session: Session, query: TournamentQuery) -> dict[str, Any]:
-    rows, total = tournaments.list_tournaments(
+    rows, total = tournament_reads.list_tournaments(
         session,
         category=query.category,
         year=query.year,
@@ -908,7 +908,7 @@ def tournament_index(session: Session, query: TournamentQuery) -> dict[str, Any]
         limit=TOURNAMENTS_PAGE_SIZE,
         offset=(query.page - 1) * TOURNAMENTS_PAGE_SIZE,
     )
-    countries, years = tournaments.tournament_filters(session)
+    countries, years = tournament_reads.tournament_filters(session)
     return {
         "rows": rows,
         "total": total,
