@@ -20,7 +20,14 @@ from app.api.calculators import BUDGET_RESPONSES, run_within_budget
 from app.api.deps import IfNoneMatch, Limit, ListIdPath, ListOfficer, Offset, PlayerIdPath, SnapshotIdPath
 from app.api.examples import responses
 from app.http import response_cache
-from app.http.caching import CURRENT_CACHE, PINNED_CACHE, current_snapshot, matches, not_modified, reads_etag
+from app.http.caching import (
+    ListRead,
+    current_snapshot,
+    list_read,
+    matches,
+    not_modified,
+    read_validators,
+)
 from app.http.session import SessionDep
 from app.rating.calculators import MAX_CALC_GAMES
 from app.recompute import jobs, staleness
@@ -51,6 +58,12 @@ from app.services import publications
 from app.services import rating_lists as service
 from app.services import what_if as what_if_service
 from app.settings import get_settings
+from app.snapshots.current_snapshots import Current
+
+# The conditional reads of a list (app.http.caching.read_validators), answered before routing too
+# (app.api.conditional): a list's page, compared with its latest publication, and a history.
+RATINGS_READ = ListRead(path_param="list_id", compared=True)
+HISTORY_READ = ListRead(query_param="list")
 
 router = APIRouter(tags=["rating lists"])
 
@@ -160,6 +173,7 @@ def recompute_rating_list(
     response_model=RatingsPage,
     responses={**responses(examples.GET_RATINGS), 304: {"description": "Not modified (If-None-Match)"}},
 )
+@list_read(RATINGS_READ)
 async def get_ratings(
     list_id: ListIdPath,
     request: Request,
@@ -212,23 +226,19 @@ async def get_ratings(
         "limit": limit,
         "offset": offset,
     }
-    cache_control = PINNED_CACHE if snapshot_id is not None else CURRENT_CACHE
     current = await current_snapshot(list_id)
     if current is not None:
-        if snapshot_id is None:
-            etag = reads_etag(current.snapshot_id, request.scope, current.publication, current.stale_since)
-        else:
-            etag = reads_etag(snapshot_id, request.scope)
+        etag, cache_control = read_validators(RATINGS_READ, current, request.scope, snapshot_id)
         if matches(if_none_match, etag):
             return not_modified(etag, cache_control)
         body = response_cache.responses.get(("ratings", *current, *query.values())) if snapshot_id is None else None
         if body is not None:
             return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": cache_control})
-    return await run_in_threadpool(_ratings_answer, list_id, snapshot_id, query, request.scope, if_none_match, cache_control)
+    return await run_in_threadpool(_ratings_answer, list_id, snapshot_id, query, request.scope, if_none_match)
 
 
 def _ratings_answer(
-    list_id: str, snapshot_id: int | None, query: dict[str, Any], scope: Scope, if_none_match: str | None, cache_control: str
+    list_id: str, snapshot_id: int | None, query: dict[str, Any], scope: Scope, if_none_match: str | None
 ) -> Response:
     with db.session_scope() as session:
         rating_list = service.get_rating_list(session, list_id)
@@ -238,10 +248,9 @@ def _ratings_answer(
         number = latest.number if latest is not None else None
         stale = staleness.of(rating_list) if snapshot_id is None else None
         stale_since = stale.since if stale is not None else None
-        if snapshot_id is None:
-            etag = reads_etag(rating_list.current_snapshot_id, scope, number, stale_since)
-        else:
-            etag = reads_etag(snapshot_id, scope)
+        # The list as the database has it now (this process's view of it may be a second old).
+        current = Current(rating_list.current_snapshot_id, None, number, stale_since)
+        etag, cache_control = read_validators(RATINGS_READ, current, scope, snapshot_id)
         if matches(if_none_match, etag):
             return not_modified(etag, cache_control)
         snapshot = service.get_snapshot(session, list_id, snapshot_id)
@@ -441,6 +450,7 @@ def delete_seed(list_id: ListIdPath, player_id: PlayerIdPath, session: SessionDe
     response_model=PlayerHistory,
     responses={**responses(examples.GET_PLAYER_HISTORY), 304: {"description": "Not modified (If-None-Match)"}},
 )
+@list_read(HISTORY_READ)
 async def get_player_history(
     player_id: PlayerIdPath,
     request: Request,
@@ -458,12 +468,12 @@ async def get_player_history(
     list's. Cached like the list's ratings: `ETag`, and a 304 for `If-None-Match`."""
     current = await current_snapshot(list_id)
     if current is not None:
-        etag = reads_etag(current.snapshot_id, request.scope, stale_since=current.stale_since)
+        etag, cache_control = read_validators(HISTORY_READ, current, request.scope)
         if matches(if_none_match, etag):
-            return not_modified(etag, CURRENT_CACHE)
+            return not_modified(etag, cache_control)
         body = response_cache.responses.get(("history", current.snapshot_id, current.created_at, current.stale_since, player_id))
         if body is not None:
-            return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": CURRENT_CACHE})
+            return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": cache_control})
     return await run_in_threadpool(_history_answer, player_id, list_id, request.scope, if_none_match)
 
 
@@ -472,9 +482,11 @@ def _history_answer(player_id: str, list_id: str, scope: Scope, if_none_match: s
         rating_list = service.get_rating_list(session, list_id)
         stale = staleness.of(rating_list)
         stale_since = stale.since if stale is not None else None
-        etag = reads_etag(rating_list.current_snapshot_id, scope, stale_since=stale_since)
+        etag, cache_control = read_validators(
+            HISTORY_READ, Current(rating_list.current_snapshot_id, None, None, stale_since), scope
+        )
         if matches(if_none_match, etag):
-            return not_modified(etag, CURRENT_CACHE)
+            return not_modified(etag, cache_control)
         snapshot = service.get_snapshot(session, list_id, None)
         # (as in get_player_history)
         key = ("history", snapshot.id, snapshot.created_at, stale_since, player_id) if snapshot else None
@@ -493,4 +505,4 @@ def _history_answer(player_id: str, list_id: str, scope: Scope, if_none_match: s
             return PlayerHistory.model_validate(answer).model_dump_json().encode()
 
         body = response_cache.responses.kept_or_built(key, history)
-    return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": CURRENT_CACHE})
+    return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": cache_control})

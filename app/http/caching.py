@@ -9,7 +9,10 @@ answered before any row is read."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
+from typing import TypeVar
 
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
@@ -22,6 +25,42 @@ from app.snapshots.current_snapshots import Current, current_snapshots
 # revalidates it (ETag, cheap 304); a pinned snapshot never changes.
 CURRENT_CACHE = "public, max-age=60, stale-while-revalidate=600"
 PINNED_CACHE = "public, max-age=31536000, immutable"
+PINNING_QUERY = "snapshot_id"  # the query parameter that reads an earlier snapshot of a list
+
+Endpoint = TypeVar("Endpoint", bound=Callable[..., object])
+
+
+@dataclass(frozen=True)
+class ListRead:
+    """A read of one list's current snapshot, declared on its endpoint (``list_read``): where the
+    request names the list (a path parameter, or a query parameter and its default) and whether the
+    answer is compared with the list's latest publication. What it declares is all the conditional
+    decision needs (``read_validators``), before routing (``app.api.conditional``) and in the
+    endpoint alike."""
+
+    path_param: str | None = None
+    query_param: str | None = None
+    compared: bool = False
+
+
+def list_read(read: ListRead) -> Callable[[Endpoint], Endpoint]:
+    """Declare an endpoint a conditional read of a list (an attribute its route carries)."""
+
+    def declared(endpoint: Endpoint) -> Endpoint:
+        setattr(endpoint, "list_read", read)  # noqa: B010 - an attribute the function does not declare
+        return endpoint
+
+    return declared
+
+
+def read_validators(read: ListRead, current: Current, scope: Scope, pinned: int | None = None) -> tuple[str, str]:
+    """The one conditional decision of every list read: its ETag and Cache-Control. A pinned snapshot
+    never changes; the current one's answer also changes with the latest publication (a compared
+    read) and with the list's stale mark."""
+    if pinned is not None:
+        return reads_etag(pinned, scope), PINNED_CACHE
+    publication = current.publication if read.compared else None
+    return reads_etag(current.snapshot_id, scope, publication, current.stale_since), CURRENT_CACHE
 
 
 def reads_etag(snapshot_id: int | None, scope: Scope, publication: int | None = None, stale_since: datetime | None = None) -> str:
