@@ -14,6 +14,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import ConnectionPoolEntry
 
+from app import performance
 from app.settings import get_settings
 
 T = TypeVar("T")
@@ -27,9 +28,6 @@ def in_lists(values: Sequence[T]) -> Iterator[Sequence[T]]:
     """``values`` in slices of at most ``IN_LIST_SIZE``, one statement's IN list each."""
     for start in range(0, len(values), IN_LIST_SIZE):
         yield values[start : start + IN_LIST_SIZE]
-
-
-SQLITE_MMAP_BYTES = 1 << 30  # address space only: pages are read when touched, shared with the OS cache
 
 
 def make_engine(url: str) -> Engine:
@@ -50,10 +48,7 @@ def _sqlite_pragmas(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEn
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA synchronous=NORMAL")
-    # Reads through a memory map, not a read() call per page: a snapshot's archives are megabytes
-    # (12 MB of points at the size of the Go world, 3,000 pages), fetched whole by the first read of
-    # a snapshot in each process; mapped, that fetch is a few milliseconds instead of 15-20.
-    cursor.execute(f"PRAGMA mmap_size={SQLITE_MMAP_BYTES}")
+    cursor.execute(f"PRAGMA mmap_size={performance.SQLITE_MMAP_BYTES}")  # (app/performance.py says why)
     cursor.close()
 
 

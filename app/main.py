@@ -1,7 +1,6 @@
 """The ASGI application: ``app.main:app``, built by ``create_app()``."""
 
 import collections
-import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -9,7 +8,7 @@ from fastapi import Depends, FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.routing import iter_route_contexts
 
-from app import contract, metrics, problems
+from app import contract, metrics, performance, problems
 from app import logging as app_logging
 from app.api import (
     audit,
@@ -56,7 +55,7 @@ def create_app(settings: Settings | None = None, *, start_worker: bool | None = 
             load_rating_libraries()
         if settings.warm_up:
             await warm_up(started)  # (before the freeze: what it builds lives as long as the process)
-        _freeze_what_lives_as_long_as_the_process()
+        performance.freeze_what_lives_as_long_as_the_process()
         worker = None
         if run_worker:
             from app.worker import BackgroundWorker
@@ -134,24 +133,6 @@ def prepare_routes(app: FastAPI) -> None:
     included router when a request is first matched against it, all its routes at once: the first
     request to the website's routes paid a tenth of a second for them."""
     collections.deque(iter_route_contexts(app.routes), maxlen=0)
-
-
-_frozen = False
-
-
-def _freeze_what_lives_as_long_as_the_process() -> None:
-    """Leave the objects built so far (modules, routes, templates, catalogues: some 160,000) out of
-    the cyclic collector's full passes, which otherwise scan them all again: one such pass fell on a
-    reader's request after a recompute and took it 70 ms (``gc.freeze``). Once per process, after a
-    collection, so that no garbage is frozen with them (tests start many applications in one process).
-    The modules the process imports later are scanned by every full pass, at some half a microsecond
-    an object: so what it is known to import (the readiness check's Alembic, a worker's scipy) is
-    imported before. Imported after, they were 50,000 objects and each full pass 20-30 ms."""
-    global _frozen
-    if not _frozen:
-        gc.collect()
-        gc.freeze()
-        _frozen = True
 
 
 app = create_app()

@@ -238,7 +238,7 @@ def _stages(repeat: int) -> None:
         best[name] = (min(previous[0], cpu), min(previous[1], wall))
         return result
 
-    gc.disable()  # as the job does (app.recompute.jobs._cyclic_gc_paused)
+    gc.disable()  # as the job does (app.performance.cyclic_gc_paused)
     try:
         for _ in range(repeat):
             with db.session_scope() as session:

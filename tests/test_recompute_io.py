@@ -242,19 +242,19 @@ def test_rows_written_in_bulk_read_back_exactly(client, awkward_system):
 
 
 def test_a_jobs_rows_are_freed_before_the_collector_runs_again(client, monkeypatch):
-    """The collector is paused while a job builds its rows (jobs._cyclic_gc_paused); rows still held
+    """The collector is paused while a job builds its rows (app.performance.cyclic_gc_paused); rows still held
     when it resumes are all scanned at the next allocation of any thread, a reader's request as often
     as not (20 ms for the large history's 47,051 entries). So the job's snapshot data is gone by then."""
     import contextlib
     import gc
     import weakref
 
-    from app.recompute import jobs
+    from app import performance
 
     cli_import_renju_cn()
     computed: list[weakref.ref[compute.SnapshotData]] = []
     alive_when_resumed: list[bool] = []
-    compute_snapshot, paused = compute.compute_snapshot, jobs._cyclic_gc_paused
+    compute_snapshot, paused = compute.compute_snapshot, performance.cyclic_gc_paused
 
     def watched_compute(*args, **kwargs):  # type: ignore[no-untyped-def]
         data = compute_snapshot(*args, **kwargs)
@@ -269,7 +269,7 @@ def test_a_jobs_rows_are_freed_before_the_collector_runs_again(client, monkeypat
         assert gc.isenabled()
 
     monkeypatch.setattr(compute, "compute_snapshot", watched_compute)
-    monkeypatch.setattr(jobs, "_cyclic_gc_paused", watched_pause)
+    monkeypatch.setattr(performance, "cyclic_gc_paused", watched_pause)
     job = recompute_now(client)
     assert job["result"]["players"] > 0 and job["result"]["timings_s"]["write"] >= 0
     assert alive_when_resumed == [False]

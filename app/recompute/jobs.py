@@ -10,7 +10,6 @@ claim waits for the commit), so a job is never claimed while a submission that j
 open. A job whose worker died (killed process, lost database) is queued again, once."""
 
 import datetime as dt
-import gc
 import logging
 import os
 import socket
@@ -25,7 +24,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, Operation
 from sqlalchemy.orm import Session, aliased
 from starlette.concurrency import run_in_threadpool
 
-from app import metrics
+from app import metrics, performance
 from app.db import checkpoint, checkpoint_after_commit, dialect_insert, get_engine, insert_rows, session_scope
 from app.models import (
     Job,
@@ -164,7 +163,7 @@ def run_job(job_id: int, list_date: dt.date | None = None, *, serves_readers: bo
     list_id = "unknown"  # until the job's row is read, inside the try: a lost database is handled below
     try:
         list_id = _log_claimed(job_id)
-        with _cyclic_gc_paused(), _heartbeat(job_id):
+        with performance.cyclic_gc_paused(), _heartbeat(job_id):
             with session_scope() as session:
                 job = session.get(Job, job_id)
                 assert job is not None and job.status == RUNNING, f"job {job_id} is not running"
@@ -311,22 +310,6 @@ def run_pending_jobs(worker: str | None = None, list_date: dt.date | None = None
             return ran
         run_job(job_id, list_date, serves_readers=serves_readers)
         ran += 1
-
-
-@contextmanager
-def _cyclic_gc_paused() -> Iterator[None]:
-    """No cyclic garbage collection while a recompute builds its rows: it allocates a few hundred
-    thousand container objects (rows, points, changes) and holds them all, so the collector's passes
-    only re-scan live objects (measured: a quarter of the WHR replay's time). Reference counting still
-    frees everything; the collector runs again afterwards. Process-wide, but only for the job's
-    duration, and left as found when a caller had it off already."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _record_timings(job_id: int, timings: dict[str, float]) -> None:

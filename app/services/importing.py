@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
@@ -16,6 +15,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import Session
 
+from app import performance
 from app.db import begin_writing, bulk_session_scope, checkpoint_after_import, in_lists
 from app.importers.formats import FileFormat, detect_format
 from app.importers.source import FileRefused, ImportOptions, SubmissionSource
@@ -147,8 +147,7 @@ def import_results_file(
     created: dict[str, str] = {}  # the players the import created, with their tournament, in order
     tally = _Tally()
     batches = _batches(source, options, tally)
-    frozen = _freeze_earlier_objects()
-    try:
+    with performance.earlier_objects_frozen():
         # Each pass of this loop is one transaction; its inner loop takes batches from the same
         # iterator until the transaction holds COMMIT_GAMES games (read lazily: memory stays a batch's).
         for first in batches:
@@ -170,9 +169,6 @@ def import_results_file(
                 games_stored += outcome.games_stored
             if on_progress:
                 on_progress(done, source.tournament_count)
-    finally:
-        if frozen:
-            gc.unfreeze()
     with bulk_session_scope() as session:
         begin_writing(session)
         finish_import(session)
@@ -392,18 +388,6 @@ def _store_pending(session: Session, outcome: _BatchOutcome, pending: PendingTou
     outcome.note_reviews(store_new_tournaments(session, pending.checked, actor=IMPORT_ACTOR, search_terms_later=left.deferring))
     outcome.stored += len(pending)
     outcome.games_stored += sum(len(checked.submission.games) for checked in pending.checked)
-
-
-def _freeze_earlier_objects() -> bool:
-    """Move every object the process holds before the batches (the modules, the reader's index of the
-    file) out of the collector's reach while they are stored: a large import's 50-odd full
-    collections each scanned them all again, about a tenth of its time (4-5 s of 50). True when frozen
-    here, to be unfrozen once the batches are stored; a process that froze its objects already (the
-    service's, docs/decisions.md 7.70) is left as it is."""
-    if gc.get_freeze_count():
-        return False
-    gc.freeze()
-    return True
 
 
 def _player_ids(batch: list[dict[str, Any]]) -> list[str]:
