@@ -76,8 +76,9 @@ class Problem(BaseModel):
 # Why each status can happen, in the words every operation's contract uses.
 ERROR_DESCRIPTIONS = {
     400: "Bad request: the request cannot be read as the operation expects (e.g. a body that is not UTF-8 JSON)",
-    401: "No API key: send `Authorization: Bearer <key>`",
-    403: "The API key is not valid for this service or was revoked, or its role or limits do not allow this operation (the detail says which role it needs)",
+    401: "No API key, or one that is not valid for this service or was revoked (RFC 6750: `WWW-Authenticate` says "
+    '`Bearer`, or `Bearer error="invalid_token"` with why): send `Authorization: Bearer <key>` with a valid key',
+    403: "The API key is valid, but its role or limits do not allow this operation (the detail says which role it needs)",
     404: "The resource named in the path does not exist",
     409: "Conflicts with the stored state (e.g. the id exists already)",
     412: "`If-Match` names a version of the resource that is no longer its latest: nothing changed",
@@ -132,6 +133,8 @@ def allowed_methods(app: FastAPI, path: str) -> list[str]:
         path_format = route.path_format  # (None only for a route that is not an APIRoute)
         if isinstance(route.original_route, APIRoute) and path_format and compile_path(path_format)[0].fullmatch(path):
             methods |= route.methods or set()
+    if "GET" in methods:
+        methods.add("HEAD")  # (app.middleware.HeadAsGetMiddleware)
     return sorted(methods)
 
 
@@ -192,7 +195,13 @@ def _contract(app: FastAPI) -> dict[str, Any]:
                     "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}},
                 }
             if "401" in responses:
-                responses["401"]["headers"] = {"WWW-Authenticate": {"description": "`Bearer`", "schema": {"type": "string"}}}
+                responses["401"]["headers"] = {
+                    "WWW-Authenticate": {
+                        "description": '`Bearer` without a key; `Bearer error="invalid_token", error_description="…"` for '
+                        "an unknown or revoked one (RFC 6750 3)",
+                        "schema": {"type": "string"},
+                    }
+                }
             operation["responses"] = dict(sorted(responses.items()))
     # FastAPI's own validation-error shapes are never sent: the service answers problem+json.
     for unused in ("HTTPValidationError", "ValidationError"):

@@ -24,7 +24,7 @@ from app.api import (
 )
 from app.api.conditional import ConditionalReads
 from app.api.deps import reject_undeclared_query_parameters
-from app.middleware import BodySizeLimitMiddleware, RequestContextMiddleware, SecurityHeadersMiddleware
+from app.middleware import BodySizeLimitMiddleware, HeadAsGetMiddleware, RequestContextMiddleware, SecurityHeadersMiddleware
 from app.schema_migrations import head_revisions
 from app.settings import Settings, get_settings
 from app.snapshots.snapshot_preparation import SnapshotWatcher
@@ -109,6 +109,7 @@ def create_app(settings: Settings | None = None, *, start_worker: bool | None = 
     # Prometheus scrapes this process's own figures; outside the contract, as the website is.
     app.add_route("/metrics", metrics.metrics_page, methods=["GET"], include_in_schema=False)
     app.add_middleware(ConditionalReads)  # innermost: a 304 still gets its CORS headers and its log line
+    app.add_middleware(HeadAsGetMiddleware)  # (inside the log and the headers, which see the HEAD)
     app.add_middleware(
         BodySizeLimitMiddleware,
         max_bytes=settings.max_body_bytes,

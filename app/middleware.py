@@ -1,5 +1,5 @@
 """ASGI middleware: request ids and access logs, the security headers of every answer, the request
-body size limit (413), and JSON bodies in UTF-8 only (400 / 415)."""
+body size limit (413), JSON bodies in UTF-8 only (400 / 415), and HEAD answered as GET."""
 
 import logging
 import time
@@ -100,6 +100,27 @@ class SecurityHeadersMiddleware:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+class HeadAsGetMiddleware:
+    """HEAD on every resource that answers GET (RFC 9110 9.3.2): the GET's answer, its status and
+    headers (Content-Length, ETag, Cache-Control included), without its body. The routes declare GET
+    only, so that the contract names one operation a path and method; a HEAD without this was a 405."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_without_body(message: Message) -> None:
+            if message["type"] == "http.response.body":
+                message = {**message, "body": b""}
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, send_without_body)
 
 
 class BodySizeLimitMiddleware:

@@ -90,12 +90,20 @@ class Unauthorized(Problem):
     status, type_slug, title = 401, "unauthorized", "Authentication required"
 
 
+class InvalidKey(Unauthorized):
+    """A key that is not one of the service's, or was revoked (RFC 6750 3.1 ``invalid_token``: a
+    401, which tells a client to get another key, where a 403 would say the key lacks a right)."""
+
+    type_slug, title = "invalid-key", "The API key is not valid"
+
+
 class Forbidden(Problem):
     status, type_slug, title = 403, "forbidden", "Forbidden"
 
 
 class RoleForbidden(Forbidden):
-    """A valid key whose role or scope does not allow the operation (the detail says what would)."""
+    """A valid key whose role or scope does not allow the operation (the detail says what would);
+    RFC 6750 3.1 ``insufficient_scope``."""
 
     type_slug, title = "role-required", "The key's role does not allow this"
 

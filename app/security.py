@@ -8,7 +8,7 @@ officer does everything, unless it is limited to some lists or categories: then 
 lists (a category-limited officer none), the tournaments that only its lists rate, and the players
 all of whose tournaments are such, and reads the audit of its scope (``app.services.scopes``).
 Anything beyond the key's role is a 403 that names the role and scope the operation needs; a
-missing key is a 401, an unknown or revoked one a 403.
+missing, unknown or revoked key is a 401 (RFC 6750: `WWW-Authenticate` says which).
 
 The dependencies here return a ``Caller``; the routers declare them through app.api.deps
 (``Organiser``, ``Officer``, ``ListOfficer``). A tournament's and a player's own checks need the
@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session
 
 from app import db
 from app.models import Revision, Tournament
-from app.problems import Forbidden, RoleForbidden, Unauthorized
+from app.problems import InvalidKey, RoleForbidden, Unauthorized
 from app.recompute.eligibility import TournamentFields
 from app.services import api_keys
 from app.services.api_keys import OFFICER, ORGANISER, Role
@@ -109,9 +109,12 @@ def authenticate(
     with db.session_scope() as session:
         key = api_keys.find_key(session, presented)
         if key is None:
-            raise Forbidden("The API key is not valid for this service.")
+            raise InvalidKey("The API key is not valid for this service.", headers=_invalid_token("the key is unknown"))
         if key.revoked_at is not None:
-            raise Forbidden(f"The API key {key.name!r} was revoked at {key.revoked_at:%Y-%m-%d %H:%M:%S} UTC.")
+            raise InvalidKey(
+                f"The API key {key.name!r} was revoked at {key.revoked_at:%Y-%m-%d %H:%M:%S} UTC.",
+                headers=_invalid_token("the key was revoked"),
+            )
         return Caller(
             name=key.name,
             role=OFFICER if key.role == OFFICER else ORGANISER,
@@ -119,6 +122,11 @@ def authenticate(
             categories=frozenset(key.categories),
             list_categories=api_keys.list_categories(session, key.lists),
         )
+
+
+def _invalid_token(description: str) -> dict[str, str]:
+    """RFC 6750 3: the challenge of a 401 for a key presented and refused."""
+    return {"WWW-Authenticate": f'Bearer error="invalid_token", error_description="{description}"'}
 
 
 def require_officer(caller: Caller = Depends(authenticate)) -> Caller:

@@ -10,9 +10,12 @@ def test_writes_need_a_key(client):
     assert response.headers["content-type"].startswith("application/problem+json")
 
 
-def test_wrong_key_is_403(client):
+def test_wrong_key_is_a_401_with_an_invalid_token_challenge(client):
+    """RFC 6750 3.1: a key presented and refused is a 401 (invalid_token); a 403 is for a valid key
+    without the right."""
     response = client.post("/v1/tournaments", json=tournament_body(), headers={"Authorization": "Bearer secret-kez"})
-    assert response.status_code == 403
+    assert response.status_code == 401 and response.json()["type"].endswith("/invalid-key")
+    assert response.headers["www-authenticate"] == 'Bearer error="invalid_token", error_description="the key is unknown"'
     assert client.post("/v1/players", json={"id": "x"}, headers={"Authorization": "Bearer "}).status_code in (401, 403)
     assert client.patch("/v1/players/x", json={}, headers={"Authorization": "Basic c2VjcmV0LWtleQ=="}).status_code == 401
 

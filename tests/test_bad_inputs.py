@@ -107,7 +107,7 @@ def test_405_says_which_methods_are_allowed(client):
     response = client.delete("/v1/tournaments")
     assert response.status_code == 405
     assert response.headers["content-type"].startswith("application/problem+json")
-    assert set(response.headers["allow"].replace(" ", "").split(",")) == {"GET", "POST"}
+    assert set(response.headers["allow"].replace(" ", "").split(",")) == {"GET", "HEAD", "POST"}
 
 
 def test_a_failed_commit_is_a_problem_never_a_2xx(client, monkeypatch):

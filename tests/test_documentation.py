@@ -91,7 +91,7 @@ def test_declared_problem_shapes_match_what_the_service_sends(client):
 def test_method_not_allowed_says_which_methods_are(client):
     response = client.delete("/v1/players/p1")
     assert response.status_code == 405
-    assert set(response.headers["allow"].replace(" ", "").split(",")) == {"GET", "PATCH"}
+    assert set(response.headers["allow"].replace(" ", "").split(",")) == {"GET", "HEAD", "PATCH"}
     assert response.headers["content-type"] == PROBLEM_MEDIA_TYPE
 
 

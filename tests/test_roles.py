@@ -184,11 +184,12 @@ def test_a_missing_tournament_is_404_for_an_organiser_too(client, keys) -> None:
     assert client.post("/v1/tournaments/T9/restore", headers=keys["other-organiser"]).status_code == 404
 
 
-def test_missing_and_unknown_keys_stay_401_and_403(client) -> None:  # type: ignore[no-untyped-def]
+def test_missing_and_unknown_keys_are_401s(client) -> None:  # type: ignore[no-untyped-def]
     _store_keys()
     assert client.post("/v1/tournaments", json=tournament_body()).status_code == 401
     unknown = client.post("/v1/tournaments", json=tournament_body(), headers={"Authorization": "Bearer not-a-key"})
-    assert unknown.status_code == 403 and unknown.json()["type"].endswith("/forbidden")
+    assert unknown.status_code == 401 and unknown.json()["type"].endswith("/invalid-key")
+    assert unknown.headers["www-authenticate"].startswith('Bearer error="invalid_token"')
 
 
 def test_writer_without_a_declared_role_needs_an_unlimited_officer() -> None:
@@ -233,7 +234,8 @@ def test_cli_creates_lists_and_revokes_keys(client, capsys) -> None:  # type: ig
     assert cli(["keys", "revoke", "est-officer"]) == 0
     assert "revoked the key 'est-officer'" in capsys.readouterr().out
     revoked = client.patch("/v1/rating-lists/eru", json={"auto_recompute": False}, headers=headers)
-    assert revoked.status_code == 403 and "was revoked" in revoked.json()["detail"]
+    assert revoked.status_code == 401 and "was revoked" in revoked.json()["detail"]
+    assert revoked.headers["www-authenticate"] == 'Bearer error="invalid_token", error_description="the key was revoked"'
     assert cli(["keys", "list"]) == 0
     assert capsys.readouterr().out.splitlines()[2].split()[-2:] != ["-"]
 
@@ -291,4 +293,4 @@ def test_a_key_created_with_the_command_works_over_a_live_server() -> None:
         assert audit.status_code == 403 and "needs an officer's key" in audit.json()["detail"]
         _cli("revoke", "live-organiser")
         refused = httpx.post(f"{server.url}/v1/tournaments/LIVE/restore", headers=headers, timeout=30)
-        assert refused.status_code == 403 and "was revoked" in refused.json()["detail"]
+        assert refused.status_code == 401 and "was revoked" in refused.json()["detail"]
