@@ -30,6 +30,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.routing import compile_path
 
+from app.http.headers import RETRY_AFTER
 from app.http.security_headers import documentation_policy
 from app.names import DISPLAY_TEXT_PATTERN
 from app.problems import PROBLEM_MEDIA_TYPE, TYPE_BASE, problem_response
@@ -194,6 +195,8 @@ def _contract(app: FastAPI) -> dict[str, Any]:
                     **({"headers": declared["headers"]} if "headers" in declared else {}),
                     "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}},
                 }
+            if "503" in responses:
+                responses["503"]["headers"] = RETRY_AFTER
             if "401" in responses:
                 responses["401"]["headers"] = {
                     "WWW-Authenticate": {

@@ -5,6 +5,7 @@ from fastapi import APIRouter, BackgroundTasks, Body, Depends, Query, Response, 
 from app.api import examples
 from app.api.deps import Limit, Officer, Offset, Organiser, PlayerIdPath
 from app.api.examples import responses
+from app.http.headers import LOCATION
 from app.http.session import SessionDep
 from app.models import Player
 from app.recompute.jobs import wake_worker
@@ -35,7 +36,10 @@ router = APIRouter(prefix="/v1/players", tags=["players"])
 
 
 @router.post(
-    "", status_code=status.HTTP_201_CREATED, operation_id="create_player", responses=responses(examples.CREATE_PLAYER, status=201)
+    "",
+    status_code=status.HTTP_201_CREATED,
+    operation_id="create_player",
+    responses=responses(examples.CREATE_PLAYER, status=201, headers=LOCATION),
 )
 def create_player(
     body: Annotated[PlayerCreate, Body(openapi_examples=examples.CREATE_PLAYER_EXAMPLES)],

@@ -9,6 +9,7 @@ from app.api.deps import IfNoneMatch, Limit, ListIdPath, ListOfficer, Offset
 from app.api.examples import responses
 from app.http import response_cache
 from app.http.caching import PINNED_CACHE, matches
+from app.http.headers import CACHED_READ, LOCATION, NOT_MODIFIED
 from app.http.session import SessionDep
 from app.models import Publication
 from app.schemas.common import MAX_DATABASE_ID, CountryCode, Page
@@ -42,7 +43,7 @@ def _read(publication: Publication) -> PublicationRead:
     "/v1/rating-lists/{list_id}/publications",
     status_code=status.HTTP_201_CREATED,
     operation_id="publish_rating_list",
-    responses=responses(examples.PUBLISH_RATING_LIST, status=201),
+    responses=responses(examples.PUBLISH_RATING_LIST, status=201, headers=LOCATION),
 )
 def publish_rating_list(
     list_id: ListIdPath,
@@ -102,7 +103,7 @@ def get_publication(list_id: ListIdPath, number: NumberPath, session: SessionDep
     "/v1/rating-lists/{list_id}/publications/{number}/ratings",
     operation_id="get_publication_ratings",
     response_model=PublicationRatingsPage,
-    responses={**responses(examples.GET_PUBLICATION_RATINGS), 304: {"description": "Not modified (If-None-Match)"}},
+    responses={**responses(examples.GET_PUBLICATION_RATINGS, headers=CACHED_READ), **NOT_MODIFIED},
 )
 def get_publication_ratings(
     list_id: ListIdPath,

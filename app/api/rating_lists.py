@@ -28,6 +28,7 @@ from app.http.caching import (
     not_modified,
     read_validators,
 )
+from app.http.headers import CACHED_READ, LOCATION, NOT_MODIFIED
 from app.http.session import SessionDep
 from app.rating.calculators import MAX_CALC_GAMES
 from app.recompute import jobs, staleness
@@ -145,7 +146,7 @@ def update_rating_list_params(
     "/v1/rating-lists/{list_id}/recompute",
     status_code=status.HTTP_202_ACCEPTED,
     operation_id="recompute_rating_list",
-    responses=responses(examples.RECOMPUTE_RATING_LIST, status=202),
+    responses=responses(examples.RECOMPUTE_RATING_LIST, status=202, headers=LOCATION),
 )
 def recompute_rating_list(
     list_id: ListIdPath, session: SessionDep, _: ListOfficer, background: BackgroundTasks, response: Response
@@ -171,7 +172,7 @@ def recompute_rating_list(
     "/v1/rating-lists/{list_id}/ratings",
     operation_id="get_ratings",
     response_model=RatingsPage,
-    responses={**responses(examples.GET_RATINGS), 304: {"description": "Not modified (If-None-Match)"}},
+    responses={**responses(examples.GET_RATINGS, headers=CACHED_READ), **NOT_MODIFIED},
 )
 @list_read(RATINGS_READ)
 async def get_ratings(
@@ -448,7 +449,7 @@ def delete_seed(list_id: ListIdPath, player_id: PlayerIdPath, session: SessionDe
     operation_id="get_player_history",
     tags=["players"],
     response_model=PlayerHistory,
-    responses={**responses(examples.GET_PLAYER_HISTORY), 304: {"description": "Not modified (If-None-Match)"}},
+    responses={**responses(examples.GET_PLAYER_HISTORY, headers=CACHED_READ), **NOT_MODIFIED},
 )
 @list_read(HISTORY_READ)
 async def get_player_history(

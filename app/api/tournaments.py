@@ -9,6 +9,7 @@ from sqlalchemy.orm import Session
 from app.api import examples
 from app.api.deps import IfMatch, Limit, Offset, Organiser, RevisionNumberPath, TournamentIdPath
 from app.api.examples import CORRECT_TOURNAMENT_EXAMPLES, SUBMIT_TOURNAMENT_EXAMPLES
+from app.http.headers import LOCATION, TOURNAMENT_VERSION
 from app.http.session import SessionDep
 from app.problems import Conflict, PreconditionFailed
 from app.recompute.jobs import wake_worker
@@ -31,14 +32,6 @@ from app.transactions import run_in_transaction
 router = APIRouter(prefix="/v1/tournaments", tags=["tournaments"])
 T = TypeVar("T")
 
-# The ETag of a tournament's answers: its version, for If-Match (docs/decisions.md 7.32).
-_ETAG = {
-    "ETag": {
-        "description": "The tournament's version (e.g. `\"v3\"`, its latest revision's number): send it back in "
-        "`If-Match` to change the tournament only if nobody has changed it since",
-        "schema": {"type": "string"},
-    }
-}
 _STALE: dict[int | str, dict[str, Any]] = {
     412: {"description": "`If-Match` names another version than the tournament's latest: nothing changed"}
 }
@@ -50,7 +43,7 @@ _STALE: dict[int | str, dict[str, Any]] = {
     operation_id="submit_tournament",
     response_model=TournamentSubmitted,
     responses={
-        **examples.responses(examples.SUBMIT_TOURNAMENT, status=201),
+        **examples.responses(examples.SUBMIT_TOURNAMENT, status=201, headers={**LOCATION, **TOURNAMENT_VERSION}),
         409: {
             "description": "A tournament with this id exists, its games repeat a stored tournament's, or a request with "
             "the same Idempotency-Key is in progress"
@@ -136,13 +129,17 @@ def submit_tournament(
     stored = run_in_transaction(session, store, attempts=settings.transaction_attempts)
     background.add_task(wake_worker)  # after the response, so after the commit too
     headers = {"Location": stored.location} if stored.location else {}
+    if stored.status_code == status.HTTP_201_CREATED:
+        # Its first version (its submission), which a replay answers too: the ETag a client sends in
+        # If-Match with its first correction, without reading the tournament first.
+        headers["ETag"] = service.version_etag(1)
     return JSONResponse(stored.body, status_code=stored.status_code, headers=headers)
 
 
 @router.put(
     "/{tournament_id}",
     operation_id="replace_tournament",
-    responses={**examples.responses(examples.REPLACE_TOURNAMENT, headers=_ETAG), **_STALE},
+    responses={**examples.responses(examples.REPLACE_TOURNAMENT, headers=TOURNAMENT_VERSION), **_STALE},
 )
 def replace_tournament(
     tournament_id: TournamentIdPath,
@@ -194,7 +191,7 @@ def replace_tournament(
 @router.delete(
     "/{tournament_id}",
     operation_id="withdraw_tournament",
-    responses={**examples.responses(examples.WITHDRAW_TOURNAMENT, headers=_ETAG), **_STALE},
+    responses={**examples.responses(examples.WITHDRAW_TOURNAMENT, headers=TOURNAMENT_VERSION), **_STALE},
 )
 def withdraw_tournament(
     tournament_id: TournamentIdPath,
@@ -237,7 +234,7 @@ def withdraw_tournament(
 @router.post(
     "/{tournament_id}/restore",
     operation_id="restore_tournament",
-    responses={**examples.responses(examples.RESTORE_TOURNAMENT, headers=_ETAG), **_STALE},
+    responses={**examples.responses(examples.RESTORE_TOURNAMENT, headers=TOURNAMENT_VERSION), **_STALE},
 )
 def restore_tournament(
     tournament_id: TournamentIdPath,
@@ -306,7 +303,7 @@ def get_tournament_revision(tournament_id: TournamentIdPath, number: RevisionNum
 @router.get(
     "/{tournament_id}",
     operation_id="get_tournament",
-    responses=examples.responses(examples.GET_TOURNAMENT, headers=_ETAG),
+    responses=examples.responses(examples.GET_TOURNAMENT, headers=TOURNAMENT_VERSION),
 )
 def get_tournament(tournament_id: TournamentIdPath, session: SessionDep, response: Response) -> TournamentRead:
     """Read a tournament with its games and rating changes
