@@ -120,9 +120,10 @@ def create_app(settings: Settings | None = None, *, start_worker: bool | None = 
         app.add_middleware(
             CORSMiddleware,
             allow_origins=settings.cors_origins,
-            allow_methods=["GET", "POST", "PUT", "PATCH"],
-            allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match"],
-            expose_headers=["ETag", "Location", "X-Request-ID"],
+            # Every method and request header the contract names, so that a browser client may use them all.
+            allow_methods=["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
+            allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-Match", "If-None-Match"],
+            expose_headers=["ETag", "Location", "Retry-After", "X-Request-ID"],
         )
     app.add_middleware(SecurityHeadersMiddleware)  # around every answer the middlewares above make too
     app.add_middleware(RequestContextMiddleware)

@@ -77,5 +77,19 @@ def test_cors_origins_from_settings():
             headers={"Origin": "https://renju.example", "Access-Control-Request-Method": "POST"},
         )
         assert response.headers["access-control-allow-origin"] == "https://renju.example"
+        # A correction from a browser: DELETE, PUT and If-Match are allowed, ETag readable.
+        correction = client.options(
+            "/v1/tournaments/T1",
+            headers={
+                "Origin": "https://renju.example",
+                "Access-Control-Request-Method": "DELETE",
+                "Access-Control-Request-Headers": "if-match, authorization",
+            },
+        )
+        assert correction.status_code == 200, correction.text
+        assert "DELETE" in correction.headers["access-control-allow-methods"]
+        assert "if-match" in correction.headers["access-control-allow-headers"].lower()
+        read = client.get("/v1/tournaments", headers={"Origin": "https://renju.example"})
+        assert "etag" in read.headers["access-control-expose-headers"].lower()
         other = client.get("/v1/tournaments", headers={"Origin": "https://evil.example"})
         assert "access-control-allow-origin" not in other.headers
