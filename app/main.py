@@ -28,6 +28,7 @@ from app.middleware import BodySizeLimitMiddleware, HeadAsGetMiddleware, Request
 from app.schema_migrations import head_revisions
 from app.settings import Settings, get_settings
 from app.snapshots.snapshot_preparation import SnapshotWatcher
+from app.version import VERSION
 from app.warm_up import warm_up
 from app.web import router as website
 from app.web.router import prepare as prepare_website
@@ -79,7 +80,7 @@ def create_app(settings: Settings | None = None, *, start_worker: bool | None = 
         # a misspelt filter (`?contry=EST`) would otherwise silently answer the unfiltered list.
         dependencies=[Depends(reject_undeclared_query_parameters)],
         title="Renju rating service",
-        version="1.0.0",
+        version=VERSION,
         description=DESCRIPTION,
         lifespan=lifespan,
         separate_input_output_schemas=False,

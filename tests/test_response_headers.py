@@ -34,3 +34,13 @@ def test_the_contract_names_every_header_sent() -> None:
     for path, operations in CONTRACT["paths"].items():
         for method, operation in operations.items():
             assert "Retry-After" in operation["responses"]["503"].get("headers", {}), (method, path)
+
+
+def test_one_version_everywhere_and_the_changelog_says_what_it_changed() -> None:
+    """The contract's version is the service's (app/version.py), recorded by every snapshot, and
+    docs/changelog.md has its section."""
+    from app.recompute.provenance import service_version
+    from app.version import VERSION
+
+    assert CONTRACT["info"]["version"] == VERSION == service_version()
+    assert f"\n## {VERSION}\n" in (ROOT / "docs" / "changelog.md").read_text(encoding="utf-8")

@@ -12,6 +12,7 @@ from typing import Any
 from fastapi.openapi.models import Example
 
 from app.rating.examples import REAL_TOURNAMENT  # noqa: F401 (the tests and clients read it here)
+from app.version import VERSION
 
 # --- a Go tournament with its own standings -----------------------------------------------------------
 # The Tournoi de Juvisy 2019 as the EGD h9 reader gives it (tests/data/go/juvisy2019.h9, written by
@@ -796,7 +797,7 @@ _SNAPSHOT = {
     "notes": _NOTES,
     "current": True,
     "system": "rif-whr",
-    "service_version": "0.1.0",
+    "service_version": VERSION,
     "seeds": 0,
     "eligibility": _RIF_WHR["eligibility"],
     "inputs_digest": "f60fb651c7917de1dc9f9dce8cf82f5b5ec4b09e73169185601285249cbd7f7a",

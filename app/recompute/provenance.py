@@ -9,26 +9,20 @@ Two recomputes over the same stored data give the same digest on either database
 behind the service's back gives another."""
 
 import hashlib
-import importlib.metadata
 from collections.abc import Sequence
-from functools import cache
 from typing import Any
 
 import numpy as np
 
 from app import json_encoding
 from app.rating.system import GameColumns, Seed, StoredTournament
+from app.version import VERSION
 
-PACKAGE = "renju-rating"
 
-
-@cache
 def service_version() -> str:
-    """The installed package's version (pyproject.toml), or "unknown" when it is not installed."""
-    try:
-        return importlib.metadata.version(PACKAGE)
-    except importlib.metadata.PackageNotFoundError:
-        return "unknown"
+    """The service's version (app/version.py): the image runs the code without installing the
+    package, where the package's metadata said "unknown"."""
+    return VERSION
 
 
 # A line's text: json.dumps(values, sort_keys=True, default=str, ensure_ascii=False), its encoder built
