@@ -173,6 +173,14 @@ def _contract(app: FastAPI) -> dict[str, Any]:
     document["info"]["description"] = document["info"].get("description", "") + LIMITS
     schemas = document.setdefault("components", {}).setdefault("schemas", {})
     problem_schema = Problem.model_json_schema(ref_template="#/components/schemas/{model}")
+    # ``errors`` is absent from a problem that is not about input, never null (issue 44 item 1).
+    errors_schema = problem_schema["properties"]["errors"]
+    problem_schema["properties"]["errors"] = {
+        "description": errors_schema["description"],
+        "items": {"$ref": "#/components/schemas/ProblemFieldError"},
+        "title": errors_schema["title"],
+        "type": "array",
+    }
     schemas.update(problem_schema.pop("$defs", {}))
     schemas["Problem"] = problem_schema
     for route in iter_route_contexts(app.routes):
@@ -209,8 +217,53 @@ def _contract(app: FastAPI) -> dict[str, Any]:
     # FastAPI's own validation-error shapes are never sent: the service answers problem+json.
     for unused in ("HTTPValidationError", "ValidationError"):
         schemas.pop(unused, None)
+    _sent_fields_required(document)
     document["components"]["schemas"] = dict(sorted(schemas.items()))
     return document
+
+
+def _sent_fields_required(document: dict[str, Any]) -> None:
+    """Every field an answer always sends is required in its schema (issue 44 item 1): a generated
+    client then types it as present, not as optional. The service sends every field of its answers
+    (their defaults included), so each schema only answers use (none of a request body's or a
+    parameter's) requires all its properties; a schema both use keeps the request's optional fields
+    optional; a problem's ``errors``, sent only for invalid input, stays optional."""
+    schemas = document["components"]["schemas"]
+    used_by_requests = _referenced(
+        schemas,
+        [
+            part
+            for operations in document["paths"].values()
+            for op in operations.values()
+            for part in (op.get("requestBody"), op.get("parameters"))
+        ],
+    )
+    for name in _referenced(
+        schemas, [op.get("responses") for operations in document["paths"].values() for op in operations.values()]
+    ):
+        schema = schemas[name]
+        if name in used_by_requests or name == "Problem" or "properties" not in schema:
+            continue
+        schema["required"] = list(schema["properties"])
+
+
+def _referenced(schemas: dict[str, Any], roots: list[Any]) -> set[str]:
+    """The component schemas these parts of the document name, and those they name in turn."""
+    found: set[str] = set()
+    pending = list(roots)
+    while pending:
+        part = pending.pop()
+        if isinstance(part, dict):
+            reference = part.get("$ref")
+            if isinstance(reference, str) and reference.startswith("#/components/schemas/"):
+                name = reference.rsplit("/", 1)[1]
+                if name not in found:
+                    found.add(name)
+                    pending.append(schemas.get(name))
+            pending.extend(value for key, value in part.items() if key != "$ref")
+        elif isinstance(part, list):
+            pending.extend(part)
+    return found
 
 
 def _summary_from_docstring(operation: dict[str, Any]) -> None:
