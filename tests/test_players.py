@@ -475,3 +475,23 @@ def test_a_submission_never_writes_a_stored_player_and_queues_what_it_says_other
         assert (stored["p2"].country, stored["p5"].name, stored["p5"].country) == ("EST", "Yusuke", "JPN")
     found = client.get("/v1/players", params={"q": "yusuke"}).json()
     assert [player["id"] for player in found["items"]] == ["p5"]
+
+
+def test_one_convention_for_countries_and_gender_both_ways(client: TestClient) -> None:
+    """A country arrives as an IOC or ISO code in either case or as its name, a gender as M or F in
+    either case; both are answered as stored (FRA, F), which the same fields take back (issue 44
+    item 3), and the women's filter takes either case too."""
+    body = tournament_body("T1", country="fra")
+    body["players"][0] |= {"country": "France", "gender": "f"}
+    body["players"][1] |= {"country": "de", "gender": "M"}
+    assert client.post("/v1/tournaments", json=body, headers=AUTH).status_code == 201
+    assert client.get("/v1/tournaments/T1").json()["country"] == "FRA"
+    read = client.get("/v1/players/p1").json()
+    assert (read["country"], read["gender"]) == ("FRA", "F")
+    assert (client.get("/v1/players/p2").json()["country"]) == "GER"
+    sent_back = client.patch("/v1/players/p1", json={"country": read["country"], "gender": read["gender"]}, headers=AUTH)
+    assert sent_back.status_code == 200 and sent_back.json()["gender"] == "F"
+    for gender in ("f", "F"):
+        assert client.get("/v1/rating-lists/rif-whr/ratings", params={"gender": gender, "status": "all"}).status_code == 200
+    refused = client.patch("/v1/players/p1", json={"country": "Atlantis"}, headers=AUTH)
+    assert refused.status_code == 422 and refused.json()["errors"][0]["pointer"] == "/country"

@@ -35,7 +35,7 @@ CASES = [
     ("bad date", lambda b: b.update(start="2020-02-30"), 422, "/start"),
     ("unknown field", _game(0, colour="black"), 422, "/games/0/colour"),
     ("player given twice", lambda b: b["players"].append({"id": "p1"}), 422, "/players/4/id"),
-    ("bad country code", lambda b: b["players"][0].update(country="estonia"), 422, "/players/0/country"),
+    ("bad country code", lambda b: b["players"][0].update(country="Atlantis"), 422, "/players/0/country"),
     ("missing games", lambda b: b.pop("games"), 422, "/games"),
     ("a game's handicap true", _game(1, handicap=True), 422, "/games/1/handicap"),
     ("a game's board size false", _game(1, board_size=False), 422, "/games/1/board_size"),

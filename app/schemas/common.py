@@ -47,20 +47,36 @@ Identifier = Annotated[str, StringConstraints(min_length=1, max_length=ID_MAX_LE
 
 
 def _ioc_country(value: str) -> str:
-    """The IOC code every country is stored under (app/countries.py): ISO codes are mapped to it."""
-    # Codes only (the contract's enum): names are mapped in files, not in requests.
-    code = country_code(value) if value in ACCEPTED_CODES_SET else None
+    """The IOC code every country is stored under (app/countries.py): an IOC or ISO code in either
+    case (fra, FR), or a name the tables know (France, 中国), as files give them; the read answers
+    the code, which the same field takes back (issue 44 item 3)."""
+    text = value.strip()
+    as_code = text.upper() if text.isascii() and text.isalpha() and len(text) in (2, 3) else None
+    code = country_code(as_code) if as_code in ACCEPTED_CODES_SET else country_code(text) if as_code is None else None
     if code is None:
-        raise ValueError(f"unknown country code {value!r}: give the IOC code (EST, GER) or the ISO one (EE, DE)")
+        raise ValueError(
+            f"unknown country {value!r}: give the IOC code (EST, GER), the ISO one (EE, DE), in either case, or its name"
+        )
     return code
 
 
 ACCEPTED_CODES_SET = frozenset(ACCEPTED_CODES)
-# A country: an IOC code or an ISO 3166-1 two- or three-letter code, stored as the IOC code (FR -> FRA, DEU -> GER).
+# A country: an IOC code or an ISO 3166-1 two- or three-letter code in either case, or the country's
+# name, stored as the IOC code (FR, fr, France -> FRA; DEU -> GER).
 CountryCode = Annotated[
     str,
     AfterValidator(_ioc_country),
-    WithJsonSchema({"type": "string", "enum": list(ACCEPTED_CODES)}),
+    WithJsonSchema(
+        {
+            "type": "string",
+            "minLength": 2,
+            "maxLength": 100,
+            "pattern": DISPLAY_TEXT_PATTERN,
+            "description": "A country: its IOC code (EST, GER), its ISO 3166-1 code (EE, DE), in either case, or its "
+            "name (France, 中国); stored and answered as the IOC code",
+            "examples": ["EST"],
+        }
+    ),
 ]
 MAX_PAGE_SIZE = 500
 # Database integers are 32-bit on PostgreSQL (INTEGER columns, OFFSET within BIGINT): every integer

@@ -1,11 +1,16 @@
 import datetime as dt
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, WithJsonSchema
 
 from app.schemas.common import CountryCode, Date, DisplayText, Identifier, StrictModel
 
-Gender = Literal["M", "F"]
+# M or F in either case on the way in, M or F on the way out (issue 44 item 3).
+Gender = Annotated[
+    Literal["M", "F"],
+    BeforeValidator(lambda value: value.upper() if isinstance(value, str) else value),
+    WithJsonSchema({"type": "string", "enum": ["M", "F", "m", "f"], "description": "M or F (either case)"}),
+]
 # A player's id in another system: a scheme of lower-case letters (renjunet, egd, a federation's own),
 # a colon and the id there, e.g. renjunet:952, egd:13300010. Unique per scheme.
 EXTERNAL_ID_PATTERN = r"^[a-z][a-z0-9-]{0,19}:[A-Za-z0-9][A-Za-z0-9._\-]{0,63}$"
@@ -52,7 +57,7 @@ class PlayerRead(BaseModel):
     native_name: str | None = Field(description="Full name in the player's own script")
     country: str | None = Field(description="Country code", examples=["CHN"])
     city: str | None = Field(description="Home city")
-    gender: str | None = Field(description="M or F")
+    gender: Literal["M", "F"] | None = Field(description="M or F")
     birth_year: int | None = Field(description="Year of birth")
 
 

@@ -7,8 +7,10 @@ from app.schemas.common import Date, DisplayText, Identifier, StrictModel
 
 StatusFilter = Literal["active", "inactive", "provisional", "all"]
 # The women's (f) or men's (m) list as a filter of any list (issue 24 item 5).
-GenderFilter = Literal["f", "m"]
-GENDER_FILTER_DESCRIPTION = "f: only women (the women's list), m: only men; the gender as the player's record has it now"
+GenderFilter = Literal["f", "m", "F", "M"]  # either case, as a player's gender is written
+GENDER_FILTER_DESCRIPTION = (
+    "F (or f): only women (the women's list), M (or m): only men; the gender as the player's record has it now"
+)
 # A row's change since a publication: a number, or a marker instead of one.
 Change = float | Literal["new", "returned"] | None
 
