@@ -3,7 +3,7 @@ import functools
 import re
 import types
 from collections.abc import Hashable
-from typing import Annotated, Any, Generic, TypeVar, Union, cast, get_args, get_origin
+from typing import Annotated, Any, Generic, Literal, TypeVar, Union, cast, get_args, get_origin
 
 from pydantic import (
     AfterValidator,
@@ -62,6 +62,10 @@ CountryCode = Annotated[
     AfterValidator(_ioc_country),
     WithJsonSchema({"type": "string", "enum": list(ACCEPTED_CODES)}),
 ]
+# A game's result, from black's side: B black won, W white won, D draw. Here rather than with the
+# tournaments' schemas, so that the systems' calculator models (app/rating/) can share it while the
+# tournaments' schemas read the registry of those systems.
+Result = Literal["B", "W", "D"]
 MAX_PAGE_SIZE = 500
 # Database integers are 32-bit on PostgreSQL (INTEGER columns, OFFSET within BIGINT): every integer
 # a request carries into a query is bounded so that it is a 4xx, never a database error.

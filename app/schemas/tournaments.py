@@ -5,12 +5,20 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationInfo, field_validator
 
-from app.schemas.common import ID_RULE, CountryCode, Date, DisplayText, Identifier, StrictModel, json_kinds_checked_on
+from app.schemas.common import (
+    ID_RULE,
+    CountryCode,
+    Date,
+    DisplayText,
+    Identifier,
+    Result,
+    StrictModel,
+    json_kinds_checked_on,
+)
 from app.schemas.opening_rules import CATEGORIES_WITH_KNOWN_RULES, KNOWN_RULES, canonical_rule
 from app.schemas.players import PlayerCreate, PlayerRead, QueuedPlayerReview
 
 Category = Literal["renju", "gomoku", "go", "shogi"]
-Result = Literal["B", "W", "D"]
 TournamentFormat = Literal["face-to-face", "supervised-online"]
 Championship = Literal["world-championship-at", "team-world-championship"]
 

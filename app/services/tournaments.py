@@ -28,7 +28,8 @@ from app.rating.system import Change
 from app.recompute import staleness
 from app.recompute.eligibility import Requirement, TournamentFields, reasons_not_met, reasons_not_rated, requirements
 from app.recompute.jobs import trigger_recompute
-from app.schemas.tournaments import TOURNAMENT_PLAYER_FIELDS, Result, TournamentIn
+from app.schemas.common import Result
+from app.schemas.tournaments import TOURNAMENT_PLAYER_FIELDS, TournamentIn
 from app.services import reviews, revisions
 from app.services.player_identity import (
     KnownPlayers,
