@@ -12,6 +12,7 @@ from typing import Any
 from fastapi.openapi.models import Example
 
 from app.rating.examples import REAL_TOURNAMENT  # noqa: F401 (the tests and clients read it here)
+from app.schemas.tournaments import TournamentDetails
 
 # --- a Go tournament with its own standings -----------------------------------------------------------
 # The Tournoi de Juvisy 2019 as the EGD h9 reader gives it (tests/data/go/juvisy2019.h9, written by
@@ -268,16 +269,14 @@ def _stored_game(game: dict[str, Any]) -> dict[str, Any]:
 
 
 def _tournament_summary(tournament: dict[str, Any], games_count: int) -> dict[str, Any]:
-    """A submission's fields as stored: the defaults of what it leaves out filled in."""
+    """A submission's fields as stored and read back: the defaults of what it leaves out filled in."""
+    declared = TournamentDetails.model_fields
     return {
-        "id": tournament["id"], "name": tournament["name"], "category": tournament["category"],
-        "rule": tournament.get("rule"), "start": tournament["start"], "end": tournament["end"],
-        "country": tournament.get("country"), "city": None, "time_control_minutes": None, "rated": True,
-        "format": "face-to-face", "complete_records": True, "board_size": None, "eru_calendar": False,
-        "referee_accepted": False, "international": False, "championship": None, "games_recorded": False,
-        "byo_yomi": False, "tournament_class": None, "handicap_rule": None, "komi": None, "games_count": games_count,
-        "withdrawn_at": None, "withdrawn_reason": None,
-    }  # fmt: skip
+        **{name: tournament[name] if name in tournament else field.get_default() for name, field in declared.items()},
+        "games_count": games_count,
+        "withdrawn_at": None,
+        "withdrawn_reason": None,
+    }
 
 
 def _example(summary: str, value: Any, description: str | None = None) -> dict[str, dict[str, Any]]:
@@ -384,11 +383,7 @@ REVIEW_TOURNAMENT = _example(
     },
 )  # fmt: skip
 _JUVISY_READ = {
-    **{key: REAL_GO_TOURNAMENT[key] for key in ("id", "name", "category", "start", "end", "country", "city")},
-    "rule": None, "time_control_minutes": 82, "rated": True, "format": "face-to-face", "complete_records": True,
-    "board_size": 19, "eru_calendar": False, "referee_accepted": False, "international": False, "championship": None,
-    "games_recorded": False, "byo_yomi": False, "tournament_class": "A", "handicap_rule": "h1", "komi": 7.5,
-    "games_count": 36, "withdrawn_at": None, "withdrawn_reason": None,
+    **_tournament_summary(REAL_GO_TOURNAMENT, 36),
     "players": sorted(
         (
             {**_tournament_player(_player(player["id"], player["name"], player["surname"], "FRA")),

@@ -1,7 +1,7 @@
 import datetime as dt
 from collections import Counter
 from functools import cached_property
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationInfo, field_validator
 
@@ -11,9 +11,12 @@ from app.schemas.common import (
     Date,
     DisplayText,
     Identifier,
+    ReadModel,
     Result,
+    Shown,
     StrictModel,
     json_kinds_checked_on,
+    read_of,
 )
 from app.schemas.opening_rules import CATEGORIES_WITH_KNOWN_RULES, KNOWN_RULES, canonical_rule
 from app.schemas.players import PlayerCreate, PlayerRead, QueuedPlayerReview
@@ -97,21 +100,22 @@ class StandingIn(StrictModel):
     )
 
 
-class TournamentIn(StrictModel):
-    """A whole tournament as a tournament program submits it: its fields, its players and its games.
-
-    Which rating lists rate it is decided by their eligibility rules from these fields (the category;
-    `rated`; for the WHR lists also the time control, the rule, the format and complete records:
-    RIF 2021 #9, INTERPRETATIONS 3.7); a field left out never excludes a tournament (INTERPRETATIONS 6.1).
-    The Estonian fields matter only to the Estonian ranks, the Go fields to the Go lists."""
+class TournamentDetails(StrictModel):
+    """What a tournament says of itself beside its players, games and standings. Each field is
+    declared once, here: the submission takes it (``TournamentIn``), the stored table keeps it in a
+    column of its name (app/models.py ``Tournament``, added by a migration), every read gives it
+    back (``TournamentSummary``, derived from these declarations), the revisions keep it, and the
+    website's tournament page shows the fields marked ``Shown``, under their label."""
 
     id: Identifier = Field(
         description=f"The submitter's id for the tournament ({ID_RULE}: the rule of every id, in bodies and paths), e.g. renju.net's",
         examples=["T0017"],
     )
     name: DisplayText = Field(min_length=1, max_length=300, description="The tournament's name")
-    category: Category = Field(description="The game: renju, gomoku, go or shogi; each rating list rates one")
-    rule: DisplayText | None = Field(
+    category: Annotated[Category, Shown("Category")] = Field(
+        description="The game: renju, gomoku, go or shogi; each rating list rates one"
+    )
+    rule: Annotated[DisplayText | None, Shown("Rule")] = Field(
         None,
         max_length=100,
         description="Opening rule. Renju and gomoku: one of "
@@ -121,17 +125,21 @@ class TournamentIn(StrictModel):
     )
     start: Date = Field(description="First day")
     end: Date = Field(description="Last day, not before `start`; the day its games count on unless they carry their own date")
-    country: CountryCode | None = Field(None, description="Country it was held in, 2 or 3 capital letters (e.g. CHN, EST)")
-    city: DisplayText | None = Field(None, max_length=200, description="City it was held in")
-    time_control_minutes: int | None = Field(
+    country: Annotated[CountryCode | None, Shown("Country")] = Field(
+        None, description="Country it was held in, 2 or 3 capital letters (e.g. CHN, EST)"
+    )
+    city: Annotated[DisplayText | None, Shown("City")] = Field(None, max_length=200, description="City it was held in")
+    time_control_minutes: Annotated[int | None, Shown("Time control (minutes)")] = Field(
         None, ge=1, le=10_000, description="Minutes per player on the clock; the WHR lists rate 30 or more (RIF 2021 #9)"
     )
     rated: bool = Field(True, description="false: stored but rated by no list (default true)")
-    format: TournamentFormat = Field(
+    format: Annotated[TournamentFormat, Shown("Format")] = Field(
         "face-to-face", description="Played face to face (the default) or online under supervision (RIF 2021 #9)"
     )
     complete_records: bool = Field(True, description="Complete game records are in the RIF database (002 #9.3)")
-    board_size: int | None = Field(None, ge=1, le=100, description="Default board size of the tournament's games")
+    board_size: Annotated[int | None, Shown("Board size")] = Field(
+        None, ge=1, le=100, description="Default board size of the tournament's games"
+    )
     eru_calendar: bool = Field(False, description="In the calendar of the Estonian Renju Union (ERU 4.5, 4.9; default false)")
     referee_accepted: bool = Field(
         False, description="Accepted by an ERU referee: counts for the ranks 15k–10k (ERU 4.5; default false)"
@@ -140,7 +148,7 @@ class TournamentIn(StrictModel):
         False,
         description="An international competition: counts like the ERU calendar for ranks from 9k up (ERU 4.5; default false)",
     )
-    championship: Championship | None = Field(
+    championship: Annotated[Championship | None, Shown("Championship")] = Field(
         None,
         description="The World Championship AT or the Team World Championship, the only places for 9 dan (ERU 4.5; default none)",
     )
@@ -152,11 +160,35 @@ class TournamentIn(StrictModel):
         description="The time control is 60 minutes/30 own moves + byo-yomi 10 minutes/10 moves (time_control_minutes "
         "is then the base time); qualifies for 5–6 dan with at least 60 minutes (ERU 4.5; default false)",
     )
-    tournament_class: DisplayText | None = Field(None, max_length=10, description="EGD tournament class (h9 CL[]), e.g. A")
-    handicap_rule: DisplayText | None = Field(
+    tournament_class: Annotated[DisplayText | None, Shown("Class")] = Field(
+        None, max_length=10, description="EGD tournament class (h9 CL[]), e.g. A"
+    )
+    handicap_rule: Annotated[DisplayText | None, Shown("Handicap rule")] = Field(
         None, max_length=40, description="Go handicap rule as the file writes it (h9 HA[], e.g. h3: rank difference − 3)"
     )
-    komi: float | None = Field(None, ge=-100, le=100, description="Go komi of even games")
+    komi: Annotated[float | None, Shown("Komi")] = Field(None, ge=-100, le=100, description="Go komi of even games")
+
+    @field_validator("rule")
+    @classmethod
+    def _known_opening_rule(cls, rule: str | None, info: ValidationInfo) -> str | None:
+        """Renju and gomoku rules by their stored names (app.schemas.opening_rules): the lists' eligibility reads them."""
+        if rule is None or info.data.get("category") not in CATEGORIES_WITH_KNOWN_RULES:
+            return rule
+        return canonical_rule(rule)
+
+
+# The fields a tournament's row stores of it, by the names of their columns.
+STORED_FIELDS = tuple(name for name in TournamentDetails.model_fields if name != "id")
+
+
+class TournamentIn(TournamentDetails):
+    """A whole tournament as a tournament program submits it: its fields, its players and its games.
+
+    Which rating lists rate it is decided by their eligibility rules from these fields (the category;
+    `rated`; for the WHR lists also the time control, the rule, the format and complete records:
+    RIF 2021 #9, INTERPRETATIONS 3.7); a field left out never excludes a tournament (INTERPRETATIONS 6.1).
+    The Estonian fields matter only to the Estonian ranks, the Go fields to the Go lists."""
+
     players: list[TournamentPlayerIn] = Field(
         default_factory=list,
         description="Created, or updated with the fields given; rank, rating, club and egf_pin are kept per tournament",
@@ -176,14 +208,6 @@ class TournamentIn(StrictModel):
         tournament's end when the game gives none, as stored), black, white, result. Counted once: an
         import's later tournaments are each compared with the earlier ones of the same days."""
         return Counter((game.date or self.end, game.black, game.white, game.result) for game in self.games if game.played)
-
-    @field_validator("rule")
-    @classmethod
-    def _known_opening_rule(cls, rule: str | None, info: ValidationInfo) -> str | None:
-        """Renju and gomoku rules by their stored names (app.schemas.opening_rules): the lists' eligibility reads them."""
-        if rule is None or info.data.get("category") not in CATEGORIES_WITH_KNOWN_RULES:
-            return rule
-        return canonical_rule(rule)
 
 
 class GameRead(BaseModel):
@@ -229,33 +253,16 @@ class StandingRead(BaseModel):
     tie_breaks: list[TieBreakRead] = Field(description="The values that decided his place, in the tournament's order")
 
 
-class TournamentSummary(BaseModel):
+# The read of what a tournament says of itself, derived from its declarations (``read_of``).
+if TYPE_CHECKING:
+    _StoredDetails = ReadModel
+else:
+    _StoredDetails = read_of(TournamentDetails, "_StoredDetails")
+
+
+class TournamentSummary(_StoredDetails):
     """A stored tournament's fields, without its players and games; defaults filled in."""
 
-    model_config = ConfigDict(from_attributes=True)
-
-    id: str = Field(description="The submitter's id for the tournament")
-    name: str = Field(description="The tournament's name")
-    category: Category = Field(description="The game: renju, gomoku, go or shogi")
-    rule: str | None = Field(description="Opening rule, e.g. RIF")
-    start: Date = Field(description="First day")
-    end: Date = Field(description="Last day; games without a date count on it")
-    country: str | None = Field(description="Country it was held in")
-    city: str | None = Field(description="City it was held in")
-    time_control_minutes: int | None = Field(description="Minutes per player on the clock")
-    rated: bool = Field(description="false: rated by no list")
-    format: TournamentFormat = Field(description="face-to-face or supervised-online")
-    complete_records: bool = Field(description="Complete game records are in the RIF database")
-    board_size: int | None = Field(description="Default board size of the tournament's games")
-    eru_calendar: bool = Field(description="In the ERU calendar")
-    referee_accepted: bool = Field(description="Accepted by an ERU referee")
-    international: bool = Field(description="An international competition")
-    championship: Championship | None = Field(description="World Championship AT or Team World Championship")
-    games_recorded: bool = Field(description="The games were recorded")
-    byo_yomi: bool = Field(description="60 minutes + byo-yomi time control")
-    tournament_class: str | None = Field(None, description="EGD tournament class")
-    handicap_rule: str | None = Field(None, description="Go handicap rule as the file wrote it")
-    komi: float | None = Field(None, description="Go komi of even games")
     games_count: int = Field(0, description="Number of stored games, played or not")
     withdrawn_at: dt.datetime | None = Field(
         None,

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from app.db import in_lists
 from app.models import Game, RatingList, Revision, Tournament, TournamentPlayer, TournamentReview, TournamentStanding
 from app.problems import NotFound
-from app.schemas.tournaments import TOURNAMENT_PLAYER_FIELDS, GameIn, TournamentIn
+from app.schemas.tournaments import STORED_FIELDS, TOURNAMENT_PLAYER_FIELDS, GameIn, TournamentIn
 from app.services.scopes import Scope
 
 TOURNAMENT, RATING_LIST = "tournament", "rating_list"
@@ -37,7 +37,7 @@ KINDS: tuple[str, ...] = (SUBMITTED, CORRECTED, WITHDRAWN, RESTORED, CONFIRMED, 
 KINDS += (SEEDS_CHANGED, PARAMS_CHANGED, SETTINGS_CHANGED, PUBLISHED, RENAMED, MERGED, UNMERGED, PLAYER_UPDATED)
 KINDS += (PLAYER_CREATED, REVIEW_DISMISSED)
 
-_TOURNAMENT_FIELDS = [name for name in TournamentIn.model_fields if name not in ("id", "players", "games", "standings")]
+_TOURNAMENT_FIELDS = list(STORED_FIELDS)
 _GAME_FIELDS = {"id": "game_id", "round": "round", "black": "black_id", "white": "white_id", "result": "result"}
 _GAME_FIELDS |= {name: name for name in ("played", "date", "handicap", "board_size")}
 

@@ -23,9 +23,9 @@ from app.countries import country_code
 from app.models import Player, Publication, RatingList, RatingSnapshot
 from app.problems import FieldError, InvalidInput
 from app.recompute import staleness
-from app.schemas.common import EARLIEST_DATE, ID_MAX_LENGTH, ID_PATTERN, ID_RULE, LATEST_DATE
+from app.schemas.common import EARLIEST_DATE, ID_MAX_LENGTH, ID_PATTERN, ID_RULE, LATEST_DATE, shown_fields
 from app.schemas.rating_lists import RatingRowRead
-from app.schemas.tournaments import Category
+from app.schemas.tournaments import Category, TournamentSummary
 from app.services import player_record, players, publications, revisions, tournaments
 from app.services import rating_lists as lists_service
 from app.snapshots import snapshot_facts
@@ -734,19 +734,9 @@ class ListChanges:
     has_titles: bool
 
 
-TOURNAMENT_FACTS = (
-    ("category", N_("Category")),
-    ("rule", N_("Rule")),
-    ("country", N_("Country")),
-    ("city", N_("City")),
-    ("time_control_minutes", N_("Time control (minutes)")),
-    ("format", N_("Format")),
-    ("board_size", N_("Board size")),
-    ("tournament_class", N_("Class")),
-    ("handicap_rule", N_("Handicap rule")),
-    ("komi", N_("Komi")),
-    ("championship", N_("Championship")),
-)
+# What the tournament's page lists of its fields: those its declarations mark ``Shown``, in their
+# order, under their labels (app/web/declared_words.py gives the labels to the catalogues).
+TOURNAMENT_FACTS = shown_fields(TournamentSummary)
 
 
 def tournament_page(session: Session, tournament_id: str, language: i18n.Language) -> dict[str, Any]:

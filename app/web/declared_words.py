@@ -1,0 +1,24 @@
+"""The website's words that are declared with what they describe rather than written in the website's
+own code: the labels of the tournament fields its page shows (``Shown`` in app/schemas/). Babel's
+extractors only read source text, so ``babel.cfg`` runs ``extract`` here, which yields the words the
+website takes from those declarations, as ``make messages`` and tests/test_website_languages.py
+gather them into the catalogues."""
+
+from collections.abc import Collection, Iterator, Mapping
+from typing import IO, Any
+
+from app.web.pages import TOURNAMENT_FACTS
+
+
+def declared_words() -> list[str]:
+    """Every word the website shows from a declaration, each once, in a stable order."""
+    words = [label for _, label in TOURNAMENT_FACTS]
+    return list(dict.fromkeys(word for word in words if word))
+
+
+def extract(
+    fileobj: IO[bytes], keywords: Mapping[str, Any], comment_tags: Collection[str], options: Mapping[str, Any]
+) -> Iterator[tuple[int, str | None, str, list[str]]]:
+    """Babel's extractor interface: the declared words, whatever the file it is run on holds."""
+    for word in declared_words():
+        yield 0, None, word, []
