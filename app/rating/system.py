@@ -67,7 +67,7 @@ from __future__ import annotations
 
 import datetime
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from datetime import date
 from typing import Any, Generic, TypeVar
@@ -137,8 +137,10 @@ class StoredTournament:
     games: list[StoredGame]
     time_control_minutes: int | None = None
     board_size: int | None = None
-    # Every other stored field of the tournament by column name (category, rule, rated, format, the
-    # conditions a system checks, ...), so a system can read what its rules need without a change here.
+    # Every other stored field of the tournament that holds a value, by column name (category, rule,
+    # rated, format, ...), and those of the system's own conditions document
+    # (``RatingSystem.conditions_model``, its defaults filled in), so a system can read what its rules
+    # need without a change here (``fields.get``: a field without a value is not there).
     fields: dict[str, Any] = field(default_factory=dict)
     # What was declared for each player at this tournament (rank, rating, club, egf_pin,
     # rating_origin), by player id; only players the submission declared something for.
@@ -565,9 +567,32 @@ class RatingSystem(Generic[ParamsT, SeedT]):
     columnar: bool = False
     # Its calculators' endpoints under /v1/calc, mounted from the registry (app/api/calculators.py).
     calculators: tuple[Calculator, ...] = ()
+    # What its rules ask of a tournament beyond the fields every system reads (docs/decisions.md 112):
+    # the model of the document a submission gives under the system's id in its ``conditions``, which
+    # validates it there; None when its rules ask nothing more.
+    conditions_model: type[BaseModel] | None = None
+    # The document's fields are also taken at the tournament's top level and read back there, where
+    # the contract had them before they moved into ``conditions`` (the Estonian system's).
+    flat_conditions: bool = False
 
     def params(self, stored: dict[str, Any] | None) -> ParamsT:
         """The list's (or a snapshot's) stored parameters, validated, with the model's defaults for what
         is missing; what the snapshot records beside them (e.g. the number of seeds) is left out."""
         fields = self.params_model.model_fields
         return self.params_model.model_validate({k: v for k, v in (stored or {}).items() if k in fields})
+
+    def conditions(self, stored: Mapping[str, Any] | None) -> dict[str, Any]:
+        """A tournament's document of this system as stored (what differs from its defaults, or None),
+        validated, with the model's defaults for the rest; empty for a system that asks nothing more."""
+        if self.conditions_model is None:
+            return {}
+        return self.conditions_model.model_validate(stored or {}).model_dump(mode="json")
+
+    def tournament_fields(self, stored: Mapping[str, Any]) -> dict[str, Any]:
+        """A stored tournament's columns as this system's replay reads them (``StoredTournament.fields``):
+        by name, with ``conditions`` given as the system's own document's fields among the others;
+        only those that hold a value, so that a column just added, which no tournament sets yet,
+        changes no snapshot's inputs (their digest, app/recompute/provenance.py)."""
+        fields = {name: value for name, value in stored.items() if name != "conditions"}
+        fields |= self.conditions((stored.get("conditions") or {}).get(self.id))
+        return {name: value for name, value in fields.items() if value is not None}

@@ -1,9 +1,20 @@
 import datetime as dt
 from collections import Counter
+from collections.abc import Mapping
 from functools import cached_property
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationInfo, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationInfo,
+    create_model,
+    field_validator,
+    model_validator,
+)
 
 from app.schemas.common import (
     ID_RULE,
@@ -18,12 +29,21 @@ from app.schemas.common import (
     json_kinds_checked_on,
     read_of,
 )
+from app.schemas.conditions import (
+    CONDITIONS_DESCRIPTION,
+    ReadConditions,
+    SubmittedConditions,
+    flat_condition_fields,
+    flat_condition_systems,
+    flat_values,
+    whole_documents,
+    with_flat_conditions,
+)
 from app.schemas.opening_rules import CATEGORIES_WITH_KNOWN_RULES, KNOWN_RULES, canonical_rule
 from app.schemas.players import PlayerCreate, PlayerRead, QueuedPlayerReview
 
 Category = Literal["renju", "gomoku", "go", "shogi"]
 TournamentFormat = Literal["face-to-face", "supervised-online"]
-Championship = Literal["world-championship-at", "team-world-championship"]
 
 
 # A declared kyu/dan rank as at a tournament: 30k … 1k, 1d … 9d; either case in, lower case stored.
@@ -140,26 +160,6 @@ class TournamentDetails(StrictModel):
     board_size: Annotated[int | None, Shown("Board size")] = Field(
         None, ge=1, le=100, description="Default board size of the tournament's games"
     )
-    eru_calendar: bool = Field(False, description="In the calendar of the Estonian Renju Union (ERU 4.5, 4.9; default false)")
-    referee_accepted: bool = Field(
-        False, description="Accepted by an ERU referee: counts for the ranks 15k–10k (ERU 4.5; default false)"
-    )
-    international: bool = Field(
-        False,
-        description="An international competition: counts like the ERU calendar for ranks from 9k up (ERU 4.5; default false)",
-    )
-    championship: Annotated[Championship | None, Shown("Championship")] = Field(
-        None,
-        description="The World Championship AT or the Team World Championship, the only places for 9 dan (ERU 4.5; default none)",
-    )
-    games_recorded: bool = Field(
-        False, description="The games were recorded (moves written down), needed for ranks from 3k up (ERU 4.5; default false)"
-    )
-    byo_yomi: bool = Field(
-        False,
-        description="The time control is 60 minutes/30 own moves + byo-yomi 10 minutes/10 moves (time_control_minutes "
-        "is then the base time); qualifies for 5–6 dan with at least 60 minutes (ERU 4.5; default false)",
-    )
     tournament_class: Annotated[DisplayText | None, Shown("Class")] = Field(
         None, max_length=10, description="EGD tournament class (h9 CL[]), e.g. A"
     )
@@ -178,17 +178,29 @@ class TournamentDetails(StrictModel):
 
 
 # The fields a tournament's row stores of it, by the names of their columns.
-STORED_FIELDS = tuple(name for name in TournamentDetails.model_fields if name != "id")
+STORED_FIELDS = (*(name for name in TournamentDetails.model_fields if name != "id"), "conditions")
+
+# The fields of some systems' conditions (app.schemas.conditions), taken at the top level too.
+if TYPE_CHECKING:
+    _WithFlatConditions = TournamentDetails
+else:
+    _WithFlatConditions = create_model("_WithFlatConditions", __base__=TournamentDetails, **flat_condition_fields())
+FLAT_CONDITIONS = tuple(flat_condition_systems())
 
 
-class TournamentIn(TournamentDetails):
+class TournamentIn(_WithFlatConditions):
     """A whole tournament as a tournament program submits it: its fields, its players and its games.
 
     Which rating lists rate it is decided by their eligibility rules from these fields (the category;
     `rated`; for the WHR lists also the time control, the rule, the format and complete records:
     RIF 2021 #9, INTERPRETATIONS 3.7); a field left out never excludes a tournament (INTERPRETATIONS 6.1).
-    The Estonian fields matter only to the Estonian ranks, the Go fields to the Go lists."""
+    What a system asks beyond these is in `conditions`, under the system's id; the Go fields matter to
+    the Go lists."""
 
+    conditions: SubmittedConditions = Field(
+        default_factory=dict,
+        description=CONDITIONS_DESCRIPTION + "; a document or a field left out is the system's default (docs/decisions.md 112)",
+    )
     players: list[TournamentPlayerIn] = Field(
         default_factory=list,
         description="Created, or updated with the fields given; rank, rating, club and egf_pin are kept per tournament",
@@ -208,6 +220,17 @@ class TournamentIn(TournamentDetails):
         tournament's end when the game gives none, as stored), black, white, result. Counted once: an
         import's later tournaments are each compared with the earlier ones of the same days."""
         return Counter((game.date or self.end, game.black, game.white, game.result) for game in self.games if game.played)
+
+    @model_validator(mode="after")
+    def _flat_conditions_in_their_documents(self) -> "TournamentIn":
+        """A condition given at the top level joins its system's document, where it is stored; the
+        top-level fields then read as the documents say."""
+        given = {name: getattr(self, name) for name in FLAT_CONDITIONS if name in self.model_fields_set}
+        if given:
+            self.conditions = with_flat_conditions(self.conditions, given)
+        for name, value in flat_values(whole_documents(self.conditions)).items():
+            self.__dict__[name] = value
+        return self
 
 
 class GameRead(BaseModel):
@@ -257,18 +280,31 @@ class StandingRead(BaseModel):
 if TYPE_CHECKING:
     _StoredDetails = ReadModel
 else:
-    _StoredDetails = read_of(TournamentDetails, "_StoredDetails")
+    _StoredDetails = read_of(_WithFlatConditions, "_StoredDetails")
 
 
 class TournamentSummary(_StoredDetails):
     """A stored tournament's fields, without its players and games; defaults filled in."""
 
+    conditions: ReadConditions = Field(description=CONDITIONS_DESCRIPTION + "; each system's whole, defaults filled in")
     games_count: int = Field(0, description="Number of stored games, played or not")
     withdrawn_at: dt.datetime | None = Field(
         None,
         description="When it was withdrawn (`DELETE /v1/tournaments/{tournament_id}`): no list rates it; null when it counts",
     )
     withdrawn_reason: str | None = Field(None, description="Why it was withdrawn, as the withdrawing key gave it")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _conditions_whole(cls, stored: Any) -> Any:
+        """Every system's document whole, and the fields taken flat as the documents say, from a
+        stored row (its attributes) or from a read's values."""
+        if isinstance(stored, Mapping):
+            values = dict(stored)
+        else:
+            values = {name: getattr(stored, name) for name in cls.model_fields if hasattr(stored, name)}
+        values["conditions"] = whole_documents(values.get("conditions"))
+        return {**values, **flat_values(values["conditions"])}
 
 
 class RatingChangeRead(BaseModel):

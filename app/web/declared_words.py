@@ -1,5 +1,6 @@
 """The website's words that are declared with what they describe rather than written in the website's
-own code: the labels of the tournament fields its page shows (``Shown`` in app/schemas/). Babel's
+own code: the labels of the tournament fields and conditions its page shows (``Shown`` in
+app/schemas/ and in the systems' conditions models). Babel's
 extractors only read source text, so ``babel.cfg`` runs ``extract`` here, which yields the words the
 website takes from those declarations, as ``make messages`` and tests/test_website_languages.py
 gather them into the catalogues."""
@@ -7,12 +8,12 @@ gather them into the catalogues."""
 from collections.abc import Collection, Iterator, Mapping
 from typing import IO, Any
 
-from app.web.pages import TOURNAMENT_FACTS
+from app.web.pages import TOURNAMENT_FACTS, condition_facts
 
 
 def declared_words() -> list[str]:
     """Every word the website shows from a declaration, each once, in a stable order."""
-    words = [label for _, label in TOURNAMENT_FACTS]
+    words = [label for _, label in TOURNAMENT_FACTS] + [label for _, _, label in condition_facts()]
     return list(dict.fromkeys(word for word in words if word))
 
 
