@@ -567,6 +567,10 @@ class RatingSystem(Generic[ParamsT, SeedT]):
     columnar: bool = False
     # Its calculators' endpoints under /v1/calc, mounted from the registry (app/api/calculators.py).
     calculators: tuple[Calculator, ...] = ()
+    # The names its changes give their rule set (``Change.system``), when not its id alone.
+    rule_sets: tuple[str, ...] = ()
+    # What its changes' ``details`` hold, for the contract (app/schemas/systems.py).
+    change_details: str = ""
     # What its rules ask of a tournament beyond the fields every system reads (docs/decisions.md 112):
     # the model of the document a submission gives under the system's id in its ``conditions``, which
     # validates it there; None when its rules ask nothing more.

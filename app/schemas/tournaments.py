@@ -41,6 +41,7 @@ from app.schemas.conditions import (
 )
 from app.schemas.opening_rules import CATEGORIES_WITH_KNOWN_RULES, KNOWN_RULES, canonical_rule
 from app.schemas.players import PlayerCreate, PlayerRead, QueuedPlayerReview
+from app.schemas.systems import change_details, described, rule_sets
 
 Category = Literal["renju", "gomoku", "go", "shogi"]
 TournamentFormat = Literal["face-to-face", "supervised-online"]
@@ -313,7 +314,7 @@ class RatingChangeRead(BaseModel):
     list_id: str = Field(description="The rating list")
     snapshot_id: int = Field(description="The list's snapshot that computed the change")
     player_id: str = Field(description="The player")
-    system: str = Field(description="The rule system that rated the tournament (rif-whr, rif-1995, rif-1997, olufsen, rivne)")
+    system: str = Field(description="The rule set that rated the tournament", json_schema_extra=described(rule_sets))
     rating_before: float | None = Field(
         description="Rating before the tournament (WHR: on his previous playing day, or the start rating for a newcomer); "
         "null when he had none"
@@ -325,19 +326,7 @@ class RatingChangeRead(BaseModel):
     status_after: str | None = Field(description="The player's status after it, in the system's terms (e.g. active, official)")
     title_after: str | None = Field(None, description="Grade or rank after it, for systems that award them")
     details: dict[str, Any] | None = Field(
-        None,
-        description="The system's own figures (WHR: deviation_after, day_after; Elo 1995: R0). Rivne (text 004): "
-        "start_rating, anomaly_passes (their number), rounds (round, rating_after, change), games (each game's "
-        "figures named as the text names them, as in the answer of POST /v1/calc/rivne/game: round, game (its index "
-        "in the tournament's games), opponent, colour, player_A, R, start_rating, Rc, correction, delta_R, a, SE, K1, "
-        "K2, Kf, Kd, bonus, table_III, change) and passes (each anomaly pass: number, start_rating, rating_after, "
-        "games_played, limit ΔRmax of (8), extra_points, anomalous). Estonian (text 003): the norm evaluation, with "
-        "games (each game's percentages of the keep, up1 and up2 norms, ERU 4.3) and rating_games (each game's change "
-        "by the table at the start ratings, ERU 4.9), as POST /v1/calc/eru/tournament answers them. Olufsen (text "
-        "001): category, score, performance_rating, bonus_applied, bonus_capped, change_before_bonus, bonus_threshold "
-        "T = 20 + 3n and change_with_uncapped_bonus of (11), promotions, and games (each game's opponent, score, or, "
-        "k, expected, d, the (10) factor, the (9) factor 18/n and its change), as POST /v1/calc/olufsen/tournament "
-        "answers them",
+        None, description="The system's own figures", json_schema_extra=described(change_details)
     )
 
 

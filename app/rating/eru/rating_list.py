@@ -201,6 +201,9 @@ SYSTEM = RatingSystem[EruListParams, EruSeed](
     standings_on=eru_standings_on,
     description="Estonian kyu/dan ranks and rating (text 003)",
     calculators=calculator.ENDPOINTS,
+    change_details="the norm evaluation, with games (each game's percentages of the keep, up1 and up2 norms, ERU "
+    "4.3) and rating_games (each game's change by the table at the start ratings, ERU 4.9), as POST "
+    "/v1/calc/eru/tournament answers them",
     conditions_model=EruTournamentConditions,
     flat_conditions=True,  # the tournament's own fields until decision 112
 )
