@@ -190,6 +190,7 @@ class Tournament(Base):
     end: Mapped[date] = mapped_column(Date, index=True)
     country: Mapped[str | None] = mapped_column(String(3), index=True)
     city: Mapped[str | None] = mapped_column(String(200))
+    venue: Mapped[str | None] = mapped_column(String(200))
     time_control_minutes: Mapped[int | None] = mapped_column(Integer)
     rated: Mapped[bool] = mapped_column(Boolean, default=True)
     format: Mapped[str] = mapped_column(String(20), default="face-to-face")

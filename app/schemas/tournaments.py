@@ -150,6 +150,9 @@ class TournamentDetails(StrictModel):
         None, description="Country it was held in, 2 or 3 capital letters (e.g. CHN, EST)"
     )
     city: Annotated[DisplayText | None, Shown("City")] = Field(None, max_length=200, description="City it was held in")
+    venue: Annotated[DisplayText | None, Shown("Venue")] = Field(
+        None, max_length=200, description="The hall or club it was played in, e.g. Tallinn Chess Club"
+    )
     time_control_minutes: Annotated[int | None, Shown("Time control (minutes)")] = Field(
         None, ge=1, le=10_000, description="Minutes per player on the clock; the WHR lists rate 30 or more (RIF 2021 #9)"
     )
