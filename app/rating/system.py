@@ -22,17 +22,23 @@ file):
    - ``rating_list.py``: its ``params_model`` (a pydantic model whose defaults are the rule text's and
      whose validators are the rules' own checks: ``PATCH …/params`` answers 422 with a pointer for
      anything the rules would reject), its ``seed_model`` (one seed, or None when it takes no seeds),
-     its ``replay`` and ``standings_on``, and the ``SYSTEM = RatingSystem[Params, Seed](...)`` record
-     (``id``: the string stored in ``rating_lists.system``; ``columnar=True`` if its replay reads the
-     games as arrays, ``GameColumns``, rather than ``StoredGame`` objects). A system whose ratings
-     change only at tournaments replays through ``app.rating.tournament_replay`` and gives only its
-     ``TournamentRules`` (the state a player carries, how a seed sets it, how one tournament moves
-     it); ``last_point_held`` is then its ``standings_on``;
+     its ``replay`` and ``standings_on``, its ``conditions_model`` if its rules ask a tournament for
+     more than the fields every system reads (a pydantic model of the tournament's document
+     ``conditions.<id>``, which validates it there: docs/decisions.md 112), and the
+     ``SYSTEM = RatingSystem[Params, Seed](...)`` record (``id``: the string stored in
+     ``rating_lists.system``; ``columnar=True`` if its replay reads the games as arrays,
+     ``GameColumns``, rather than ``StoredGame`` objects; ``rule_sets`` and ``change_details``, for
+     the contract's descriptions, when its changes name other rule sets or carry figures). A system
+     whose ratings change only at tournaments replays through ``app.rating.tournament_replay`` and
+     gives only its ``TournamentRules`` (the state a player carries, how a seed sets it, how one
+     tournament moves it); ``last_point_held`` is then its ``standings_on``;
    - if it has calculators: ``calculator_models.py`` (their requests and answers, the public
      contract), ``calculator.py`` (the calculations, plain functions from request to answer that
      refuse input with ``app.rating.calculators.CalculationRefused``, and their ``ENDPOINTS``: one
      ``Calculator`` record per endpoint, handed to the record as ``calculators=ENDPOINTS``;
-     ``app/api/calculators.py`` mounts them under ``/v1/calc``) and ``calculator_examples.py`` (named
+     ``app/api/calculators.py`` mounts them under ``/v1/calc``, and one that declares a ``website``
+     form has it on the website's calculators page, drawn from its request model, whose
+     descriptions ``make messages`` then adds to the catalogues) and ``calculator_examples.py`` (named
      request examples and the answers the service gives, checked by tests/test_documentation.py);
 2. one entry in ``app/rating/registry.py`` (its calculators are mounted in registry order);
 3. a migration inserting its default list row into ``rating_lists`` (id, name, system = the id
@@ -57,7 +63,8 @@ What a system promises:
   recompute then stores them without a Python object per row.
 - ``warm_start`` comes back unchanged in the next recompute's ``ReplayInput`` (or None).
 
-``app.rating.registry.register(system)`` / ``unregister(id)`` exist for tests that define a system.
+``app.rating.registry.register(system)`` / ``unregister(id)`` exist for tests that define a system
+(tests/systems/coin/ is a whole folder of one, tests/test_throwaway_system.py gives it its line).
 
 Nothing here imports FastAPI, SQLAlchemy or settings; pydantic only for the params and seed models
 (and the calculators' declarations), numpy for the columnar games.
