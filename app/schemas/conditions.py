@@ -119,7 +119,7 @@ def flat_condition_fields() -> dict[str, tuple[Any, FieldInfo]]:
             described = FieldInfo.merge_field_infos(
                 field,
                 description=f"{field.description}. The same as `conditions.{system.id}.{name}`, where it is given "
-                "now; taken and read here too, as before the conditions moved there",
+                "now; taken and read here too, as before the conditions moved there (given in both, the two agree)",
                 json_schema_extra={"deprecated": True},
             )
             fields[name] = (field.annotation, described)
