@@ -190,18 +190,15 @@ class Tournament(Base):
     end: Mapped[date] = mapped_column(Date, index=True)
     country: Mapped[str | None] = mapped_column(String(3), index=True)
     city: Mapped[str | None] = mapped_column(String(200))
+    venue: Mapped[str | None] = mapped_column(String(200))
     time_control_minutes: Mapped[int | None] = mapped_column(Integer)
     rated: Mapped[bool] = mapped_column(Boolean, default=True)
     format: Mapped[str] = mapped_column(String(20), default="face-to-face")
     complete_records: Mapped[bool] = mapped_column(Boolean, default=True)
     board_size: Mapped[int | None] = mapped_column(Integer)
-    # What the Estonian system asks of a tournament (ERU 4.5, 4.9); false/none when not stated.
-    eru_calendar: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
-    referee_accepted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
-    international: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
-    championship: Mapped[str | None] = mapped_column(String(30))
-    games_recorded: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
-    byo_yomi: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # What each system's rules ask of it beyond these columns, a document per system by its id, each
+    # as what differs from the defaults of the system's model (app/schemas/conditions.py, decision 112).
+    conditions: Mapped[dict[str, Any]] = mapped_column(JsonType, default=dict, server_default=text("'{}'"))
     # Go tournament files (EGD h9 CL/HA/KM, OpenGotha parameters).
     tournament_class: Mapped[str | None] = mapped_column(String(10))
     handicap_rule: Mapped[str | None] = mapped_column(String(40))

@@ -25,6 +25,7 @@ from schemathesis.generation.case import Case
 
 from app.rating.olufsen.rules import grade_index
 from app.rating.registry import get_system
+from app.schemas.conditions import flat_condition_systems
 from app.schemas.opening_rules import CATEGORIES_WITH_KNOWN_RULES, GOMOKU_RULES, RENJU_RULES
 from app.services.tournaments import CATEGORY_RANGES
 from app.settings import get_settings
@@ -269,6 +270,7 @@ def a_known_opening_rule(case: Case) -> None:
     a_board_of_the_discipline(case)
     games_within_the_tournament(case)
     standings_of_the_tournaments_players(case)
+    conditions_said_alike(case)
     # An Idempotency-Key names one request: a new body is sent under a key of its own.
     if case.headers:
         case.headers = {
@@ -307,6 +309,18 @@ def standings_of_the_tournaments_players(case: Case) -> None:
             standing["tie_breaks"] = [{"name": name, "value": value} for name, value in zip(names, values, strict=False)]
             kept[standing["player"]] = standing
     case.body["standings"] = list(kept.values())
+
+
+def conditions_said_alike(case: Case) -> None:
+    """A condition given both at the tournament's top level and in its system's document
+    (``conditions``) says the same in both (docs/decisions.md 112)."""
+    documents = case.body.get("conditions")
+    if not isinstance(documents, dict):
+        return
+    for name, system_id in flat_condition_systems().items():
+        document = documents.get(system_id)
+        if name in case.body and isinstance(document, dict) and name in document:
+            document[name] = case.body[name]
 
 
 def games_within_the_tournament(case: Case) -> None:

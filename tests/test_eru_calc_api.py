@@ -283,7 +283,12 @@ def test_a_stored_tournaments_conditions_as_the_engine_reads_them(client):
     from app import db
     from app.models import Tournament
     from app.rating import eru
-    from app.recompute.eligibility import eru_conditions as tournament_conditions
+    from app.rating.registry import get_system
+
+    def tournament_conditions(tournament: Tournament) -> eru.Conditions:
+        # As a recompute of the eru list hands the stored row to its replay (StoredTournament.fields).
+        stored = {column.name: getattr(tournament, column.key) for column in Tournament.__table__.c}
+        return eru.conditions_of_tournament(get_system("eru").tournament_fields(stored))
 
     body = tournament_body(eru_calendar=True, championship="world-championship-at", games_recorded=True, byo_yomi=True)
     client.post("/v1/tournaments", json=body, headers=AUTH)

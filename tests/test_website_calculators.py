@@ -7,8 +7,10 @@ import re
 import pytest
 from markupsafe import escape
 
-from app.web.calculators import FORMS
+from app.web.calculators import forms
 from tests.helpers import AUTH, recompute_now
+
+FORMS = forms()  # the forms of the registered calculators, each drawn from its request model
 
 GO = {
     "id": "G1",

@@ -12,6 +12,7 @@ from typing import Any
 from fastapi.openapi.models import Example
 
 from app.rating.examples import REAL_TOURNAMENT  # noqa: F401 (the tests and clients read it here)
+from app.schemas.tournaments import TournamentDetails, TournamentSummary
 from app.version import VERSION
 
 # --- a Go tournament with its own standings -----------------------------------------------------------
@@ -269,16 +270,10 @@ def _stored_game(game: dict[str, Any]) -> dict[str, Any]:
 
 
 def _tournament_summary(tournament: dict[str, Any], games_count: int) -> dict[str, Any]:
-    """A submission's fields as stored: the defaults of what it leaves out filled in."""
-    return {
-        "id": tournament["id"], "name": tournament["name"], "category": tournament["category"],
-        "rule": tournament.get("rule"), "start": tournament["start"], "end": tournament["end"],
-        "country": tournament.get("country"), "city": None, "time_control_minutes": None, "rated": True,
-        "format": "face-to-face", "complete_records": True, "board_size": None, "eru_calendar": False,
-        "referee_accepted": False, "international": False, "championship": None, "games_recorded": False,
-        "byo_yomi": False, "tournament_class": None, "handicap_rule": None, "komi": None, "games_count": games_count,
-        "withdrawn_at": None, "withdrawn_reason": None,
-    }  # fmt: skip
+    """A submission's fields as stored and read back: the defaults of what it leaves out filled in."""
+    declared = TournamentDetails.model_fields
+    stored = {name: tournament[name] if name in tournament else field.get_default() for name, field in declared.items()}
+    return TournamentSummary.model_validate({**stored, "games_count": games_count}).model_dump(mode="json")
 
 
 def _example(summary: str, value: Any, description: str | None = None) -> dict[str, dict[str, Any]]:
@@ -385,11 +380,7 @@ REVIEW_TOURNAMENT = _example(
     },
 )  # fmt: skip
 _JUVISY_READ = {
-    **{key: REAL_GO_TOURNAMENT[key] for key in ("id", "name", "category", "start", "end", "country", "city")},
-    "rule": None, "time_control_minutes": 82, "rated": True, "format": "face-to-face", "complete_records": True,
-    "board_size": 19, "eru_calendar": False, "referee_accepted": False, "international": False, "championship": None,
-    "games_recorded": False, "byo_yomi": False, "tournament_class": "A", "handicap_rule": "h1", "komi": 7.5,
-    "games_count": 36, "withdrawn_at": None, "withdrawn_reason": None,
+    **_tournament_summary(REAL_GO_TOURNAMENT, 36),
     "players": sorted(
         (
             {**_tournament_player(_player(player["id"], player["name"], player["surname"], "FRA")),
@@ -504,9 +495,7 @@ GET_TOURNAMENT_REVISION = _example(
         **_T0017_CORRECTED_REVISION,
         "previous": {
             **{k: v for k, v in REAL_TOURNAMENT.items() if k not in ("players", "games")},
-            "rated": True, "format": "face-to-face", "complete_records": True, "eru_calendar": False,
-            "referee_accepted": False, "international": False, "games_recorded": False, "byo_yomi": False,
-            "players": [],
+            "rated": True, "format": "face-to-face", "complete_records": True, "conditions": {}, "players": [],
             "games": [{**game, "played": True, "date": REAL_TOURNAMENT["end"]} for game in REAL_TOURNAMENT["games"]],
             "withdrawn": None,
         },
@@ -800,7 +789,7 @@ _SNAPSHOT = {
     "service_version": VERSION,
     "seeds": 0,
     "eligibility": _RIF_WHR["eligibility"],
-    "inputs_digest": "f60fb651c7917de1dc9f9dce8cf82f5b5ec4b09e73169185601285249cbd7f7a",
+    "inputs_digest": "073777b9619563af2142dd963f561ae09f325c33af8034e338dd4c06eba65127",
 }
 LIST_SNAPSHOTS = _example("The WHR list's only snapshot", {"items": [_SNAPSHOT], "total": 1, "limit": 50, "offset": 0})
 GET_SNAPSHOT = _example("The WHR list's snapshot over the Chinese file", _SNAPSHOT)

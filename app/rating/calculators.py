@@ -27,6 +27,7 @@ __all__ = [
     "Pointer",
     "SCORES",
     "Score",
+    "WebsiteForm",
     "answers",
     "envelope_errors",
     "refuse_if_any",
@@ -61,6 +62,20 @@ MAX_CALC_GAMES = 10_000
 
 
 @dataclass(frozen=True)
+class WebsiteForm:
+    """How a calculator appears on the website's calculators page (``Calculator.website``). The form
+    itself is drawn from the calculator's request model (each field's type, description, limits and
+    choices, a record's fields together, a list of records as a table typed a line a record) and
+    shows its first request example; this says only what no model does: the form's address on the
+    page (``slug``), its title and a sentence saying what it computes (the website's catalogues
+    translate both)."""
+
+    slug: str
+    title: str
+    about: str
+
+
+@dataclass(frozen=True)
 class Calculator:
     """One calculator endpoint of a system, mounted under ``/v1/calc``.
 
@@ -70,7 +85,8 @@ class Calculator:
     named like the requests they answer (``answers``). ``within_budget``: the calculation can take
     long on a large request, so it runs in a thread of its own within the calculation slots and the
     time budget; otherwise it takes microseconds and runs on the event loop. ``asked_often``: mounted
-    right after the health probes, before the list pages (routes are matched in order, one by one)."""
+    right after the health probes, before the list pages (routes are matched in order, one by one).
+    ``website``: its form on the website's calculators page, if it has one (app/web/calculators.py)."""
 
     path: str
     operation_id: str
@@ -82,6 +98,7 @@ class Calculator:
     response_examples: dict[str, dict[str, Any]]
     within_budget: bool = True
     asked_often: bool = False
+    website: WebsiteForm | None = None
 
 
 @dataclass(frozen=True)

@@ -22,17 +22,23 @@ file):
    - ``rating_list.py``: its ``params_model`` (a pydantic model whose defaults are the rule text's and
      whose validators are the rules' own checks: ``PATCH …/params`` answers 422 with a pointer for
      anything the rules would reject), its ``seed_model`` (one seed, or None when it takes no seeds),
-     its ``replay`` and ``standings_on``, and the ``SYSTEM = RatingSystem[Params, Seed](...)`` record
-     (``id``: the string stored in ``rating_lists.system``; ``columnar=True`` if its replay reads the
-     games as arrays, ``GameColumns``, rather than ``StoredGame`` objects). A system whose ratings
-     change only at tournaments replays through ``app.rating.tournament_replay`` and gives only its
-     ``TournamentRules`` (the state a player carries, how a seed sets it, how one tournament moves
-     it); ``last_point_held`` is then its ``standings_on``;
+     its ``replay`` and ``standings_on``, its ``conditions_model`` if its rules ask a tournament for
+     more than the fields every system reads (a pydantic model of the tournament's document
+     ``conditions.<id>``, which validates it there: docs/decisions.md 112), and the
+     ``SYSTEM = RatingSystem[Params, Seed](...)`` record (``id``: the string stored in
+     ``rating_lists.system``; ``columnar=True`` if its replay reads the games as arrays,
+     ``GameColumns``, rather than ``StoredGame`` objects; ``rule_sets`` and ``change_details``, for
+     the contract's descriptions, when its changes name other rule sets or carry figures). A system
+     whose ratings change only at tournaments replays through ``app.rating.tournament_replay`` and
+     gives only its ``TournamentRules`` (the state a player carries, how a seed sets it, how one
+     tournament moves it); ``last_point_held`` is then its ``standings_on``;
    - if it has calculators: ``calculator_models.py`` (their requests and answers, the public
      contract), ``calculator.py`` (the calculations, plain functions from request to answer that
      refuse input with ``app.rating.calculators.CalculationRefused``, and their ``ENDPOINTS``: one
      ``Calculator`` record per endpoint, handed to the record as ``calculators=ENDPOINTS``;
-     ``app/api/calculators.py`` mounts them under ``/v1/calc``) and ``calculator_examples.py`` (named
+     ``app/api/calculators.py`` mounts them under ``/v1/calc``, and one that declares a ``website``
+     form has it on the website's calculators page, drawn from its request model, whose
+     descriptions ``make messages`` then adds to the catalogues) and ``calculator_examples.py`` (named
      request examples and the answers the service gives, checked by tests/test_documentation.py);
 2. one entry in ``app/rating/registry.py`` (its calculators are mounted in registry order);
 3. a migration inserting its default list row into ``rating_lists`` (id, name, system = the id
@@ -57,7 +63,8 @@ What a system promises:
   recompute then stores them without a Python object per row.
 - ``warm_start`` comes back unchanged in the next recompute's ``ReplayInput`` (or None).
 
-``app.rating.registry.register(system)`` / ``unregister(id)`` exist for tests that define a system.
+``app.rating.registry.register(system)`` / ``unregister(id)`` exist for tests that define a system
+(tests/systems/coin/ is a whole folder of one, tests/test_throwaway_system.py gives it its line).
 
 Nothing here imports FastAPI, SQLAlchemy or settings; pydantic only for the params and seed models
 (and the calculators' declarations), numpy for the columnar games.
@@ -67,7 +74,7 @@ from __future__ import annotations
 
 import datetime
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from datetime import date
 from typing import Any, Generic, TypeVar
@@ -137,8 +144,10 @@ class StoredTournament:
     games: list[StoredGame]
     time_control_minutes: int | None = None
     board_size: int | None = None
-    # Every other stored field of the tournament by column name (category, rule, rated, format, the
-    # conditions a system checks, ...), so a system can read what its rules need without a change here.
+    # Every other stored field of the tournament that holds a value, by column name (category, rule,
+    # rated, format, ...), and those of the system's own conditions document
+    # (``RatingSystem.conditions_model``, its defaults filled in), so a system can read what its rules
+    # need without a change here (``fields.get``: a field without a value is not there).
     fields: dict[str, Any] = field(default_factory=dict)
     # What was declared for each player at this tournament (rank, rating, club, egf_pin,
     # rating_origin), by player id; only players the submission declared something for.
@@ -565,9 +574,36 @@ class RatingSystem(Generic[ParamsT, SeedT]):
     columnar: bool = False
     # Its calculators' endpoints under /v1/calc, mounted from the registry (app/api/calculators.py).
     calculators: tuple[Calculator, ...] = ()
+    # The names its changes give their rule set (``Change.system``), when not its id alone.
+    rule_sets: tuple[str, ...] = ()
+    # What its changes' ``details`` hold, for the contract (app/schemas/systems.py).
+    change_details: str = ""
+    # What its rules ask of a tournament beyond the fields every system reads (docs/decisions.md 112):
+    # the model of the document a submission gives under the system's id in its ``conditions``, which
+    # validates it there; None when its rules ask nothing more.
+    conditions_model: type[BaseModel] | None = None
+    # The document's fields are also taken at the tournament's top level and read back there, where
+    # the contract had them before they moved into ``conditions`` (the Estonian system's).
+    flat_conditions: bool = False
 
     def params(self, stored: dict[str, Any] | None) -> ParamsT:
         """The list's (or a snapshot's) stored parameters, validated, with the model's defaults for what
         is missing; what the snapshot records beside them (e.g. the number of seeds) is left out."""
         fields = self.params_model.model_fields
         return self.params_model.model_validate({k: v for k, v in (stored or {}).items() if k in fields})
+
+    def conditions(self, stored: Mapping[str, Any] | None) -> dict[str, Any]:
+        """A tournament's document of this system as stored (what differs from its defaults, or None),
+        validated, with the model's defaults for the rest; empty for a system that asks nothing more."""
+        if self.conditions_model is None:
+            return {}
+        return self.conditions_model.model_validate(stored or {}).model_dump(mode="json")
+
+    def tournament_fields(self, stored: Mapping[str, Any]) -> dict[str, Any]:
+        """A stored tournament's columns as this system's replay reads them (``StoredTournament.fields``):
+        by name, with ``conditions`` given as the system's own document's fields among the others;
+        only those that hold a value, so that a column just added, which no tournament sets yet,
+        changes no snapshot's inputs (their digest, app/recompute/provenance.py)."""
+        fields = {name: value for name, value in stored.items() if name != "conditions"}
+        fields |= self.conditions((stored.get("conditions") or {}).get(self.id))
+        return {name: value for name, value in fields.items() if value is not None}

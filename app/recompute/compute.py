@@ -292,6 +292,7 @@ def _eligible_tournaments(session: Session, rating_list: RatingList) -> dict[str
     rules that read them; no games yet. Two queries that never touch the games table: the callers keep
     those with an eligible played game."""
     conditions: list[ColumnElement[bool]] = tournament_conditions(rating_list)
+    system = get_system(rating_list.system)
     columns = [c for c in Tournament.__table__.c if c.name not in _NOT_FIELDS]
     names = [c.name for c in columns]
     tournaments: dict[str, StoredTournament] = {}
@@ -300,9 +301,15 @@ def _eligible_tournaments(session: Session, rating_list: RatingList) -> dict[str
         .where(and_(*conditions))
         .order_by(Tournament.end, Tournament.start, Tournament.id)
     ):
-        fields = dict(zip(names, values, strict=True))
+        stored = dict(zip(names, values, strict=True))
         tournaments[tid] = StoredTournament(
-            tid, start, end, [], fields["time_control_minutes"], fields["board_size"], fields=fields
+            tid,
+            start,
+            end,
+            [],
+            stored["time_control_minutes"],
+            stored["board_size"],
+            fields=system.tournament_fields(stored),
         )
     declared_columns = [c for c in TournamentPlayer.__table__.c if c.name not in ("tournament_id", "player_id")]
     declared_names = [c.name for c in declared_columns]

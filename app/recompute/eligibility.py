@@ -7,14 +7,15 @@ rejects only what is known to fail it, in SQL and in words alike.
 """
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from sqlalchemy import ColumnElement, and_, exists, or_
+from sqlalchemy import ColumnElement, and_, exists, func, or_
 
 from app.models import Game, RatingList, Tournament, TournamentReview
-from app.rating import eru
+from app.rating.registry import get_system
+from app.rating.system import RatingSystem
 from app.schemas.opening_rules import rule_family
 
 
@@ -47,13 +48,7 @@ class TournamentFields(Protocol):
     def end(self) -> dt.date: ...
 
     @property
-    def eru_calendar(self) -> bool: ...
-
-    @property
-    def referee_accepted(self) -> bool: ...
-
-    @property
-    def international(self) -> bool: ...
+    def conditions(self) -> Mapping[str, Any]: ...  # each system's document, as stored (app.schemas.conditions)
 
 
 @dataclass(frozen=True)
@@ -157,12 +152,13 @@ def requirements(rating_list: RatingList, review: str | None = None) -> list[Req
         )
     recognitions = rules.get("recognised_by")
     if recognitions:
-        # A tournament counts only when one of these marks is set (ERU 4.5: the ERU calendar, a
-        # referee's acceptance or an international competition).
+        # A tournament counts only when one of these marks of the list's system's conditions is set
+        # (ERU 4.5: the ERU calendar, a referee's acceptance or an international competition).
+        system = get_system(rating_list.system)
         found.append(
             Requirement(
-                or_(*(getattr(Tournament, mark).is_(True) for mark in recognitions)),
-                lambda t: any(getattr(t, mark) for mark in recognitions),
+                or_(*(_marked(system, mark) for mark in recognitions)),
+                lambda t: any(system.conditions(t.conditions.get(system.id))[mark] for mark in recognitions),
                 lambda t: f"the tournament is marked none of: {', '.join(recognitions)}",
             )
         )
@@ -189,7 +185,10 @@ def requirements(rating_list: RatingList, review: str | None = None) -> list[Req
     return found
 
 
-def eru_conditions(tournament: Tournament) -> eru.Conditions:
-    """A stored tournament's conditions as the Estonian rules read them (the eru list's replay reads
-    the same fields through ``eru.conditions_of_tournament``)."""
-    return eru.conditions_of_tournament({column.name: getattr(tournament, column.key) for column in Tournament.__table__.c})
+def _marked(system: RatingSystem[Any, Any], mark: str) -> ColumnElement[bool]:
+    """SQL: the mark (a boolean of the system's conditions) is set on the tournament. A document holds
+    what differs from its defaults (app.schemas.conditions): a mark it leaves out is its default."""
+    default = system.conditions(None).get(mark)
+    if not isinstance(default, bool):
+        raise ValueError(f"{mark!r} is no mark (a yes or no) of the conditions of the system {system.id!r}")
+    return func.coalesce(Tournament.conditions[(system.id, mark)].as_boolean(), default).is_(True)

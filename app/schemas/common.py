@@ -1,9 +1,11 @@
 import datetime as dt
 import functools
+import operator
 import re
 import types
-from collections.abc import Hashable
-from typing import Annotated, Any, Generic, TypeVar, Union, cast, get_args, get_origin
+from collections.abc import Collection, Hashable
+from dataclasses import dataclass
+from typing import Annotated, Any, Generic, Literal, TypeVar, Union, cast, get_args, get_origin
 
 from pydantic import (
     AfterValidator,
@@ -14,6 +16,7 @@ from pydantic import (
     StringConstraints,
     ValidationInfo,
     WithJsonSchema,
+    create_model,
     field_validator,
 )
 
@@ -78,6 +81,10 @@ CountryCode = Annotated[
         }
     ),
 ]
+# A game's result, from black's side: B black won, W white won, D draw. Here rather than with the
+# tournaments' schemas, so that the systems' calculator models (app/rating/) can share it while the
+# tournaments' schemas read the registry of those systems.
+Result = Literal["B", "W", "D"]
 MAX_PAGE_SIZE = 500
 # Database integers are 32-bit on PostgreSQL (INTEGER columns, OFFSET within BIGINT): every integer
 # a request carries into a query is bounded so that it is a 4xx, never a database error.
@@ -187,3 +194,62 @@ class Page(BaseModel, Generic[T]):
 class Pagination(BaseModel):
     limit: int = Field(50, ge=1, le=MAX_PAGE_SIZE, description="Page size")
     offset: int = Field(0, ge=0, le=MAX_OFFSET, description="Items to skip")
+
+
+# --- a field declared once -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Shown:
+    """Marks a field the website shows on the page of what the model describes, under this label:
+    ``name: Annotated[DisplayText | None, Shown("Venue")] = Field(...)``. The label is the website's
+    word, translated in its catalogues (``app/web/declared_words.py`` finds it for Babel)."""
+
+    label: str
+
+
+class ReadModel(BaseModel):
+    """The base of a read derived from a request model (``read_of``): built from a stored row's attributes."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+
+def read_of(model: type[BaseModel], name: str, *, leave_out: Collection[str] = ()) -> type[ReadModel]:
+    """A read of what ``model`` submits, field by field: the same names, descriptions, titles and
+    ``Shown`` labels, each always present, with the type stripped of the submission's checks, so
+    that a field declared once in a request model is read back too. The checks stay out because
+    text stored before a check was added reads as it was (docs/decisions.md 105): a read that
+    checked it again would fail on it."""
+    fields: dict[str, Any] = {}
+    for field_name, field in model.model_fields.items():
+        if field_name in leave_out:
+            continue
+        shown = [marker for marker in field.metadata if isinstance(marker, Shown)]
+        annotation = _unchecked(field.annotation)
+        fields[field_name] = (
+            Annotated[annotation, *shown] if shown else annotation,
+            Field(description=field.description, title=field.title),
+        )
+    read: type[ReadModel] = create_model(name, __base__=ReadModel, **fields)
+    return read
+
+
+def _unchecked(annotation: Any) -> Any:
+    """A field's type without its constraints and validators (``Annotated`` metadata), kept where it
+    says what the value is (a ``Literal``'s values, a union's members)."""
+    origin = get_origin(annotation)
+    if origin is Annotated:
+        return _unchecked(get_args(annotation)[0])
+    if origin is Union or origin is types.UnionType:
+        return functools.reduce(operator.or_, (_unchecked(argument) for argument in get_args(annotation)))
+    return annotation
+
+
+def shown_fields(model: type[BaseModel]) -> tuple[tuple[str, str], ...]:
+    """The model's fields marked ``Shown``, as (name, label), in their order."""
+    return tuple(
+        (name, marker.label)
+        for name, field in model.model_fields.items()
+        for marker in field.metadata
+        if isinstance(marker, Shown)
+    )

@@ -4,6 +4,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
 from app.schemas.common import Date, DisplayText, Identifier, StrictModel
+from app.schemas.systems import described, list_params, seed_counters, seed_rating, seed_status, system_ids
 
 StatusFilter = Literal["active", "inactive", "provisional", "all"]
 # The women's (f) or men's (m) list as a filter of any list (issue 24 item 5).
@@ -38,12 +39,9 @@ class RatingListRead(BaseModel):
 
     id: str = Field(description="The list's id, used in its paths", examples=["rif-whr"])
     name: str = Field(description="The list's name for people")
-    system: str = Field(description="The rating system (rif-whr, rif-elo, olufsen, rivne)")
+    system: str = Field(description="The rating system", json_schema_extra=described(system_ids))
     category: str = Field(description="The game whose tournaments it rates: renju, gomoku, go or shogi")
-    params: dict[str, Any] = Field(
-        description="The rule system's parameters (WHR: w2, virtual_games, virtual_rating, start_rating; Elo: "
-        "switch_to_1997, last_day, bootstrap_rating; Olufsen: provisional_highest_grade, fesa; Rivne: newcomer_start)"
-    )
+    params: dict[str, Any] = Field(description="The rule system's parameters", json_schema_extra=described(list_params))
     eligibility: dict[str, Any] = Field(
         description="Which tournaments count: rated flag, minimum time control, certified rules, formats"
     )
@@ -248,17 +246,15 @@ class PlayerSeedIn(StrictModel):
     rating: float = Field(
         ge=0,
         le=4000,
-        description="His rating on `as_of`, at the precision of the list's system: fractional for rivne (text 004 "
-        "keeps fractions, INTERPRETATIONS 5.10), a whole number for the Elo systems (rif-elo, olufsen, eru); the "
-        "system may bound it further",
+        description="His rating on `as_of`, at the precision of the list's system",
+        json_schema_extra=described(seed_rating),
         examples=[2300],
     )
     status: DisplayText | None = Field(
         None,
         max_length=20,
-        description="The list's system's own status, checked by it (rif-elo: established, official, provisional or unofficial, "
-        "by default established; olufsen: established, provisional or unrated (001 (7)); rivne: active; eru: estonian, "
-        "rif or new (ERU 4.10), by default estonian)",
+        description="The list's system's own status, checked by it",
+        json_schema_extra=described(seed_status),
     )
     as_of: Date = Field(
         description="The day the rating held: the replay starts the player from it for the tournaments after that day "
@@ -270,9 +266,8 @@ class PlayerSeedIn(StrictModel):
     )
     counters: dict[str, Any] | None = Field(
         None,
-        description="The system's own counters: for olufsen rated_games, pending_grade, streaks (the consecutive-game "
-        "counts toward a grade, 001 (12)) and prior_results (an unrated player's recorded results, 001 (6)), as the "
-        "`seed` of POST /v1/calc/olufsen/tournament gives them; for eru first_rank and rating_bonus",
+        description="The system's own counters",
+        json_schema_extra=described(seed_counters),
     )
 
 

@@ -1,18 +1,50 @@
 import datetime as dt
 from collections import Counter
+from collections.abc import Mapping
 from functools import cached_property
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationInfo, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationInfo,
+    create_model,
+    field_validator,
+    model_validator,
+)
 
-from app.schemas.common import ID_RULE, CountryCode, Date, DisplayText, Identifier, StrictModel, json_kinds_checked_on
+from app.schemas.common import (
+    ID_RULE,
+    CountryCode,
+    Date,
+    DisplayText,
+    Identifier,
+    ReadModel,
+    Result,
+    Shown,
+    StrictModel,
+    json_kinds_checked_on,
+    read_of,
+)
+from app.schemas.conditions import (
+    CONDITIONS_DESCRIPTION,
+    ReadConditions,
+    SubmittedConditions,
+    flat_condition_fields,
+    flat_condition_systems,
+    flat_values,
+    whole_documents,
+    with_flat_conditions,
+)
 from app.schemas.opening_rules import CATEGORIES_WITH_KNOWN_RULES, KNOWN_RULES, canonical_rule
 from app.schemas.players import PlayerCreate, PlayerRead, QueuedPlayerReview
+from app.schemas.systems import change_details, described, rule_sets
 
 Category = Literal["renju", "gomoku", "go", "shogi"]
-Result = Literal["B", "W", "D"]
 TournamentFormat = Literal["face-to-face", "supervised-online"]
-Championship = Literal["world-championship-at", "team-world-championship"]
 
 
 # A declared kyu/dan rank as at a tournament: 30k … 1k, 1d … 9d; either case in, lower case stored.
@@ -89,21 +121,22 @@ class StandingIn(StrictModel):
     )
 
 
-class TournamentIn(StrictModel):
-    """A whole tournament as a tournament program submits it: its fields, its players and its games.
-
-    Which rating lists rate it is decided by their eligibility rules from these fields (the category;
-    `rated`; for the WHR lists also the time control, the rule, the format and complete records:
-    RIF 2021 #9, INTERPRETATIONS 3.7); a field left out never excludes a tournament (INTERPRETATIONS 6.1).
-    The Estonian fields matter only to the Estonian ranks, the Go fields to the Go lists."""
+class TournamentDetails(StrictModel):
+    """What a tournament says of itself beside its players, games and standings. Each field is
+    declared once, here: the submission takes it (``TournamentIn``), the stored table keeps it in a
+    column of its name (app/models.py ``Tournament``, added by a migration), every read gives it
+    back (``TournamentSummary``, derived from these declarations), the revisions keep it, and the
+    website's tournament page shows the fields marked ``Shown``, under their label."""
 
     id: Identifier = Field(
         description=f"The submitter's id for the tournament ({ID_RULE}: the rule of every id, in bodies and paths), e.g. renju.net's",
         examples=["T0017"],
     )
     name: DisplayText = Field(min_length=1, max_length=300, description="The tournament's name")
-    category: Category = Field(description="The game: renju, gomoku, go or shogi; each rating list rates one")
-    rule: DisplayText | None = Field(
+    category: Annotated[Category, Shown("Category")] = Field(
+        description="The game: renju, gomoku, go or shogi; each rating list rates one"
+    )
+    rule: Annotated[DisplayText | None, Shown("Rule")] = Field(
         None,
         max_length=100,
         description="Opening rule. Renju and gomoku: one of "
@@ -113,42 +146,65 @@ class TournamentIn(StrictModel):
     )
     start: Date = Field(description="First day")
     end: Date = Field(description="Last day, not before `start`; the day its games count on unless they carry their own date")
-    country: CountryCode | None = Field(None, description="Country it was held in, 2 or 3 capital letters (e.g. CHN, EST)")
-    city: DisplayText | None = Field(None, max_length=200, description="City it was held in")
-    time_control_minutes: int | None = Field(
+    country: Annotated[CountryCode | None, Shown("Country")] = Field(
+        None, description="Country it was held in, 2 or 3 capital letters (e.g. CHN, EST)"
+    )
+    city: Annotated[DisplayText | None, Shown("City")] = Field(None, max_length=200, description="City it was held in")
+    venue: Annotated[DisplayText | None, Shown("Venue")] = Field(
+        None, max_length=200, description="The hall or club it was played in, e.g. Tallinn Chess Club"
+    )
+    time_control_minutes: Annotated[int | None, Shown("Time control (minutes)")] = Field(
         None, ge=1, le=10_000, description="Minutes per player on the clock; the WHR lists rate 30 or more (RIF 2021 #9)"
     )
     rated: bool = Field(True, description="false: stored but rated by no list (default true)")
-    format: TournamentFormat = Field(
+    format: Annotated[TournamentFormat, Shown("Format")] = Field(
         "face-to-face", description="Played face to face (the default) or online under supervision (RIF 2021 #9)"
     )
     complete_records: bool = Field(True, description="Complete game records are in the RIF database (002 #9.3)")
-    board_size: int | None = Field(None, ge=1, le=100, description="Default board size of the tournament's games")
-    eru_calendar: bool = Field(False, description="In the calendar of the Estonian Renju Union (ERU 4.5, 4.9; default false)")
-    referee_accepted: bool = Field(
-        False, description="Accepted by an ERU referee: counts for the ranks 15k–10k (ERU 4.5; default false)"
+    board_size: Annotated[int | None, Shown("Board size")] = Field(
+        None, ge=1, le=100, description="Default board size of the tournament's games"
     )
-    international: bool = Field(
-        False,
-        description="An international competition: counts like the ERU calendar for ranks from 9k up (ERU 4.5; default false)",
+    tournament_class: Annotated[DisplayText | None, Shown("Class")] = Field(
+        None, max_length=10, description="EGD tournament class (h9 CL[]), e.g. A"
     )
-    championship: Championship | None = Field(
-        None,
-        description="The World Championship AT or the Team World Championship, the only places for 9 dan (ERU 4.5; default none)",
-    )
-    games_recorded: bool = Field(
-        False, description="The games were recorded (moves written down), needed for ranks from 3k up (ERU 4.5; default false)"
-    )
-    byo_yomi: bool = Field(
-        False,
-        description="The time control is 60 minutes/30 own moves + byo-yomi 10 minutes/10 moves (time_control_minutes "
-        "is then the base time); qualifies for 5–6 dan with at least 60 minutes (ERU 4.5; default false)",
-    )
-    tournament_class: DisplayText | None = Field(None, max_length=10, description="EGD tournament class (h9 CL[]), e.g. A")
-    handicap_rule: DisplayText | None = Field(
+    handicap_rule: Annotated[DisplayText | None, Shown("Handicap rule")] = Field(
         None, max_length=40, description="Go handicap rule as the file writes it (h9 HA[], e.g. h3: rank difference − 3)"
     )
-    komi: float | None = Field(None, ge=-100, le=100, description="Go komi of even games")
+    komi: Annotated[float | None, Shown("Komi")] = Field(None, ge=-100, le=100, description="Go komi of even games")
+
+    @field_validator("rule")
+    @classmethod
+    def _known_opening_rule(cls, rule: str | None, info: ValidationInfo) -> str | None:
+        """Renju and gomoku rules by their stored names (app.schemas.opening_rules): the lists' eligibility reads them."""
+        if rule is None or info.data.get("category") not in CATEGORIES_WITH_KNOWN_RULES:
+            return rule
+        return canonical_rule(rule)
+
+
+# The fields a tournament's row stores of it, by the names of their columns.
+STORED_FIELDS = (*(name for name in TournamentDetails.model_fields if name != "id"), "conditions")
+
+# The fields of some systems' conditions (app.schemas.conditions), taken at the top level too.
+if TYPE_CHECKING:
+    _WithFlatConditions = TournamentDetails
+else:
+    _WithFlatConditions = create_model("_WithFlatConditions", __base__=TournamentDetails, **flat_condition_fields())
+FLAT_CONDITIONS = tuple(flat_condition_systems())
+
+
+class TournamentIn(_WithFlatConditions):
+    """A whole tournament as a tournament program submits it: its fields, its players and its games.
+
+    Which rating lists rate it is decided by their eligibility rules from these fields (the category;
+    `rated`; for the WHR lists also the time control, the rule, the format and complete records:
+    RIF 2021 #9, INTERPRETATIONS 3.7); a field left out never excludes a tournament (INTERPRETATIONS 6.1).
+    What a system asks beyond these is in `conditions`, under the system's id; the Go fields matter to
+    the Go lists."""
+
+    conditions: SubmittedConditions = Field(
+        default_factory=dict,
+        description=CONDITIONS_DESCRIPTION + "; a document or a field left out is the system's default (docs/decisions.md 112)",
+    )
     players: list[TournamentPlayerIn] = Field(
         default_factory=list,
         description="Created, or updated with the fields given; rank, rating, club and egf_pin are kept per tournament",
@@ -169,13 +225,16 @@ class TournamentIn(StrictModel):
         import's later tournaments are each compared with the earlier ones of the same days."""
         return Counter((game.date or self.end, game.black, game.white, game.result) for game in self.games if game.played)
 
-    @field_validator("rule")
-    @classmethod
-    def _known_opening_rule(cls, rule: str | None, info: ValidationInfo) -> str | None:
-        """Renju and gomoku rules by their stored names (app.schemas.opening_rules): the lists' eligibility reads them."""
-        if rule is None or info.data.get("category") not in CATEGORIES_WITH_KNOWN_RULES:
-            return rule
-        return canonical_rule(rule)
+    @model_validator(mode="after")
+    def _flat_conditions_in_their_documents(self) -> "TournamentIn":
+        """A condition given at the top level joins its system's document, where it is stored; the
+        top-level fields then read as the documents say."""
+        given = {name: getattr(self, name) for name in FLAT_CONDITIONS if name in self.model_fields_set}
+        if given:
+            self.conditions = with_flat_conditions(self.conditions, given)
+        for name, value in flat_values(whole_documents(self.conditions)).items():
+            self.__dict__[name] = value
+        return self
 
 
 class GameRead(BaseModel):
@@ -221,39 +280,35 @@ class StandingRead(BaseModel):
     tie_breaks: list[TieBreakRead] = Field(description="The values that decided his place, in the tournament's order")
 
 
-class TournamentSummary(BaseModel):
+# The read of what a tournament says of itself, derived from its declarations (``read_of``).
+if TYPE_CHECKING:
+    _StoredDetails = ReadModel
+else:
+    _StoredDetails = read_of(_WithFlatConditions, "_StoredDetails")
+
+
+class TournamentSummary(_StoredDetails):
     """A stored tournament's fields, without its players and games; defaults filled in."""
 
-    model_config = ConfigDict(from_attributes=True)
-
-    id: str = Field(description="The submitter's id for the tournament")
-    name: str = Field(description="The tournament's name")
-    category: Category = Field(description="The game: renju, gomoku, go or shogi")
-    rule: str | None = Field(description="Opening rule, e.g. RIF")
-    start: Date = Field(description="First day")
-    end: Date = Field(description="Last day; games without a date count on it")
-    country: str | None = Field(description="Country it was held in")
-    city: str | None = Field(description="City it was held in")
-    time_control_minutes: int | None = Field(description="Minutes per player on the clock")
-    rated: bool = Field(description="false: rated by no list")
-    format: TournamentFormat = Field(description="face-to-face or supervised-online")
-    complete_records: bool = Field(description="Complete game records are in the RIF database")
-    board_size: int | None = Field(description="Default board size of the tournament's games")
-    eru_calendar: bool = Field(description="In the ERU calendar")
-    referee_accepted: bool = Field(description="Accepted by an ERU referee")
-    international: bool = Field(description="An international competition")
-    championship: Championship | None = Field(description="World Championship AT or Team World Championship")
-    games_recorded: bool = Field(description="The games were recorded")
-    byo_yomi: bool = Field(description="60 minutes + byo-yomi time control")
-    tournament_class: str | None = Field(None, description="EGD tournament class")
-    handicap_rule: str | None = Field(None, description="Go handicap rule as the file wrote it")
-    komi: float | None = Field(None, description="Go komi of even games")
+    conditions: ReadConditions = Field(description=CONDITIONS_DESCRIPTION + "; each system's whole, defaults filled in")
     games_count: int = Field(0, description="Number of stored games, played or not")
     withdrawn_at: dt.datetime | None = Field(
         None,
         description="When it was withdrawn (`DELETE /v1/tournaments/{tournament_id}`): no list rates it; null when it counts",
     )
     withdrawn_reason: str | None = Field(None, description="Why it was withdrawn, as the withdrawing key gave it")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _conditions_whole(cls, stored: Any) -> Any:
+        """Every system's document whole, and the fields taken flat as the documents say, from a
+        stored row (its attributes) or from a read's values."""
+        if isinstance(stored, Mapping):
+            values = dict(stored)
+        else:
+            values = {name: getattr(stored, name) for name in cls.model_fields if hasattr(stored, name)}
+        values["conditions"] = whole_documents(values.get("conditions"))
+        return {**values, **flat_values(values["conditions"])}
 
 
 class RatingChangeRead(BaseModel):
@@ -262,7 +317,7 @@ class RatingChangeRead(BaseModel):
     list_id: str = Field(description="The rating list")
     snapshot_id: int = Field(description="The list's snapshot that computed the change")
     player_id: str = Field(description="The player")
-    system: str = Field(description="The rule system that rated the tournament (rif-whr, rif-1995, rif-1997, olufsen, rivne)")
+    system: str = Field(description="The rule set that rated the tournament", json_schema_extra=described(rule_sets))
     rating_before: float | None = Field(
         description="Rating before the tournament (WHR: on his previous playing day, or the start rating for a newcomer); "
         "null when he had none"
@@ -274,19 +329,7 @@ class RatingChangeRead(BaseModel):
     status_after: str | None = Field(description="The player's status after it, in the system's terms (e.g. active, official)")
     title_after: str | None = Field(None, description="Grade or rank after it, for systems that award them")
     details: dict[str, Any] | None = Field(
-        None,
-        description="The system's own figures (WHR: deviation_after, day_after; Elo 1995: R0). Rivne (text 004): "
-        "start_rating, anomaly_passes (their number), rounds (round, rating_after, change), games (each game's "
-        "figures named as the text names them, as in the answer of POST /v1/calc/rivne/game: round, game (its index "
-        "in the tournament's games), opponent, colour, player_A, R, start_rating, Rc, correction, delta_R, a, SE, K1, "
-        "K2, Kf, Kd, bonus, table_III, change) and passes (each anomaly pass: number, start_rating, rating_after, "
-        "games_played, limit ΔRmax of (8), extra_points, anomalous). Estonian (text 003): the norm evaluation, with "
-        "games (each game's percentages of the keep, up1 and up2 norms, ERU 4.3) and rating_games (each game's change "
-        "by the table at the start ratings, ERU 4.9), as POST /v1/calc/eru/tournament answers them. Olufsen (text "
-        "001): category, score, performance_rating, bonus_applied, bonus_capped, change_before_bonus, bonus_threshold "
-        "T = 20 + 3n and change_with_uncapped_bonus of (11), promotions, and games (each game's opponent, score, or, "
-        "k, expected, d, the (10) factor, the (9) factor 18/n and its change), as POST /v1/calc/olufsen/tournament "
-        "answers them",
+        None, description="The system's own figures", json_schema_extra=described(change_details)
     )
 
 

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from app.db import in_lists
 from app.models import Game, RatingList, Revision, Tournament, TournamentPlayer, TournamentReview, TournamentStanding
 from app.problems import NotFound
-from app.schemas.tournaments import TOURNAMENT_PLAYER_FIELDS, GameIn, TournamentIn
+from app.schemas.tournaments import FLAT_CONDITIONS, STORED_FIELDS, TOURNAMENT_PLAYER_FIELDS, GameIn, TournamentIn
 from app.services.scopes import Scope
 
 TOURNAMENT, RATING_LIST = "tournament", "rating_list"
@@ -37,7 +37,7 @@ KINDS: tuple[str, ...] = (SUBMITTED, CORRECTED, WITHDRAWN, RESTORED, CONFIRMED, 
 KINDS += (SEEDS_CHANGED, PARAMS_CHANGED, SETTINGS_CHANGED, PUBLISHED, RENAMED, MERGED, UNMERGED, PLAYER_UPDATED)
 KINDS += (PLAYER_CREATED, REVIEW_DISMISSED)
 
-_TOURNAMENT_FIELDS = [name for name in TournamentIn.model_fields if name not in ("id", "players", "games", "standings")]
+_TOURNAMENT_FIELDS = list(STORED_FIELDS)
 _GAME_FIELDS = {"id": "game_id", "round": "round", "black": "black_id", "white": "white_id", "result": "result"}
 _GAME_FIELDS |= {name: name for name in ("played", "date", "handicap", "board_size")}
 
@@ -229,7 +229,7 @@ def tournament_version(session: Session, tournament_id: str) -> dict[str, Any]:
             "games": [{name: getattr(game, column) for name, column in _GAME_FIELDS.items()} for game in games],
             "standings": [{"player": s.player_id, "place": s.place, "tie_breaks": s.tie_breaks} for s in standings],
         }
-    ).model_dump(mode="json", exclude_none=True)
+    ).model_dump(mode="json", exclude_none=True, exclude=set(FLAT_CONDITIONS))  # (kept in ``conditions`` alone)
     if not body["standings"]:
         del body["standings"]  # as versions kept before standings existed hold them
     withdrawn_at = tournament.withdrawn_at

@@ -27,7 +27,8 @@ from app.problems import Conflict, FieldError, InvalidInput, NotFound, PayloadTo
 from app.recompute import staleness
 from app.recompute.eligibility import Requirement, TournamentFields, reasons_not_met, requirements
 from app.recompute.jobs import trigger_recompute
-from app.schemas.tournaments import TOURNAMENT_PLAYER_FIELDS, Result, TournamentIn, TournamentSubmitted
+from app.schemas.common import Result
+from app.schemas.tournaments import STORED_FIELDS, TOURNAMENT_PLAYER_FIELDS, TournamentIn, TournamentSubmitted
 from app.services import reviews, revisions
 from app.services.player_identity import (
     KnownPlayers,
@@ -783,7 +784,7 @@ def _standing_rows(submission: TournamentIn) -> list[dict[str, Any]]:
 
 
 def _tournament_fields(submission: TournamentIn) -> dict[str, Any]:
-    return submission.model_dump(exclude={"id", "players", "games", "standings"})
+    return submission.model_dump(include=set(STORED_FIELDS))
 
 
 def _insert_games(session: Session, submission: TournamentIn) -> None:

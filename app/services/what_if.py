@@ -26,6 +26,7 @@ from app.rating.system import (
     Change,
     ChangeColumns,
     GameColumns,
+    RatingSystem,
     ReplayInput,
     Seed,
     StoredGame,
@@ -67,7 +68,7 @@ def what_if(session: Session, list_id: str, submission: TournamentIn, *, max_gam
         return WhatIf(list_id, False, "; ".join(reasons), list_date, [], [])
     system = get_system(rating_list.system)
     params = system.params(rating_list.params)
-    added = _as_stored(submission)
+    added = _as_stored(submission, system)
     columns: GameColumns | None = None
     if system.columnar:
         stored, columns = compute.eligible_games(session, rating_list)
@@ -97,9 +98,10 @@ def what_if_in_own_session(list_id: str, submission: TournamentIn, *, max_games:
         return what_if(session, list_id, submission, max_games=max_games, list_date=list_date)
 
 
-def _as_stored(submission: TournamentIn) -> StoredTournament:
-    """The submission as a recompute would read it back once stored: its fields, what its players
-    declared, and its played games (a walkover is stored, never rated) with their defaults filled in."""
+def _as_stored(submission: TournamentIn, system: RatingSystem[Any, Any]) -> StoredTournament:
+    """The submission as a recompute of a list of this system would read it back once stored: its
+    fields, what its players declared, and its played games (a walkover is stored, never rated) with
+    their defaults filled in."""
     fields, declared_rows, game_rows = stored_rows(submission)
     names = [c.name for c in Tournament.__table__.c if c.name not in _NOT_FIELDS]
     stored_fields = {name: fields.get(name) for name in names}
@@ -126,7 +128,7 @@ def _as_stored(submission: TournamentIn) -> StoredTournament:
         games,
         stored_fields["time_control_minutes"],
         stored_fields["board_size"],
-        fields=stored_fields,
+        fields=system.tournament_fields(stored_fields),
         participants=participants,
     )
 

@@ -1,41 +1,86 @@
-"""The calculators on the website (issue 25 item 5): a form per system, sent with GET (no JavaScript,
-nothing stored, a result that can be bookmarked), answered by the same calculations as
-``POST /v1/calc/...`` (the registry's ``Calculator`` records), the answer shown with every figure the
-rule text names. What a form cannot be read as, or the calculation refuses, is shown beside the form
-with the field it concerns.
+"""The calculators on the website (issue 25 item 5): a form per calculator that declares one
+(``Calculator.website``), sent with GET (no JavaScript, nothing stored, a result that can be
+bookmarked), answered by the same calculation as ``POST /v1/calc/...``, the answer shown with every
+figure the rule text names. What a form cannot be read as, or the calculation refuses, is shown
+beside the form with the field it concerns.
 
-A table of games is typed one game a line ("black white result"), as a referee writes a crosstable's
-pairings; a form takes at most ``MAX_LINES`` lines (the website is open to everyone).
+A form is drawn from its calculator's request model, not written per system (docs/decisions.md
+112): each field is an input of its kind (a yes or no a checkbox; a choice of values, a ``Literal``,
+an enumeration or a number of a few steps, a list; a number an input bounded as the field is; other
+values text), labelled by the field's description; a record's fields stand together under its
+description; a list of records is a table typed a record a line, its words the record's fields in
+order (those it needs first, then those it may leave out, ``-`` for one left out), as a referee
+writes a crosstable's pairings. A form shows the calculator's first request example, and reads what
+is sent back into the request by the same description, so the form, the example and the reading
+never disagree; a form takes at most ``MAX_LINES`` lines (the website is open to everyone).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import datetime as dt
+import enum
 import math
+import types
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, Union, get_args, get_origin
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
+from pydantic.fields import FieldInfo
 
 from app.rating.calculators import CalculationRefused, Calculator
 from app.rating.registry import systems
 from app.web.pages import N_
 
-__all__ = ["FIGURE_LABELS", "FIGURE_SYMBOLS", "FORMS", "VALUE_LABELS", "WORDED_FIGURES", "Field", "Form", "calculate", "figures"]
+__all__ = [
+    "FIGURE_LABELS",
+    "FIGURE_SYMBOLS",
+    "VALUE_LABELS",
+    "WORDED_FIGURES",
+    "Field",
+    "Form",
+    "calculate",
+    "figures",
+    "form_of",
+    "forms",
+    "request_body",
+]
 
 MAX_LINES = 200
+# A number with a step and both bounds is a choice when it has at most this many values (a score).
+MAX_STEPPED_CHOICES = 10
+# What a line's word, or an empty input, says of a field it leaves out.
+LEFT_OUT_WORD = "-"
+# The words of a yes or no in a line of a table.
+YES_NO = {"true": True, "false": False}
 
 
 @dataclass(frozen=True)
 class Field:
-    """One input of a form: ``kind`` text, number, select (with ``choices``), lines (a textarea) or checkbox."""
+    """One input of a form, drawn from one field of the calculator's request model.
+
+    ``name``: the input's name, the field's ``path`` in the request joined by "_" (``black_rating``).
+    ``kind``: checkbox, select (``choices``, the request's ``values``), number, date, text or lines (a
+    textarea of records, one a line, each word one of its ``columns``). ``label``: the field's
+    description; ``legend``: that of the record it is a field of ("" for the request's own).
+    ``default``: what the form shows first, as typed. ``attributes``: the input's limits (min, max,
+    step, maxlength). ``optional``: the request may leave it out."""
 
     name: str
     label: str
     kind: str = "text"
     default: str = ""
-    choices: tuple[tuple[str, str], ...] = ()
+    choices: tuple[tuple[str, str], ...] = ()  # (value as typed, a word to show for it or "": the value itself)
     hint: str = ""
+    path: tuple[str, ...] = ()
+    legend: str = ""
+    values: tuple[Any, ...] = ()
+    whole: bool = False  # a number that is an integer
+    nullable: bool = False
+    optional: bool = False
+    attributes: tuple[tuple[str, str], ...] = ()
+    columns: tuple[Field, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -45,7 +90,18 @@ class Form:
     rule: str  # the rule text and what the form computes, as a sentence
     operation_id: str  # the calculator it sends its request to
     fields: tuple[Field, ...]
-    request: Callable[[Mapping[str, str]], dict[str, Any]]
+    calculator: Calculator
+
+    @property
+    def sections(self) -> list[tuple[str, list[Field]]]:
+        """The fields in their order, those of one record together under its legend."""
+        sections: list[tuple[tuple[str, ...], str, list[Field]]] = []
+        for field in self.fields:
+            record = field.path[:-1]
+            if not sections or sections[-1][0] != record:
+                sections.append((record, field.legend, []))
+            sections[-1][2].append(field)
+        return [(legend, fields) for _, legend, fields in sections]
 
 
 @dataclass
@@ -56,15 +112,34 @@ class Outcome:
     errors: list[tuple[str, str]]
 
 
+def forms() -> list[Form]:
+    """The form of every registered calculator that declares one, in registry order."""
+    return [form_of(calculator) for system in systems() for calculator in system.calculators if calculator.website]
+
+
+def form_of(calculator: Calculator) -> Form:
+    """A calculator's form, drawn from its request model and showing its first request example."""
+    assert calculator.website is not None and calculator.request_model is not None  # a form sends a body
+    example = next(iter(calculator.request_examples.values()), {}).get("value", {})
+    return Form(
+        calculator.website.slug,
+        calculator.website.title,
+        calculator.website.about,
+        calculator.operation_id,
+        tuple(_fields(calculator.request_model, example)),
+        calculator,
+    )
+
+
 def calculate(form: Form, query: Mapping[str, str], gettext: Callable[[str], str] = str) -> Outcome:
     """The form's fields read into the calculator's request, validated and calculated; what is wrong
     is said in the reader's language (``gettext``) where the website words it."""
-    calculator = _calculator(form.operation_id)
+    calculator = form.calculator
     assert calculator.request_model is not None  # every form's calculator takes a body
     try:
-        body = form.request(query)
-    except ValueError as error:
-        return Outcome(None, [("", error.wording(gettext) if isinstance(error, _UnreadableLines) else str(error))])
+        body = request_body(form, query)
+    except _UnreadableLines as error:
+        return Outcome(None, [("", error.wording(gettext))])
     try:
         request = calculator.request_model.model_validate(body)
     except ValidationError as error:
@@ -84,29 +159,224 @@ def figures(value: Any) -> list[tuple[str, Any]]:
     return list(value.items()) if isinstance(value, dict) else []
 
 
-def _calculator(operation_id: str) -> Calculator:
-    for system in systems():
-        for calculator in system.calculators:
-            if calculator.operation_id == operation_id:
-                return calculator
-    raise LookupError(operation_id)  # pragma: no cover - FORMS names registered calculators
+# --- a form from a request model -------------------------------------------------------------------
 
 
-def _lines(query: Mapping[str, str], name: str, words: int, label: str) -> list[list[str]]:
-    """The non-empty lines of a textarea, each split into words; at most MAX_LINES of them."""
-    lines = [line.split() for line in query.get(name, "").splitlines() if line.strip()]
-    if len(lines) > MAX_LINES:
-        raise _UnreadableLines(N_("%(field)s: at most %(count)s lines"), label, count=MAX_LINES)
-    for number, line in enumerate(lines, start=1):
-        if len(line) < words:
-            raise _UnreadableLines(
-                N_("%(field)s, line %(line)s: give %(count)s words, as the example shows"), label, line=number, count=words
+def _fields(model: type[BaseModel], example: Any, path: tuple[str, ...] = (), legend: str = "") -> list[Field]:
+    """The inputs of a model's fields (a record's fields in its place, under its description)."""
+    found: list[Field] = []
+    for name, info in model.model_fields.items():
+        here = (*path, name)
+        given = example.get(name, _MISSING) if isinstance(example, Mapping) else _MISSING
+        annotation, nullable = _without_none(info.annotation)
+        if _is_model(annotation):
+            found += _fields(annotation, {} if given is _MISSING else given, here, info.description or "")
+        elif get_origin(annotation) is list and _is_model(get_args(annotation)[0]):
+            columns = _columns(get_args(annotation)[0])
+            rows = [] if given is _MISSING else given
+            found.append(
+                Field(
+                    "_".join(here),
+                    info.description or name,
+                    "lines",
+                    "\n".join(_line(columns, row) for row in rows),
+                    path=here,
+                    legend=legend,
+                    optional=not info.is_required(),
+                    columns=columns,
+                )
             )
-    return lines
+        else:
+            field = _scalar(here, info, legend)
+            if field is None:
+                if info.is_required():
+                    raise ValueError(f"{model.__name__}.{name} cannot be given in a form")
+                continue  # (left to its default: a list of values, a record inside a table's record)
+            value = info.get_default(call_default_factory=True) if given is _MISSING else given
+            found.append(_with_default(field, value))
+    return found
+
+
+def _columns(model: type[BaseModel]) -> tuple[Field, ...]:
+    """The words of a table's line: the record's fields that a word can give, those it needs first."""
+    columns = []
+    for name, info in model.model_fields.items():
+        column = _scalar((name,), info, "")
+        if column is None:
+            if info.is_required():
+                raise ValueError(f"{model.__name__}.{name} cannot be a word of a line")
+            continue
+        columns.append(column)
+    return tuple(sorted(columns, key=lambda column: column.optional))  # (a stable sort: the model's order kept)
+
+
+def _scalar(path: tuple[str, ...], info: FieldInfo, legend: str) -> Field | None:
+    """An input for a field holding one value, or None for one that holds several or a record."""
+    annotation, nullable = _without_none(info.annotation)
+    common: dict[str, Any] = {"path": path, "legend": legend, "nullable": nullable, "optional": not info.is_required()}
+    name, label = "_".join(path), info.description or path[-1]
+    values = _choices(annotation, info)
+    if annotation is bool:
+        return Field(name, label, "checkbox", **common)
+    if values:
+        shown = (("", "—"),) if nullable else ()
+        return Field(name, label, "select", choices=shown + tuple((_typed(v), "") for v in values), values=values, **common)
+    if annotation is int or annotation is float:
+        return Field(name, label, "number", whole=annotation is int, attributes=_number_limits(annotation, info), **common)
+    if annotation is dt.date:
+        return Field(name, label, "date", **common)
+    if annotation is str:
+        longest = _limit(info, "max_length")
+        return Field(name, label, "text", attributes=(("maxlength", str(longest)),) if longest else (), **common)
+    return None
+
+
+def _choices(annotation: Any, info: FieldInfo) -> tuple[Any, ...]:
+    """The values a field may take, when they are few: a Literal's, an enumeration's, or a number's
+    between bounds by a step (a score: 0, 0.5, 1)."""
+    if get_origin(annotation) is Literal:
+        return get_args(annotation)
+    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
+        return tuple(member.value for member in annotation)
+    if annotation is float or annotation is int:
+        low, high, step = (_limit(info, kind) for kind in ("ge", "le", "multiple_of"))
+        if low is not None and high is not None and step and (high - low) / step <= MAX_STEPPED_CHOICES:
+            return tuple(annotation(low + i * step) for i in range(int((high - low) / step) + 1))
+    return ()
+
+
+def _number_limits(annotation: Any, info: FieldInfo) -> tuple[tuple[str, str], ...]:
+    low, high, step = (_limit(info, kind) for kind in ("ge", "le", "multiple_of"))
+    limits = [("min", _typed(low)) if low is not None else None, ("max", _typed(high)) if high is not None else None]
+    limits.append(("step", _typed(step) if step else "1" if annotation is int else "any"))
+    return tuple(limit for limit in limits if limit is not None)
+
+
+def _limit(info: FieldInfo, kind: str) -> Any:
+    for marker in info.metadata:
+        value = getattr(marker, kind, None)
+        if value is not None:
+            return value
+    return None
+
+
+def _with_default(field: Field, value: Any) -> Field:
+    shown = ("on" if value else "") if field.kind == "checkbox" else "" if value is None else _typed(value)
+    return dataclasses.replace(field, default=shown)
+
+
+def _line(columns: tuple[Field, ...], row: Mapping[str, Any]) -> str:
+    """A record of an example as a line: its words, ``-`` for a field it leaves out before one it gives."""
+    words = [LEFT_OUT_WORD if row.get(c.path[-1]) is None else _word(row[c.path[-1]]) for c in columns]
+    while words and words[-1] == LEFT_OUT_WORD and columns[len(words) - 1].optional:
+        words.pop()
+    return " ".join(words)
+
+
+def _word(value: Any) -> str:
+    return ("true" if value else "false") if isinstance(value, bool) else _typed(value)
+
+
+def _typed(value: Any) -> str:
+    """A value as the form shows it: a whole number without its ".0"."""
+    if isinstance(value, enum.Enum):
+        value = value.value
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return str(value)
+
+
+def _without_none(annotation: Any) -> tuple[Any, bool]:
+    """A field's type without None, and whether it takes None (its constraints' Annotated taken off)."""
+    if get_origin(annotation) is Union or get_origin(annotation) is types.UnionType:
+        members = [member for member in get_args(annotation) if member is not type(None)]
+        inner, _ = _without_none(members[0] if len(members) == 1 else annotation)
+        return inner, len(members) < len(get_args(annotation))
+    if hasattr(annotation, "__metadata__"):  # Annotated[X, ...] inside a union
+        return _without_none(get_args(annotation)[0])
+    return annotation, False
+
+
+def _is_model(annotation: Any) -> bool:
+    return isinstance(annotation, type) and issubclass(annotation, BaseModel)
+
+
+_MISSING: Any = object()
+
+
+# --- what was sent, read into the request ----------------------------------------------------------
+
+
+def request_body(form: Form, query: Mapping[str, str]) -> dict[str, Any]:
+    """What was typed into the form, as the calculator's request: each field at its path, those left
+    empty left out (null where the field takes null), for the request model to validate."""
+    body: dict[str, Any] = {}
+    for field in form.fields:
+        if field.kind == "checkbox":
+            value: Any = query.get(field.name) == "on"  # (a box left unchecked is not sent)
+        elif field.kind == "lines":
+            value = _records(field, query.get(field.name, ""))
+        else:
+            value = _value(field, query.get(field.name, "").strip())
+        if value is not _MISSING:
+            record = body
+            for key in field.path[:-1]:
+                record = record.setdefault(key, {})
+            record[field.path[-1]] = value
+    return body
+
+
+def _records(field: Field, text: str) -> list[dict[str, Any]]:
+    """The non-empty lines of a textarea, each a record of the words' fields; at most MAX_LINES."""
+    lines = [line.split() for line in text.splitlines() if line.strip()]
+    if len(lines) > MAX_LINES:
+        raise _UnreadableLines(N_("%(field)s: at most %(count)s lines"), field.label, count=MAX_LINES)
+    needed = sum(1 for column in field.columns if not column.optional)
+    records = []
+    for number, words in enumerate(lines, start=1):
+        if len(words) < needed:
+            raise _UnreadableLines(
+                N_("%(field)s, line %(line)s: give %(count)s words, as the example shows"), field.label, line=number, count=needed
+            )
+        record = {}
+        for column, word in zip(field.columns, words):  # (words beyond the columns are no field's)
+            value = _value(column, "" if word == LEFT_OUT_WORD else word)
+            if value is not _MISSING:
+                record[column.path[-1]] = value
+        records.append(record)
+    return records
+
+
+def _value(field: Field, text: str) -> Any:
+    """A typed text as the field's value; a text that is none of its values is handed on as it is,
+    for the request model to say what is wrong with it."""
+    if not text:
+        return None if field.nullable else _MISSING
+    if field.kind == "select":
+        return next((value for value in field.values if _typed(value) == text or _number(text) == value), text)
+    if field.kind == "number":
+        number = _number(text)
+        if isinstance(number, float) and field.whole and number.is_integer():
+            return int(number)
+        return text if number is None else number
+    if field.kind == "checkbox":  # (a word of a line)
+        return YES_NO.get(text.lower(), text)
+    return text
+
+
+def _number(text: str) -> float | None:
+    """A finite number, or None (nan and inf are no figure of any rule)."""
+    try:
+        number = float(text)
+    except ValueError:
+        return None
+    return number if math.isfinite(number) else None
 
 
 class _UnreadableLines(ValueError):
-    """A textarea that cannot be read as a table of games or players, worded when it is shown."""
+    """A textarea that cannot be read as a table of records, worded when it is shown."""
 
     def __init__(self, message: str, label: str, **values: int) -> None:
         super().__init__(message % {"field": label, **values})
@@ -124,173 +394,6 @@ def _validation_wording(error: Any, gettext: Callable[[str], str]) -> str:
     context = {key: str(value).replace(" or ", ", ") for key, value in (error.get("ctx") or {}).items()}
     return gettext(message) % context
 
-
-def _number(query: Mapping[str, str], name: str) -> str | float | None:
-    """A number field as a finite number (a text that is none is handed on, for the model to name it)."""
-    text = query.get(name, "").strip()
-    if not text:
-        return None
-    try:
-        number = float(text)
-    except ValueError:
-        return text
-    return number if math.isfinite(number) else text  # nan and inf are no figure of any rule
-
-
-def _rivne_game(query: Mapping[str, str]) -> dict[str, Any]:
-    def side(colour: str) -> dict[str, Any]:
-        rank = query.get(f"{colour}_rank", "").strip()
-        return {"rating": _number(query, f"{colour}_rating"), **({"rank": rank} if rank else {})}
-
-    handicap = _number(query, "handicap")
-    board = _number(query, "board_size")
-    return {
-        "black": side("black"),
-        "white": side("white"),
-        "result": query.get("result", ""),
-        "board_size": int(board) if isinstance(board, float) else 19,
-        "handicap": int(handicap) if isinstance(handicap, float) and handicap.is_integer() else (handicap or 0),
-    }
-
-
-def _rif_elo_game(query: Mapping[str, str]) -> dict[str, Any]:
-    return {
-        "rating": _number(query, "rating"),
-        "opponent_rating": _number(query, "opponent_rating"),
-        "score": _number(query, "score"),
-    }
-
-
-def _eru_norms(query: Mapping[str, str]) -> dict[str, Any]:
-    games = [
-        {"opponent_rank": None if rank == "-" else rank, "score": float(score) if _is_number(score) else score}
-        for rank, score, *_ in _lines(query, "games", 2, N_("Games"))
-    ]
-    minutes = _number(query, "time_control_minutes")
-    return {
-        "rank": query.get("rank", ""),
-        "games": games,
-        "time_control_minutes": int(minutes) if isinstance(minutes, float) else minutes,
-        "recorded": query.get("recorded") == "on",
-    }
-
-
-def _olufsen_table(query: Mapping[str, str]) -> dict[str, Any]:
-    players = []
-    for player_id, rating, rated_games, category, *grade in _lines(query, "players", 4, N_("Players")):
-        players.append(
-            {
-                "id": player_id,
-                **({} if rating == "-" else {"rating": int(rating) if rating.isdigit() else rating}),
-                "rated_games": int(rated_games) if rated_games.isdigit() else rated_games,
-                "category": category,
-                **({"grade": grade[0]} if grade else {}),
-            }
-        )
-    games = [{"black": b, "white": w, "result": r} for b, w, r, *_ in _lines(query, "games", 3, N_("Games"))]
-    return {"players": players, "games": games}
-
-
-def _whr(query: Mapping[str, str]) -> dict[str, Any]:
-    return {
-        "games": [{"black": b, "white": w, "result": r, "date": d} for b, w, r, d, *_ in _lines(query, "games", 4, N_("Games"))]
-    }
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
-RESULTS = (("B", N_("Black won")), ("W", N_("White won")), ("D", N_("Draw")))
-SCORES = (("1", N_("Win")), ("0.5", N_("Draw")), ("0", N_("Loss")))
-
-FORMS: tuple[Form, ...] = (
-    Form(
-        "rivne-game",
-        N_("Go club rating (Rivne): one game"),
-        N_("Text 004, formula (5) for one game alone, with ΔR, a, SE, K1, K2, Kd, Kf, the bonus and the change of each player."),
-        "calc_rivne_game",
-        (
-            Field("black_rating", N_("Black's rating"), "number", "1500"),
-            Field("black_rank", N_("Black's rank (for a handicap game)"), "text", "", hint=N_("e.g. 3k or 1d")),
-            Field("white_rating", N_("White's rating"), "number", "1600"),
-            Field("white_rank", N_("White's rank (for a handicap game)"), "text", ""),
-            Field("result", N_("Result"), "select", "B", RESULTS),
-            Field("board_size", N_("Board"), "select", "19", (("19", "19×19"), ("13", "13×13"), ("9", "9×9"))),
-            Field("handicap", N_("Handicap stones black received"), "number", "0", hint=N_("0 even, 1 no komi")),
-        ),
-        _rivne_game,
-    ),
-    Form(
-        "rif-elo-game",
-        N_("RIF Elo: one game"),
-        N_("Text 000: the expected score and the change 32(W − We), rounded and unrounded."),
-        "calc_rif_elo_game",
-        (
-            Field("rating", N_("Rating"), "number", "2300"),
-            Field("opponent_rating", N_("Opponent's rating"), "number", "2200"),
-            Field("score", N_("Score"), "select", "1", SCORES),
-        ),
-        _rif_elo_game,
-    ),
-    Form(
-        "eru-norms",
-        N_("Estonian norms: one player in one tournament"),
-        N_("Text 003: each game's percentage of each norm (ERU 4.3), the norms, the new rank and why."),
-        "calc_eru_norms",
-        (
-            Field("rank", N_("Rank at the start"), "text", "9k"),
-            Field("time_control_minutes", N_("Minutes per player"), "number", "60"),
-            Field("recorded", N_("The games were recorded"), "checkbox", "on"),
-            Field(
-                "games",
-                N_("Games: the opponent's rank and the score, one a line (- for an unranked opponent)"),
-                "lines",
-                "9k 1\n9k 1\n8k 0.5\n10k 1\n9k 0\n9k 1\n8k 0",
-            ),
-        ),
-        _eru_norms,
-    ),
-    Form(
-        "olufsen-table",
-        N_("Olufsen shogi: one table"),
-        N_("Text 001: each game's k, expected score, d, the (10) factor and 18/n, the bonus of (11), grades."),
-        "calc_olufsen_tournament",
-        (
-            Field(
-                "players",
-                N_(
-                    "Players: id, rating (- for none), rated games, category (established, provisional or unrated), grade (optional), one a line"
-                ),
-                "lines",
-                "anna 1600 40 established 1k\nbo 1500 12 provisional 2k\ncarl 1450 30 established",
-            ),
-            Field(
-                "games", N_("Games: black, white, result (B, W or D), one a line"), "lines", "anna bo B\nbo carl D\ncarl anna W"
-            ),
-        ),
-        _olufsen_table,
-    ),
-    Form(
-        "whr",
-        N_("Whole-History Rating: a set of games"),
-        N_("Text 002: the ratings and deviations at the optimum, one point a day played."),
-        "calc_whr",
-        (
-            Field(
-                "games",
-                N_("Games: black, white, result (B, W or D), date, one a line"),
-                "lines",
-                "a b B 2024-01-06\nb c D 2024-01-06\nc a W 2024-01-07",
-            ),
-        ),
-        _whr,
-    ),
-)
 
 # The kinds of pydantic's complaints a form's fields can draw, worded for the catalogues (their
 # placeholders are pydantic's context); any other kind is shown in pydantic's English.

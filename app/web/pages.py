@@ -23,9 +23,10 @@ from app.countries import country_code
 from app.models import Player, Publication, RatingList, RatingSnapshot
 from app.problems import FieldError, InvalidInput
 from app.recompute import staleness
-from app.schemas.common import EARLIEST_DATE, ID_MAX_LENGTH, ID_PATTERN, ID_RULE, LATEST_DATE
+from app.schemas.common import EARLIEST_DATE, ID_MAX_LENGTH, ID_PATTERN, ID_RULE, LATEST_DATE, shown_fields
+from app.schemas.conditions import conditioned_systems, whole_documents
 from app.schemas.rating_lists import RatingRowRead
-from app.schemas.tournaments import Category
+from app.schemas.tournaments import Category, TournamentDetails
 from app.services import player_record, players, publications, revisions, tournament_reads
 from app.services import rating_lists as lists_service
 from app.snapshots import snapshot_facts
@@ -734,19 +735,21 @@ class ListChanges:
     has_titles: bool
 
 
-TOURNAMENT_FACTS = (
-    ("category", N_("Category")),
-    ("rule", N_("Rule")),
-    ("country", N_("Country")),
-    ("city", N_("City")),
-    ("time_control_minutes", N_("Time control (minutes)")),
-    ("format", N_("Format")),
-    ("board_size", N_("Board size")),
-    ("tournament_class", N_("Class")),
-    ("handicap_rule", N_("Handicap rule")),
-    ("komi", N_("Komi")),
-    ("championship", N_("Championship")),
-)
+# What the tournament's page lists of its fields: those its declarations mark ``Shown``, in their
+# order, under their labels (app/web/declared_words.py gives the labels to the catalogues), then
+# those of each system's conditions (``condition_facts``).
+TOURNAMENT_FACTS = shown_fields(TournamentDetails)
+
+
+def condition_facts() -> list[tuple[str, str, str]]:
+    """(system, field, label) of each system's conditions that the tournament's page shows: those its
+    model marks ``Shown``, system by system in registry order."""
+    return [
+        (system.id, name, label)
+        for system in conditioned_systems()
+        if system.conditions_model is not None
+        for name, label in shown_fields(system.conditions_model)
+    ]
 
 
 def tournament_page(session: Session, tournament_id: str, language: i18n.Language) -> dict[str, Any]:
@@ -771,7 +774,10 @@ def tournament_page(session: Session, tournament_id: str, language: i18n.Languag
         ListChanges(lists[list_id], sorted(rows, key=lambda c: number.get(c.player_id, 0)), any(c.title_after for c in rows))
         for list_id, rows in sorted(by_list.items())
     ]
-    facts = [(label, getattr(tournament, key)) for key, label in TOURNAMENT_FACTS if getattr(tournament, key) not in (None, "")]
+    facts = [(label, getattr(tournament, key)) for key, label in TOURNAMENT_FACTS]
+    documents = whole_documents(tournament.conditions)
+    facts += [(label, documents[system_id][name]) for system_id, name, label in condition_facts()]
+    facts = [(label, value) for label, value in facts if value not in (None, "")]
     stale = tournament_reads.stale_lists_of(session, tournament, set(by_list))
     return {
         # The lists rating it that do not show every change since (``stale_lists`` of its API read).

@@ -359,14 +359,15 @@ def calculators_page(request: Request) -> Response:
         request,
         reader_language(request),
         "calculators.html",
-        lambda: {"forms": web_calculators.FORMS, "form": None, "values": {}},
+        lambda: {"forms": web_calculators.forms(), "form": None, "values": {}},
     )
 
 
 @router.get("/calculators/{slug}")
 def calculator_result(slug: str, request: Request) -> Response:
     """A form sent: the calculation's answer above the forms, the form keeping what was typed."""
-    form = next((f for f in web_calculators.FORMS if f.slug == slug), None)
+    every_form = web_calculators.forms()
+    form = next((f for f in every_form if f.slug == slug), None)
     if form is None:
         return _error(request, Problem(f"There is no calculator {slug!r}."), status=404, title="Not found")
     query = {key: value for key, value in request.query_params.items()}
@@ -377,7 +378,7 @@ def calculator_result(slug: str, request: Request) -> Response:
         language,
         "calculators.html",
         lambda: {
-            "forms": web_calculators.FORMS,
+            "forms": every_form,
             "form": form,
             "outcome": web_calculators.calculate(form, query, i18n.translations(language.code).gettext),
             "values": values,

@@ -3,7 +3,7 @@ to the rules (``app.rating.eru.rules``) and shape their results. Nothing is stor
 
 from fractions import Fraction
 
-from app.rating.calculators import Calculator, Pointer, envelope_errors, refuse_if_any, under_the_rules
+from app.rating.calculators import Calculator, Pointer, WebsiteForm, envelope_errors, refuse_if_any, under_the_rules
 from app.rating.eru import calculator_examples as examples
 from app.rating.eru import calculator_models as schemas
 from app.rating.eru import rules as eru
@@ -93,6 +93,11 @@ ENDPOINTS = (
         request_examples=examples.ERU_NORMS_REQUESTS,
         response_examples=examples.ERU_NORMS_EXAMPLES,
         within_budget=False,
+        website=WebsiteForm(
+            slug="eru-norms",
+            title="Estonian norms: one player in one tournament",
+            about="Text 003: each game's percentage of each norm (ERU 4.3), the norms, the new rank and why.",
+        ),
     ),
     Calculator(
         path="/eru/tournament",

@@ -6,8 +6,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.rating.calculators import Score
-from app.schemas.common import Identifier, StrictModel
-from app.schemas.tournaments import Result
+from app.schemas.common import Identifier, Result, StrictModel
 
 MAX_NORM_GAMES = 100
 MAX_TOURNAMENT_PLAYERS = 500

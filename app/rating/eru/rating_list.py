@@ -46,8 +46,17 @@ from app.rating.system import (
     last_point_held,
 )
 from app.rating.tournament_replay import TournamentRules, replay_tournaments
+from app.schemas.common import Shown, StrictModel
 
-__all__ = ["SYSTEM", "EruListParams", "EruSeed", "EruSeedCounters", "eru_standings_on", "replay_eru"]
+__all__ = [
+    "SYSTEM",
+    "EruListParams",
+    "EruSeed",
+    "EruSeedCounters",
+    "EruTournamentConditions",
+    "eru_standings_on",
+    "replay_eru",
+]
 
 STATUS = "active"  # text 003 has no provisional or inactive players: everyone rated is on the list
 SKIPPED_IDS_SHOWN = 20  # the note on tournaments left out names this many of them
@@ -69,6 +78,34 @@ class EruListParams(BaseModel):
         "15k",
         description="INTERPRETATIONS 4.8: the rank an unranked newcomer is evaluated from when his seed gives none "
         "(15k … 1k, 1d … 9d)",
+    )
+
+
+class EruTournamentConditions(StrictModel):
+    """What the Estonian ranks and rating ask of a tournament beside the fields every system reads
+    (ERU 4.5, 4.9): the tournament's `conditions.eru`. A tournament that states none of them meets
+    none: it is outside the ERU calendar, not accepted by a referee, not international, no
+    championship, its games not recorded, no byo-yomi."""
+
+    eru_calendar: bool = Field(False, description="In the calendar of the Estonian Renju Union (ERU 4.5, 4.9; default false)")
+    referee_accepted: bool = Field(
+        False, description="Accepted by an ERU referee: counts for the ranks 15k–10k (ERU 4.5; default false)"
+    )
+    international: bool = Field(
+        False,
+        description="An international competition: counts like the ERU calendar for ranks from 9k up (ERU 4.5; default false)",
+    )
+    championship: Annotated[Literal["world-championship-at", "team-world-championship"] | None, Shown("Championship")] = Field(
+        None,
+        description="The World Championship AT or the Team World Championship, the only places for 9 dan (ERU 4.5; default none)",
+    )
+    games_recorded: bool = Field(
+        False, description="The games were recorded (moves written down), needed for ranks from 3k up (ERU 4.5; default false)"
+    )
+    byo_yomi: bool = Field(
+        False,
+        description="The time control is 60 minutes/30 own moves + byo-yomi 10 minutes/10 moves (time_control_minutes "
+        "is then the base time); qualifies for 5–6 dan with at least 60 minutes (ERU 4.5; default false)",
     )
 
 
@@ -164,6 +201,11 @@ SYSTEM = RatingSystem[EruListParams, EruSeed](
     standings_on=eru_standings_on,
     description="Estonian kyu/dan ranks and rating (text 003)",
     calculators=calculator.ENDPOINTS,
+    change_details="the norm evaluation, with games (each game's percentages of the keep, up1 and up2 norms, ERU "
+    "4.3) and rating_games (each game's change by the table at the start ratings, ERU 4.9), as POST "
+    "/v1/calc/eru/tournament answers them",
+    conditions_model=EruTournamentConditions,
+    flat_conditions=True,  # the tournament's own fields until decision 112
 )
 
 

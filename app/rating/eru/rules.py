@@ -200,10 +200,11 @@ RIF_OFFICIAL_OPENING_RULES = frozenset({"rif", "yamaguchi", "soosyrv-8", "taragu
 
 
 def conditions_of_tournament(fields: Mapping[str, Any]) -> Conditions:
-    """A stored tournament's conditions as ERU 4.5 and 4.9 read them, from its stored fields by column
-    name (``category``, ``rule``, ``eru_calendar``, ``referee_accepted``, ``international``,
-    ``championship``, ``games_recorded``, ``byo_yomi``, ``format``, ``time_control_minutes``); a
-    missing flag is false, as migration 0007 stores it for tournaments that did not state it."""
+    """A stored tournament's conditions as ERU 4.5 and 4.9 read them, from its stored fields by name
+    (``category``, ``rule``, ``format``, ``time_control_minutes``, and those of its ``conditions.eru``
+    document, which a recompute hands over among them: ``eru_calendar``, ``referee_accepted``,
+    ``international``, ``championship``, ``games_recorded``, ``byo_yomi``); a missing flag is false,
+    as a tournament that does not state it is stored."""
     rule = fields.get("rule")
     championship = fields.get("championship")
     return Conditions(

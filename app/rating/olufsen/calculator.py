@@ -6,7 +6,7 @@ from collections import Counter
 from typing import Any
 
 from app.rating import olufsen
-from app.rating.calculators import CalculationRefused, Calculator, Pointer, envelope_errors, refuse_if_any
+from app.rating.calculators import CalculationRefused, Calculator, Pointer, WebsiteForm, envelope_errors, refuse_if_any
 from app.rating.olufsen import calculator_examples as examples
 from app.rating.olufsen import calculator_models as schemas
 from app.rating.rounding import round_half_away_from_zero
@@ -81,6 +81,11 @@ ENDPOINTS = (
         function=tournament,
         request_examples=examples.OLUFSEN_REQUESTS,
         response_examples=examples.OLUFSEN_EXAMPLES,
+        website=WebsiteForm(
+            slug="olufsen-table",
+            title="Olufsen shogi: one table",
+            about="Text 001: each game's k, expected score, d, the (10) factor and 18/n, the bonus of (11), grades.",
+        ),
     ),
     Calculator(
         path="/performance",

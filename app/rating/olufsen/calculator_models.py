@@ -6,8 +6,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.rating.calculators import Score
-from app.schemas.common import Identifier, StrictModel
-from app.schemas.tournaments import Result
+from app.schemas.common import Identifier, Result, StrictModel
 
 GradeName = Literal[
     "15k", "14k", "13k", "12k", "11k", "10k", "9k", "8k", "7k", "6k", "5k", "4k", "3k", "2k", "1k",

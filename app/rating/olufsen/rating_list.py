@@ -186,6 +186,10 @@ SYSTEM = RatingSystem[OlufsenListParams, OlufsenSeed](
     standings_on=olufsen_standings_on,
     description="Olufsen shogi ratings and grades (text 001)",
     calculators=calculator.ENDPOINTS,
+    change_details="category, score, performance_rating, bonus_applied, bonus_capped, change_before_bonus, "
+    "bonus_threshold T = 20 + 3n and change_with_uncapped_bonus of (11), promotions, and games (each game's "
+    "opponent, score, or, k, expected, d, the (10) factor, the (9) factor 18/n and its change), as POST "
+    "/v1/calc/olufsen/tournament answers them",
 )
 
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from functools import cache
 
 from app.rating import rif_elo
-from app.rating.calculators import Calculator, Pointer, envelope_errors, refuse_if_any, under_the_rules
+from app.rating.calculators import Calculator, Pointer, WebsiteForm, envelope_errors, refuse_if_any, under_the_rules
 from app.rating.rif_elo import calculator_examples as examples
 from app.rating.rif_elo import calculator_models as schemas
 from app.rating.system import SCORE_OF_RESULT
@@ -119,6 +119,11 @@ ENDPOINTS = (
         response_examples=examples.ELO_GAME_EXAMPLES,
         within_budget=False,
         asked_often=True,
+        website=WebsiteForm(
+            slug="rif-elo-game",
+            title="RIF Elo: one game",
+            about="Text 000: the expected score and the change 32(W − We), rounded and unrounded.",
+        ),
     ),
     Calculator(
         path="/rif-elo/table",

@@ -7,8 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from app.rating.calculators import MAX_CALC_GAMES, MAX_CALC_PLAYERS, Score
-from app.schemas.common import Date, Identifier, StrictModel
-from app.schemas.tournaments import Result
+from app.schemas.common import Date, Identifier, Result, StrictModel
 
 
 class EloGameIn(StrictModel):

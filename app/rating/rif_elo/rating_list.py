@@ -135,6 +135,8 @@ SYSTEM = RatingSystem[EloListParams, EloSeed](
     standings_on=elo_standings_on,
     description="Historical RIF Elo (text 000: GA 1995 and GA 1997)",
     calculators=calculator.ENDPOINTS,
+    rule_sets=("rif-1995", "rif-1997"),
+    change_details="R0 (a new player's start rating under the 1995 rules)",
 )
 
 

@@ -2,7 +2,15 @@
 pointers), then hand plain values to the rules (``app.rating.rivne.rules``) and show every figure they
 computed. Nothing is stored."""
 
-from app.rating.calculators import CalculationRefused, Calculator, Pointer, envelope_errors, refuse_if_any, under_the_rules
+from app.rating.calculators import (
+    CalculationRefused,
+    Calculator,
+    Pointer,
+    WebsiteForm,
+    envelope_errors,
+    refuse_if_any,
+    under_the_rules,
+)
 from app.rating.rivne import calculator_examples as examples
 from app.rating.rivne import calculator_models as schemas
 from app.rating.rivne import rules as rivne
@@ -96,6 +104,11 @@ ENDPOINTS = (
         request_examples=examples.RIVNE_GAME_REQUESTS,
         response_examples=examples.RIVNE_GAME_EXAMPLES,
         within_budget=False,
+        website=WebsiteForm(
+            slug="rivne-game",
+            title="Go club rating (Rivne): one game",
+            about="Text 004, formula (5) for one game alone, with ΔR, a, SE, K1, K2, Kd, Kf, the bonus and the change of each player.",
+        ),
     ),
     Calculator(
         path="/rivne/tournament",

@@ -6,8 +6,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from app.rating.calculators import Score
-from app.schemas.common import Identifier, StrictModel
-from app.schemas.tournaments import Result
+from app.schemas.common import Identifier, Result, StrictModel
 
 MAX_PLAYERS = 2_000
 MAX_GAMES = 20_000

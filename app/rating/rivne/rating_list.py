@@ -98,6 +98,11 @@ SYSTEM = RatingSystem[RivneListParams, RivneSeed](
     standings_on=rivne_standings_on,
     description="Rivne Go club rating (text 004)",
     calculators=calculator.ENDPOINTS,
+    change_details="start_rating, anomaly_passes (their number), rounds (round, rating_after, change), games (each "
+    "game's figures named as the text names them, as in the answer of POST /v1/calc/rivne/game: round, game (its "
+    "index in the tournament's games), opponent, colour, player_A, R, start_rating, Rc, correction, delta_R, a, SE, "
+    "K1, K2, Kf, Kd, bonus, table_III, change) and passes (each anomaly pass: number, start_rating, rating_after, "
+    "games_played, limit ΔRmax of (8), extra_points, anomalous)",
 )
 
 

@@ -7,7 +7,7 @@ import datetime as dt
 import numpy as np
 
 from app.rating import whr
-from app.rating.calculators import Calculator, Pointer, refuse_if_any, under_the_rules
+from app.rating.calculators import Calculator, Pointer, WebsiteForm, refuse_if_any, under_the_rules
 from app.rating.system import SCORE_OF_RESULT
 from app.rating.whr import calculator_examples as examples
 from app.rating.whr import calculator_models as schemas
@@ -66,5 +66,10 @@ ENDPOINTS = (
         request_examples=examples.WHR_REQUESTS,
         response_examples=examples.WHR_EXAMPLES,
         asked_often=True,
+        website=WebsiteForm(
+            slug="whr",
+            title="Whole-History Rating: a set of games",
+            about="Text 002: the ratings and deviations at the optimum, one point a day played.",
+        ),
     ),
 )

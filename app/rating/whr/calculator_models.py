@@ -5,8 +5,7 @@ import datetime as dt
 
 from pydantic import BaseModel, Field
 
-from app.schemas.common import Date, Identifier, StrictModel
-from app.schemas.tournaments import Result
+from app.schemas.common import Date, Identifier, Result, StrictModel
 
 # Work an anonymous caller may ask for in one request (the endpoint is open).
 MAX_WHR_CALC_GAMES = 20_000

@@ -123,6 +123,7 @@ SYSTEM = RatingSystem[WhrListParams, BaseModel](
     description="RIF Whole-History Rating (text 002)",
     columnar=True,
     calculators=calculator.ENDPOINTS,
+    change_details="deviation_after, day_after (the day of the rating after)",
 )
 
 
