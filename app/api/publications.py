@@ -141,7 +141,7 @@ def get_publication_ratings(
             publication,
             country=country,
             status=status,
-            gender=gender.upper() if gender else None,
+            gender=gender,
             played_within_12_months=played_within_12_months,
             limit=limit,
             offset=offset,

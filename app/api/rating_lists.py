@@ -222,7 +222,7 @@ async def get_ratings(
         "as_of": as_of,
         "country": country,
         "status": status,
-        "gender": gender.upper() if gender else None,
+        "gender": gender,
         "played_within_12_months": played_within_12_months,
         "limit": limit,
         "offset": offset,

@@ -5,11 +5,14 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstr
 
 from app.schemas.common import CountryCode, Date, DisplayText, Identifier, StrictModel
 
-# M or F in either case on the way in, M or F on the way out (issue 44 item 3).
+# M or F in either case on the way in, M or F on the way out (issue 44 item 3). Declared as a pattern,
+# not an enum of four: a generated client names an enum's members by their upper-cased values, and M and m
+# would be one name twice (openapi-python-client refuses the contract).
+GENDER_JSON_SCHEMA = {"type": "string", "pattern": "^[MFmf]$", "description": "M or F (either case)"}
 Gender = Annotated[
     Literal["M", "F"],
     BeforeValidator(lambda value: value.upper() if isinstance(value, str) else value),
-    WithJsonSchema({"type": "string", "enum": ["M", "F", "m", "f"], "description": "M or F (either case)"}),
+    WithJsonSchema(GENDER_JSON_SCHEMA),
 ]
 # A player's id in another system: a scheme of lower-case letters (renjunet, egd, a federation's own),
 # a colon and the id there, e.g. renjunet:952, egd:13300010. Unique per scheme.

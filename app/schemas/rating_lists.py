@@ -4,11 +4,12 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
 from app.schemas.common import Date, DisplayText, Identifier, StrictModel
+from app.schemas.players import Gender
 from app.schemas.systems import described, list_params, seed_counters, seed_rating, seed_status, system_ids
 
 StatusFilter = Literal["active", "inactive", "provisional", "all"]
 # The women's (f) or men's (m) list as a filter of any list (issue 24 item 5).
-GenderFilter = Literal["f", "m", "F", "M"]  # either case, as a player's gender is written
+GenderFilter = Gender  # either case, as a player's gender is written
 GENDER_FILTER_DESCRIPTION = (
     "F (or f): only women (the women's list), M (or m): only men; the gender as the player's record has it now"
 )
