@@ -21,7 +21,7 @@ test: $(BIN)/.installed
 	$(BIN)/python -m pytest
 
 # The quick run: every test not marked slow (live servers, schemathesis, the browser, the real data
-# files through the CLI; tests/conftest.py says which). `make test` runs them all.
+# files through the CLI; each declared where it is written, see tests/slow.py). `make test` runs them all.
 test-fast: $(BIN)/.installed
 	$(BIN)/python -m pytest -m "not slow"
 
@@ -50,7 +50,7 @@ bench-http: $(BIN)/.installed
 
 # The website's catalogues (app/web/locale/*/LC_MESSAGES/messages.po, read as they are when the
 # service starts): extract every message (babel.cfg) and add the new ones to each catalogue, then
-# translate what it added; tests/test_website_languages.py fails until every message is translated.
+# translate what it added; tests/web/test_website_languages.py fails until every message is translated.
 messages: $(BIN)/.installed
 	mkdir -p var
 	$(BIN)/python -m babel.messages.frontend extract -F babel.cfg -k N_ --no-location --sort-output -o var/messages.pot .

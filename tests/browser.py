@@ -21,12 +21,15 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tests.slow import require_slow
+
 AXE_VERSION = "4.14.1"
 
 
 def ensure_chromium() -> str:
     """Debian's chromium, installed with apt-get when missing (CI runs as root on a fresh machine),
     with a font for Latin and Cyrillic and one for Chinese and Japanese (the pages' five languages)."""
+    require_slow("a headless browser")
     found = shutil.which("chromium")
     if found:
         return found

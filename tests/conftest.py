@@ -1,11 +1,10 @@
 """Test harness: the whole suite runs against the database DATABASE_URL names (PostgreSQL in CI's
 second pass), or a fresh SQLite file when it is unset. Migrations build the schema once; every test
 starts from empty tables and the default rating lists. Tests that take seconds are marked ``slow``
-(see ``pytest_collection_modifyitems``): ``pytest -m "not slow"`` is the quick run."""
+where they are written (tests/slow.py): ``pytest -m "not slow"`` is the quick run."""
 
 import os
 import tempfile
-import types
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -35,8 +34,8 @@ _SUITE_DATABASE_URL = os.environ.get("DATABASE_URL", f"sqlite:///{_TMP / 'test.s
 os.environ["DATABASE_URL"] = _worker_database(_SUITE_DATABASE_URL, os.environ.get("PYTEST_XDIST_WORKER", ""))
 os.environ["RATING_API_KEYS"] = "tester:secret-key,other:second-secret"
 os.environ["RUN_WORKER"] = "false"
-os.environ["WARM_UP"] = "false"  # (its own tests turn it on: tests/test_warm_up.py)
-os.environ["SNAPSHOT_WATCH_SECONDS"] = "0"  # (on in its own tests: tests/test_snapshot_preparation.py)
+os.environ["WARM_UP"] = "false"  # (its own tests turn it on: tests/operations/test_warm_up.py)
+os.environ["SNAPSHOT_WATCH_SECONDS"] = "0"  # (on in its own tests: tests/snapshots/test_snapshot_preparation.py)
 os.environ["LOG_LEVEL"] = "WARNING"
 
 from fastapi.testclient import TestClient  # noqa: E402
@@ -47,37 +46,28 @@ from app.http import response_cache  # noqa: E402
 from app.settings import get_settings  # noqa: E402
 from app.snapshots import snapshot_changes, timelines  # noqa: E402
 from app.snapshots.current_snapshots import current_snapshots  # noqa: E402
-from tests.browser import ensure_chromium  # noqa: E402
-from tests.helpers import alembic_runner, cli_import_renju_cn, empty_database, load_site  # noqa: E402
-from tests.live_server import running_server  # noqa: E402
-
-# What makes a test slow: it, or a fixture it uses, calls one of these. A server in a subprocess
-# (running_server, also behind the live_server fixture), the real Chinese file imported through the
-# CLI, every real file imported and rated (the website's data), a headless browser. Tests slow for
-# other reasons (a CLI subprocess per test, a generated history) are marked where they are written:
-# ``pytestmark = pytest.mark.slow`` in the module, or ``@pytest.mark.slow`` on the test.
-SLOW_CALLS = (running_server, cli_import_renju_cn, load_site, ensure_chromium)
+from tests import slow  # noqa: E402
+from tests.helpers import alembic_runner, empty_database  # noqa: E402
 
 
-def _calls(function: object) -> set[object]:
-    """The module-level objects a function's code names (nested functions and lambdas included)."""
-    function = getattr(function, "__wrapped__", function)
-    code, namespace = getattr(function, "__code__", None), getattr(function, "__globals__", {})
-    names: set[str] = set()
-    pending = [code] if code is not None else []
-    while pending:
-        current = pending.pop()
-        names.update(current.co_names)
-        pending += [const for const in current.co_consts if isinstance(const, types.CodeType)]
-    return {id(namespace[name]) for name in names if name in namespace}
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """The quick run (``-m "not slow"``) does not even import a module marked slow as a whole: building
+    schemathesis' cases for every operation alone takes most of a collection."""
+    if config.option.markexpr == "not slow" and collection_path.suffix == ".py" and collection_path.name.startswith("test_"):
+        if "\npytestmark = pytest.mark.slow\n" in collection_path.read_text(encoding="utf-8"):
+            return True
+    return None
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    slow = {id(call) for call in SLOW_CALLS}
-    for item in items:
-        fixtures = [fixture.func for defs in item._fixtureinfo.name2fixturedefs.values() for fixture in defs]  # type: ignore[attr-defined]
-        if any(slow & _calls(function) for function in [getattr(item, "function", None), *fixtures]):
-            item.add_marker(pytest.mark.slow)
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """The test running, for tests/slow.py's check that what takes seconds is used only by a test
+    marked slow."""
+    slow.running(item)
+    try:
+        return (yield)
+    finally:
+        slow.running(None)
 
 
 @pytest.fixture(scope="session")

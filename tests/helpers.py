@@ -1,7 +1,7 @@
 """What more than one test module uses: the test data's paths, the write key, sample bodies, the
 reference histories some lists are checked on, and the steps that store and recompute them. Test
 modules import from here (and from ``live_server`` / ``browser``), never from another test module or
-from conftest.py; tests/test_suite_layout.py checks it. Fixtures stay in conftest.py.
+from conftest.py; tests/project/test_suite_layout.py checks it. Fixtures stay in conftest.py.
 
 Imported by conftest.py after it has set the test environment (DATABASE_URL, keys), so the app
 modules below read that environment."""
@@ -27,6 +27,7 @@ from app import db
 from app.models import Base, Job, RatingList
 from app.recompute.jobs import run_pending_jobs
 from app.services.importing import import_results_file
+from tests.slow import require_slow
 
 ROOT = Path(__file__).resolve().parents[1]
 # Test data ships inside the repository, each set with its source and licence (tests/data/*/README.md).
@@ -203,6 +204,7 @@ def ratings(client, **params):  # type: ignore[no-untyped-def]
 def cli_import_renju_cn() -> str:
     """`python -m app.cli import` of the Chinese results file in a subprocess, its recomputes left
     queued (the tests that follow recompute when they choose); its output."""
+    require_slow("the real Chinese results imported through the CLI")
     result = subprocess.run(
         [sys.executable, "-m", "app.cli", "import", "--no-progress", "--no-recompute", str(RENJU_CN)],
         capture_output=True,
@@ -331,6 +333,7 @@ SITE_EARLIER = dt.date(2018, 12, 31)  # rif-whr's first snapshot, superseded by 
 
 def load_site(client: TestClient) -> None:
     """The renju and Go files imported, every list with data recomputed (rif-whr twice)."""
+    require_slow("every real file imported and rated (the website's data)")
     import_results_file(RENJU_CN)
     for name in ("egc2013.h9", "juvisy2019.h9"):
         import_results_file(GO_DATA / name)

@@ -21,6 +21,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.slow import require_slow
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -53,6 +55,7 @@ def free_port() -> int:
 @contextmanager
 def running_server(**environment: str) -> Iterator[LiveServer]:
     """Start ``uvicorn app.main:app`` with the test environment plus ``environment``; stop it after."""
+    require_slow("a live server in a subprocess")
     port = free_port()
     env = {**os.environ, "RUN_WORKER": "false", "LOG_LEVEL": "WARNING", **environment}
     process = subprocess.Popen(

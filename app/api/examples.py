@@ -1,7 +1,7 @@
 """Request and response examples of the contract, taken from the real results in tests/data/.
 
 The requests are real tournaments and players of the Chinese file (renju-cn-2009-2019). Each response
-example is the answer the service gives to them: tests/test_documentation.py replays the file
+example is the answer the service gives to them: tests/project/test_documentation.py replays the file
 through the API (every tournament submitted, the WHR list recomputed, then read, corrected and seeded)
 and compares every example here with what the service answered, except for what differs between
 runs (timestamps, database ids, the day of a recompute).
@@ -992,7 +992,7 @@ LIST_AUDIT = _example(
 )  # fmt: skip
 
 
-# --- publications (filled from the scenario of tests/test_documentation.py) -----------------------
+# --- publications (filled from the scenario of tests/project/test_documentation.py) -----------------------
 PUBLISH_EXAMPLES: dict[str, dict[str, Any]] = {
     "real": {
         "summary": "The WHR list over the Chinese file, published as of the end of 2019",
@@ -1360,7 +1360,7 @@ GET_PUBLICATION_RATINGS = _example(
 )
 
 
-# --- why a rating changed (filled from the scenario of tests/test_documentation.py) ---------------
+# --- why a rating changed (filled from the scenario of tests/project/test_documentation.py) ---------------
 GET_PLAYER_CHANGES = _example(
     "Player 498 between publications 1 (2017) and 3 (2019, after T0017's correction)",
     {

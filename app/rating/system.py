@@ -39,7 +39,7 @@ file):
      ``app/api/calculators.py`` mounts them under ``/v1/calc``, and one that declares a ``website``
      form has it on the website's calculators page, drawn from its request model, whose
      descriptions ``make messages`` then adds to the catalogues) and ``calculator_examples.py`` (named
-     request examples and the answers the service gives, checked by tests/test_documentation.py);
+     request examples and the answers the service gives, checked by tests/project/test_documentation.py);
 2. one entry in ``app/rating/registry.py`` (its calculators are mounted in registry order);
 3. a migration inserting its default list row into ``rating_lists`` (id, name, system = the id
    above, category, params = the params model's defaults as JSON, eligibility) from a module-level
@@ -64,7 +64,7 @@ What a system promises:
 - ``warm_start`` comes back unchanged in the next recompute's ``ReplayInput`` (or None).
 
 ``app.rating.registry.register(system)`` / ``unregister(id)`` exist for tests that define a system
-(tests/systems/coin/ is a whole folder of one, tests/test_throwaway_system.py gives it its line).
+(tests/systems/coin/ is a whole folder of one, tests/systems/test_throwaway_system.py gives it its line).
 
 Nothing here imports FastAPI, SQLAlchemy or settings; pydantic only for the params and seed models
 (and the calculators' declarations), numpy for the columnar games.

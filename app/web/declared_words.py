@@ -4,7 +4,7 @@ descriptions of their request models' fields, app/web/calculators.py) and the la
 tournament fields and conditions its page shows (``Shown`` in app/schemas/ and in the systems'
 conditions models). Babel's
 extractors only read source text, so ``babel.cfg`` runs ``extract`` here, which yields the words the
-website takes from those declarations, as ``make messages`` and tests/test_website_languages.py
+website takes from those declarations, as ``make messages`` and tests/web/test_website_languages.py
 gather them into the catalogues."""
 
 from collections.abc import Collection, Iterator, Mapping

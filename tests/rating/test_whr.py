@@ -6,10 +6,8 @@ RIF 2021 (text 002) #1-#8, docs/decisions.md 3.1-3.6.
 from __future__ import annotations
 
 import math
-import sys
 from collections import defaultdict
 from datetime import date
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,12 +16,8 @@ from hypothesis import strategies as st
 
 from app.rating import whr as W
 from app.rating.whr import Status, WarmStart, WhrFit, WhrParams, fit, rating_on, ratings_on, status_on
-
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-from bench.histories import History, federation_history  # noqa: E402
-from tests.helpers import RENJU_CN  # noqa: E402
+from bench.histories import History, federation_history
+from tests.helpers import RENJU_CN
 
 try:
     import whr as whr_reference

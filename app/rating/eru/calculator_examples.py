@@ -1,7 +1,7 @@
 """Examples of the Estonian calculators: the text's own norms of a 9 kyu (ERU 4.3) and a small tournament.
 
 Each response example is what the service answers to the request example of the same name:
-tests/test_documentation.py sends every request example and compares.
+tests/project/test_documentation.py sends every request example and compares.
 """
 
 from typing import Any

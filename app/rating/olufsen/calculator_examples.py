@@ -1,7 +1,7 @@
 """Examples of the Olufsen calculators: a small table with a newcomer, and three results rated on two scales.
 
 Each response example is what the service answers to the request example of the same name:
-tests/test_documentation.py sends every request example and compares.
+tests/project/test_documentation.py sends every request example and compares.
 """
 
 from typing import Any

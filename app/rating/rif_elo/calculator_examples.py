@@ -4,7 +4,7 @@ tournaments are the real tournament T0017 of the Chinese file (tests/data/renju-
 players starting from their WHR ratings before it, rounded.
 
 Each response example is what the service answers to the request example of the same name:
-tests/test_documentation.py sends every request example and compares.
+tests/project/test_documentation.py sends every request example and compares.
 """
 
 from typing import Any

@@ -1,7 +1,7 @@
 """Examples of the Rivne calculator: a small Go tournament with handicap games and a newcomer.
 
 Each response example is what the service answers to the request example of the same name:
-tests/test_documentation.py sends every request example and compares.
+tests/project/test_documentation.py sends every request example and compares.
 """
 
 from typing import Any

@@ -2,7 +2,7 @@
 (tests/data/renju-cn-2009-2019) rated from nothing but itself.
 
 Each response example is what the service answers to the request example of the same name:
-tests/test_documentation.py sends every request example and compares.
+tests/project/test_documentation.py sends every request example and compares.
 """
 
 from typing import Any

@@ -57,7 +57,7 @@ REFERENCE_HESSIAN_DAMPING = 0.001
 # (30) saves 18 of the large history's 98 conjugate gradients, but it changes where the last steps
 # land: on small histories the fit then stops 1e-9 Elo short of the floating-point fixed point it
 # reaches now, and a list recomputed after a withdrawal no longer equals, to the last bit, the list
-# that never had the tournament (tests/test_revisions.py). Kept at 1 (docs/decisions.md 7.75).
+# that never had the tournament (tests/services/test_revisions.py). Kept at 1 (docs/decisions.md 7.75).
 _FORCING = 1.0
 _MAX_NEWTON_STEPS = 200  # typically 5-9 are needed; more means something is wrong: ArithmeticError
 _MAX_HALVINGS = 80  # of one step by the line search

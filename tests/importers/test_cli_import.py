@@ -1,0 +1,96 @@
+"""`python -m app.cli import` on the real results file, run twice."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.helpers import AUTH, RENJU_CN, ROOT, cli_import_renju_cn
+
+
+@pytest.mark.slow
+def test_import_real_file_twice(client: TestClient):
+    first = cli_import_renju_cn()
+    assert "tournaments stored: 59" in first
+    assert "players stored:     526" in first
+    assert "games stored:       4644" in first
+    assert "17510  game of a tournament the file does not define" in first
+
+    second = cli_import_renju_cn()
+    assert "tournaments stored: 0 (already present, unchanged: 59)" in second
+    assert "games stored:       0" in second
+    assert "players stored:     0" in second
+
+    page = client.get("/v1/tournaments", params={"category": "renju", "limit": 500}).json()
+    assert page["total"] == 59
+    assert sum(t["games_count"] for t in page["items"]) == 4644
+    # A player the file describes keeps his name; one only named by games exists with his id alone.
+    assert client.get("/v1/players/2487").json()["surname"] == "Zha"
+
+
+def test_import_reports_invalid_rows(tmp_path: Path, client: TestClient):
+    source = tmp_path / "results.tsv"
+    source.write_text(
+        "player\t1\tA\tB\t5\t1\n"
+        "tournament\t900\tCup\t5\t1\t2020-01-01\t2020-01-02\t1\n"
+        "\n"
+        "game\t1\t900\t1\t1\t1\t2\tB\n"
+        "game\t2\t900\t1\t1\t2\t1\tX\n"
+        "game\t3\t901\t1\t1\t2\t1\tW\n"
+        "tournament\t902\tBroken\t5\t1\t2020-13-01\t2020-01-02\t1\n"
+        "\n",
+        encoding="utf-8",
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "app.cli", "import", "--no-progress", str(source)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=os.environ.copy(),
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "games stored:       1" in result.stdout
+    assert "1  unknown result code\n" in result.stdout
+    assert "e.g. line 5: 'X'" in result.stdout
+    assert "1  game of a tournament the file does not define" in result.stdout
+    assert "malformed tournament record" in result.stdout
+    # Every reason in the report says what it means.
+    reasons = [line for line in result.stdout.splitlines() if line.startswith("    ") and line.strip()[0].isdigit()]
+    assert len(reasons) == 3
+    assert result.stdout.count("means: ") == 3
+    assert "means: the result column is not B (black won), W (white won) or D (draw)" in result.stdout
+    assert client.get("/v1/players/2").json() == {
+        "id": "2",
+        "name": None,
+        "surname": None,
+        "native_name": None,
+        "country": None,
+        "city": None,
+        "gender": None,
+        "birth_year": None,
+        "external_ids": [],
+        "earlier_names": [],
+        "merged_into": None,
+    }
+
+
+def test_submission_command_prints_a_body_the_api_accepts(client: TestClient):
+    result = subprocess.run(
+        [sys.executable, "-m", "app.cli", "submission", str(RENJU_CN), "--tournament", "T0017"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    response = client.post(
+        "/v1/tournaments", content=result.stdout.encode(), headers={**AUTH, "Content-Type": "application/json"}
+    )
+    assert response.status_code == 201, response.text
+    read = client.get("/v1/tournaments/T0017").json()
+    assert read["games_count"] == 10 and read["start"] == "2017-04-08" and read["end"] == "2017-04-09"
+    assert all(game["date"] == "2017-04-09" for game in read["games"])
