@@ -157,6 +157,13 @@ def json_pointer(location: tuple[str | int, ...] | list[str | int]) -> str:
     return "/" + "/".join(str(p).replace("~", "~0").replace("/", "~1") for p in parts) if parts else ""
 
 
+def pointer_parts(pointer: str) -> list[str | int]:
+    """An RFC 6901 pointer into the body as a pydantic location's parts (``/games/0/black`` ->
+    ``games, 0, black``), the inverse of ``json_pointer``."""
+    parts = [part.replace("~1", "/").replace("~0", "~") for part in pointer.split("/")[1:]]
+    return [int(part) if part.isdigit() else part for part in parts]
+
+
 def validation_message(error: Mapping[str, Any]) -> str:
     """What a pydantic error says of its field: its own message, except for shown text holding a
     character it cannot hold (the DisplayText pattern, docs/decisions.md 105), where pydantic would

@@ -7,6 +7,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
 
 from app.api import examples
+from app.api.checked_bodies import ReferencesCheckedRoute
 from app.api.deps import IfMatch, Limit, Offset, Organiser, RevisionNumberPath, TournamentIdPath
 from app.api.examples import CORRECT_TOURNAMENT_EXAMPLES, SUBMIT_TOURNAMENT_EXAMPLES
 from app.http.headers import LOCATION, TOURNAMENT_VERSION
@@ -29,7 +30,7 @@ from app.services import tournaments as service
 from app.settings import Settings, get_settings
 from app.transactions import run_in_transaction
 
-router = APIRouter(prefix="/v1/tournaments", tags=["tournaments"])
+router = APIRouter(prefix="/v1/tournaments", tags=["tournaments"], route_class=ReferencesCheckedRoute)
 T = TypeVar("T")
 
 _STALE: dict[int | str, dict[str, Any]] = {

@@ -3,7 +3,7 @@ work (the request's session dependency, or the CLI's session scope) commits or r
 rejected submission stores nothing."""
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any, NamedTuple, overload
@@ -878,18 +878,11 @@ def _validate(session: Session, submission: TournamentIn, *, max_games: int, pen
             errors.append(FieldError(f"/players/{index}/id", f"player {player.id!r} is given more than once"))
 
     known = _known_players(session, submission, set(inline_ids), pending)
+    errors.extend(_player_reference_errors(known, [(game.black, game.white) for game in submission.games]))
     game_ids = Counter(game.id for game in submission.games if game.id is not None)
     seen_game_ids: set[str] = set()
     for index, game in enumerate(submission.games):
         where = f"/games/{index}"
-        for side in ("black", "white"):
-            player_id = getattr(game, side)
-            if player_id not in known:
-                errors.append(
-                    FieldError(f"{where}/{side}", f"unknown player {player_id!r}: give him in players or create him first")
-                )
-        if game.black == game.white:
-            errors.append(FieldError(f"{where}/white", f"player {game.white!r} cannot play against himself"))
         if game.id is not None and game_ids[game.id] > 1:
             if game.id in seen_game_ids:
                 errors.append(FieldError(f"{where}/id", f"game id {game.id!r} is used by another game of this tournament"))
@@ -910,6 +903,37 @@ def _validate(session: Session, submission: TournamentIn, *, max_games: int, pen
     errors.extend(_standings_errors(submission))
     if errors:
         raise InvalidInput(f"The tournament {submission.id!r} has {len(errors)} invalid field(s); nothing was stored.", errors)
+
+
+def reference_errors_of_refused_body(session: Session, body: Any, *, max_games: int) -> list[FieldError]:
+    """The players a tournament body's games name that are neither in its players nor stored, and a
+    player against himself, read from the body as sent when its schema refused it, so that one 422
+    names every error of the body (issue 44 item 4): what the schema refused is said by its own
+    errors, and a side that is not an id is left to them. A body of more games than a submission may
+    hold is refused for that alone."""
+    if not isinstance(body, Mapping) or not isinstance(body.get("games"), list) or len(body["games"]) > max_games:
+        return []
+    players = body.get("players")
+    given = players if isinstance(players, list) else []
+    inline = {player["id"] for player in given if isinstance(player, Mapping) and isinstance(player.get("id"), str)}
+    sides = [(game.get("black"), game.get("white")) if isinstance(game, Mapping) else (None, None) for game in body["games"]]
+    named = {player_id for pair in sides for player_id in pair if isinstance(player_id, str)} - inline
+    return _player_reference_errors(inline | _stored_player_ids(session, named), sides)
+
+
+def _player_reference_errors(known: set[str], sides: Sequence[tuple[Any, Any]]) -> list[FieldError]:
+    """Each game's black and white (in the games' order) a player the submission may name, and two
+    players; a side that is no id (a refused body's) is not looked at."""
+    errors = []
+    for index, (black, white) in enumerate(sides):
+        for side, player_id in (("black", black), ("white", white)):
+            if isinstance(player_id, str) and player_id not in known:
+                errors.append(
+                    FieldError(f"/games/{index}/{side}", f"unknown player {player_id!r}: give him in players or create him first")
+                )
+        if isinstance(black, str) and black == white:
+            errors.append(FieldError(f"/games/{index}/white", f"player {white!r} cannot play against himself"))
+    return errors
 
 
 def _standings_errors(submission: TournamentIn) -> list[FieldError]:

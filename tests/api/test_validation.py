@@ -135,3 +135,30 @@ def test_every_model_checks_the_json_kind_of_its_numbers_and_booleans():
             assert kinds is not None
             refusing = kinds == {"boolean"} or ("number" in kinds and not kinds & {"boolean", "other"})
             assert not refusing or name in checked, (model.__name__, name, kinds)
+
+
+@pytest.mark.parametrize("door", ["submit", "correct", "what-if"])
+def test_one_422_names_the_schemas_errors_and_the_unknown_players_together(client, door):
+    """Issue 44 item 4: a bad result and an unknown player, a stored player and a player against
+    himself in one body: every one in the same 422, on each door a tournament body comes in by."""
+    assert client.post("/v1/players", json={"id": "stored", "name": "Jaan", "surname": "Kask"}, headers=AUTH).status_code == 201
+    if door == "correct":
+        assert client.post("/v1/tournaments", json=tournament_body(), headers=AUTH).status_code == 201
+    body = tournament_body()
+    body["games"][0]["result"] = "X"  # the schema's
+    body["games"][1]["white"] = "ghost"  # a reference
+    body["games"][2]["white"] = "stored"  # stored: no error
+    body["games"][3]["black"] = body["games"][3]["white"]  # against himself
+    body["games"][4]["black"] = 7  # not an id: the schema's alone
+    send = {
+        "submit": lambda: client.post("/v1/tournaments", json=body, headers=AUTH),
+        "correct": lambda: client.put("/v1/tournaments/T1", json=body, headers=AUTH),
+        "what-if": lambda: client.post("/v1/rating-lists/rif-whr/what-if", json=body, headers=AUTH),
+    }[door]
+    answer = send()
+    assert answer.status_code == 422, answer.text
+    errors = answer.json()["errors"]
+    assert {e["pointer"] for e in errors} == {"/games/0/result", "/games/1/white", "/games/3/white", "/games/4/black"}, errors
+    assert any("unknown player 'ghost'" in e["detail"] for e in errors)
+    assert any("against himself" in e["detail"] for e in errors)
+    assert _stored()[0] == (1 if door == "correct" else 0)
