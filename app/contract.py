@@ -17,6 +17,7 @@ and ReDoc, so the pages work with no network.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -245,6 +246,25 @@ def _sent_fields_required(document: dict[str, Any]) -> None:
         if name in used_by_requests or name == "Problem" or "properties" not in schema:
             continue
         schema["required"] = list(schema["properties"])
+    for name in used_by_requests:
+        _defaults_in_words(schemas[name])
+
+
+def _defaults_in_words(schema: dict[str, Any]) -> None:
+    """A request's optional field states its default in its description, not as JSON Schema's
+    ``default``: openapi-typescript (7, with its defaults) types a component's property that has a
+    ``default`` as always present, request or not, so a generated TypeScript client had to send
+    ``rated``, ``format``, a game's ``played``, … in every submission (issue 44 item 1). The service
+    applies the default as before; a field's description names it."""
+    required = set(schema.get("required", ()))
+    for field, declared in schema.get("properties", {}).items():
+        if field in required or "default" not in declared:
+            continue
+        default = declared.pop("default")
+        description = declared.get("description", "")
+        if "default" not in description.lower():
+            said = json.dumps(default, ensure_ascii=False)
+            declared["description"] = f"{description} (default {said})" if description else f"Default {said}"
 
 
 def _referenced(schemas: dict[str, Any], roots: list[Any]) -> set[str]:
