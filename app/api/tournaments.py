@@ -171,9 +171,9 @@ def replace_tournament(
     With `If-Match` (the tournament's `ETag`), the correction is made only if the tournament is still
     at that version: otherwise a 412, and the refused attempt is recorded in the audit (kind `refused`)."""
 
-    def store() -> TournamentSubmitted:
+    def correct() -> TournamentSubmitted:
         authorise_tournament_change(session, caller, tournament_id, "Correcting", new=body)
-        answer = service.correct(
+        return service.correct(
             session,
             tournament_id,
             body,
@@ -181,12 +181,8 @@ def replace_tournament(
             max_games=settings.max_games_per_tournament,
             if_match=service.versions_of(if_match),
         )
-        response.headers["ETag"] = service.current_etag(session, tournament_id)
-        return answer
 
-    submitted = _settled(session, tournament_id, "correction", caller, settings, store)
-    background.add_task(wake_worker)
-    return submitted
+    return _changed(session, tournament_id, "correction", caller, settings, correct, response, background)
 
 
 @router.delete(
@@ -221,15 +217,11 @@ def withdraw_tournament(
     With `If-Match` (the tournament's `ETag`), it is withdrawn only if it is still at that version:
     otherwise a 412. A refused withdrawal (409, 412) is recorded in the audit (kind `refused`)."""
 
-    def store() -> TournamentSubmitted:
+    def withdraw() -> TournamentSubmitted:
         authorise_tournament_change(session, caller, tournament_id, "Withdrawing")
-        answer = service.withdraw(session, tournament_id, reason, actor=caller.name, if_match=service.versions_of(if_match))
-        response.headers["ETag"] = service.current_etag(session, tournament_id)
-        return answer
+        return service.withdraw(session, tournament_id, reason, actor=caller.name, if_match=service.versions_of(if_match))
 
-    withdrawn = _settled(session, tournament_id, "withdrawal", caller, settings, store)
-    background.add_task(wake_worker)
-    return withdrawn
+    return _changed(session, tournament_id, "withdrawal", caller, settings, withdraw, response, background)
 
 
 @router.post(
@@ -258,15 +250,11 @@ def restore_tournament(
     With `If-Match` (the tournament's `ETag`), it is restored only if it is still at that version:
     otherwise a 412. A refused restore (409, 412) is recorded in the audit (kind `refused`)."""
 
-    def store() -> TournamentSubmitted:
+    def restore() -> TournamentSubmitted:
         authorise_tournament_change(session, caller, tournament_id, "Restoring")
-        answer = service.restore(session, tournament_id, actor=caller.name, if_match=service.versions_of(if_match))
-        response.headers["ETag"] = service.current_etag(session, tournament_id)
-        return answer
+        return service.restore(session, tournament_id, actor=caller.name, if_match=service.versions_of(if_match))
 
-    restored = _settled(session, tournament_id, "restore", caller, settings, store)
-    background.add_task(wake_worker)
-    return restored
+    return _changed(session, tournament_id, "restore", caller, settings, restore, response, background)
 
 
 @router.get(
@@ -346,6 +334,29 @@ def list_tournaments(
     rows, total = reads.list_tournaments(session, category=category, year=year, country=country, limit=limit, offset=offset)
     items = [TournamentSummary.model_validate(t).model_copy(update={"games_count": n}) for t, n in rows]
     return Page(items=items, total=total, limit=limit, offset=offset)
+
+
+def _changed(
+    session: Session,
+    tournament_id: str,
+    attempt: str,
+    caller: Caller,
+    settings: Settings,
+    change: Callable[[], TournamentSubmitted],
+    response: Response,
+    background: BackgroundTasks,
+) -> TournamentSubmitted:
+    """A correction, withdrawal or restore settled (``_settled``), its answer carrying the
+    tournament's new version, the worker woken once the answer has left (after the commit)."""
+
+    def store() -> TournamentSubmitted:
+        answer = change()
+        response.headers["ETag"] = service.current_etag(session, tournament_id)
+        return answer
+
+    changed = _settled(session, tournament_id, attempt, caller, settings, store)
+    background.add_task(wake_worker)
+    return changed
 
 
 def _settled(
