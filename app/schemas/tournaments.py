@@ -192,6 +192,26 @@ else:
 FLAT_CONDITIONS = tuple(flat_condition_systems())
 
 
+# What a tournament's read answers beyond what a submission gives: taken back and ignored, so that
+# the body of a read sent back with PUT is a correction (issue 44 item 3), each as the read says it.
+READ_ONLY_ECHOES = {
+    "games_count": "the number of stored games",
+    "withdrawn_at": "when it was withdrawn (DELETE withdraws it, POST …/restore restores it)",
+    "withdrawn_reason": "why it was withdrawn",
+    "rating_changes": "what each list's current snapshot did to its players",
+    "stale_lists": "the lists that may show it as it was",
+}
+
+
+def _read_only_echoes(schema: dict[str, Any]) -> None:
+    schema.setdefault("properties", {}).update(
+        {
+            name: {"readOnly": True, "description": f"What a read answers ({what}): taken back and ignored"}
+            for name, what in READ_ONLY_ECHOES.items()
+        }
+    )
+
+
 class TournamentIn(_WithFlatConditions):
     """A whole tournament as a tournament program submits it: its fields, its players and its games.
 
@@ -200,6 +220,8 @@ class TournamentIn(_WithFlatConditions):
     RIF 2021 #9, INTERPRETATIONS 3.7); a field left out never excludes a tournament (INTERPRETATIONS 6.1).
     What a system asks beyond these is in `conditions`, under the system's id; the Go fields matter to
     the Go lists."""
+
+    model_config = ConfigDict(json_schema_extra=_read_only_echoes)
 
     conditions: SubmittedConditions = Field(
         default_factory=dict,
@@ -224,6 +246,13 @@ class TournamentIn(_WithFlatConditions):
         tournament's end when the game gives none, as stored), black, white, result. Counted once: an
         import's later tournaments are each compared with the earlier ones of the same days."""
         return Counter((game.date or self.end, game.black, game.white, game.result) for game in self.games if game.played)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _without_read_only_echoes(cls, body: Any) -> Any:
+        if isinstance(body, Mapping) and not READ_ONLY_ECHOES.keys().isdisjoint(body):
+            return {name: value for name, value in body.items() if name not in READ_ONLY_ECHOES}
+        return body
 
     @model_validator(mode="after")
     def _flat_conditions_in_their_documents(self) -> "TournamentIn":

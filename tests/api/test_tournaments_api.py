@@ -165,3 +165,18 @@ def test_nothing_stored_when_a_submission_fails(client):
     body["games"][3]["white"] = "ghost"
     assert client.post("/v1/tournaments", json=body, headers=AUTH).status_code == 422
     assert (_count(Tournament), _count(Game), _count(Player)) == (0, 0, 0)
+
+
+def test_a_read_sent_back_as_a_correction_is_taken_and_changes_nothing(client):
+    """Issue 44 item 3: the body of GET /v1/tournaments/{id}, as it is, is a valid PUT; what only a read
+    answers (its games' count, its lists' changes and staleness, its withdrawal) is taken back and
+    ignored, and the tournament reads the same after it."""
+    assert client.post("/v1/tournaments", json=tournament_body(), headers=AUTH).status_code == 201
+    read = client.get("/v1/tournaments/T1").json()
+    assert {"games_count", "rating_changes", "stale_lists", "withdrawn_at"} <= set(read)
+    corrected = client.put("/v1/tournaments/T1", json=read, headers=AUTH)
+    assert corrected.status_code == 200, corrected.text
+    again = client.get("/v1/tournaments/T1").json()
+    assert {k: v for k, v in again.items() if k != "stale_lists"} == {k: v for k, v in read.items() if k != "stale_lists"}
+    assert client.put("/v1/tournaments/T1", json={**read, "games_count": 99, "withdrawn_at": "nonsense"}, headers=AUTH).status_code == 200
+    assert client.get("/v1/tournaments/T1").json()["games_count"] == read["games_count"]
