@@ -172,6 +172,8 @@ def _contract(app: FastAPI) -> dict[str, Any]:
     if "Problem" in document.get("components", {}).get("schemas", {}):
         return document
     document["info"]["description"] = document["info"].get("description", "") + LIMITS
+    # The document is served by the service it describes: its paths are relative to where it was read.
+    document["servers"] = [{"url": "/", "description": "The service that serves this document"}]
     schemas = document.setdefault("components", {}).setdefault("schemas", {})
     problem_schema = Problem.model_json_schema(ref_template="#/components/schemas/{model}")
     # ``errors`` is absent from a problem that is not about input, never null (issue 44 item 1).
@@ -215,6 +217,9 @@ def _contract(app: FastAPI) -> dict[str, Any]:
                     }
                 }
             operation["responses"] = dict(sorted(responses.items()))
+            # A read anyone may send says so (OpenAPI 3.1 4.8.10: an empty list), rather than leaving a
+            # linter and a generated client to guess.
+            operation.setdefault("security", [])
     # FastAPI's own validation-error shapes are never sent: the service answers problem+json.
     for unused in ("HTTPValidationError", "ValidationError"):
         schemas.pop(unused, None)

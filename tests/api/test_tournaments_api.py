@@ -178,5 +178,8 @@ def test_a_read_sent_back_as_a_correction_is_taken_and_changes_nothing(client):
     assert corrected.status_code == 200, corrected.text
     again = client.get("/v1/tournaments/T1").json()
     assert {k: v for k, v in again.items() if k != "stale_lists"} == {k: v for k, v in read.items() if k != "stale_lists"}
-    assert client.put("/v1/tournaments/T1", json={**read, "games_count": 99, "withdrawn_at": "nonsense"}, headers=AUTH).status_code == 200
+    assert (
+        client.put("/v1/tournaments/T1", json={**read, "games_count": 99, "withdrawn_at": "nonsense"}, headers=AUTH).status_code
+        == 200
+    )
     assert client.get("/v1/tournaments/T1").json()["games_count"] == read["games_count"]
