@@ -528,14 +528,20 @@ DEPARTURE_REASONS = {
 
 
 def csv_rows(context: dict[str, Any]) -> list[list[str]]:
-    """The table of a list page as CSV rows: its header, then each row's cells as shown. A text cell
-    that a spreadsheet would run as a formula (a name submitted as "=..."; OWASP's CSV injection)
-    gets a leading apostrophe, which spreadsheets show as text and do not display."""
+    """The table of a list page as CSV rows: its header, then each row's cells as shown, a number as
+    a number a spreadsheet reads (a change shown +45 or −51 written 45 or -51, issue 47 item 6). A
+    text cell that a spreadsheet would run as a formula (a name submitted as "=..."; OWASP's CSV
+    injection) gets a leading apostrophe, which spreadsheets show as text and do not display."""
     columns: list[Column] = context["columns"]
-    return [[c.header for c in columns]] + [[_inert(row.cells[c.key]) for c in columns] for row in context["rows"]]
+    return [[c.header for c in columns]] + [[_as_data(row.cells[c.key]) for c in columns] for row in context["rows"]]
 
 
-def _inert(cell: str) -> str:
+_SHOWN_SIGNED_NUMBER = re.compile(f"^[+{display.MINUS}][0-9]+$")
+
+
+def _as_data(cell: str) -> str:
+    if _SHOWN_SIGNED_NUMBER.match(cell):
+        return cell.replace(display.MINUS, "-").removeprefix("+")
     return "'" + cell if cell[:1] in ("=", "+", "-", "@", "\t", "\r") else cell
 
 

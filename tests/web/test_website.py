@@ -192,7 +192,16 @@ def test_the_csv_download_is_exactly_the_table_shown(site, query):
     # The same cells, as data: a day as ISO 8601 where the page writes it in the reader's language.
     last_played = table["headers"].index("Last played")
     data = [[day(cell) if index == last_played else cell for index, cell in enumerate(row)] for row in rows[1:]]
-    assert data == [[text for text, _ in row] for row in table["rows"]] and len(rows) > 1
+    # A change as a number a spreadsheet reads: +45 and −51 as shown, 45 and -51 as data.
+    shown = [[signed_as_data(text) for text, _ in row] for row in table["rows"]]
+    assert data == shown and len(rows) > 1
+    change = table["headers"].index("Change") if "Change" in table["headers"] else None
+    changes = [row[change] for row in rows[1:] if change is not None and row[change] not in ("", "new", "returned")]
+    assert all(float(value) == int(value) for value in changes)
+
+
+def signed_as_data(text: str) -> str:
+    return text.replace("\u2212", "-").removeprefix("+") if re.fullmatch("[+\u2212][0-9]+", text) else text
 
 
 @pytest.mark.slow

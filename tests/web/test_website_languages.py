@@ -10,6 +10,7 @@ previous one with its "new" markers, and CSV; a player's page shows his change s
 import csv
 import datetime as dt
 import io
+import re
 
 import pytest
 from babel.dates import format_date
@@ -192,6 +193,10 @@ def test_a_list_offers_its_latest_publication_whose_page_shows_the_change_since_
     download = client.get("/lists/rif-whr/publications/2/ratings.csv?status=all")
     rows = list(csv.reader(io.StringIO(download.text)))
     assert rows[0] == list(cells(Page(answer.text).table())[0]) and len(rows) == 1 + len(api)
+    # Its changes are numbers a spreadsheet reads (ASCII minus, no plus, no apostrophe), or a marker.
+    downloaded = [row[rows[0].index("Change")] for row in rows[1:]]
+    assert all(re.fullmatch(r"-?[0-9]+|new|returned", value) for value in downloaded), downloaded
+    assert any(value.startswith("-") for value in downloaded) or any(value not in ("0", "new") for value in downloaded)
     assert client.get("/lists/rif-whr/publications/3").status_code == 404
     assert client.get("/lists/rif-whr/publications/x").status_code == 422
 
