@@ -63,7 +63,7 @@ def resolve_players(
             continue
         if player.id in stored or len(holders) > 1:
             for holder, pointer in holders.items():
-                errors.append(FieldError(f"/players/{index}/{pointer}", f"this id is player {holder!r}'s, not {player.id!r}'s"))
+                errors.append(FieldError(f"/players/{index}/{pointer}", f"this id is that of player {holder!r}, not of {player.id!r}"))
             continue
         renames[player.id] = next(iter(holders))
     if errors:

@@ -282,7 +282,7 @@ def set_external_ids(session: Session, player_id: str, external_ids: Sequence[st
         if held.get(external, player_id) != player_id
     ]
     if errors:
-        raise Conflict(f"{len(errors)} external id(s) cannot be {player_id!r}'s; nothing was stored.", errors)
+        raise Conflict(f"{len(errors)} external id(s) cannot be those of {player_id!r}; nothing was stored.", errors)
     session.execute(delete(PlayerExternalId).where(PlayerExternalId.player_id == player_id))
     for external in dict.fromkeys(external_ids):  # an id given twice is held once
         scheme, _, value = external.partition(":")

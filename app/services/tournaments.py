@@ -701,7 +701,7 @@ def _repeat_of(tournament_id: str, repeated: int, total: int) -> RepeatedTournam
         f"{repeated} of the submission's {total} played games repeat stored tournament {tournament_id!r} "
         f"(same day, players and result): it looks submitted already. Correct that one with "
         f"PUT /v1/tournaments/{tournament_id}, or send ?duplicate=intended if both are real.",
-        [FieldError("/games", f"{repeated} of {total} played games are tournament {tournament_id!r}'s")],
+        [FieldError("/games", f"{repeated} of {total} played games are those of tournament {tournament_id!r}")],
     )
 
 

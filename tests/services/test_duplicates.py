@@ -23,7 +23,7 @@ def test_the_same_games_under_another_id_are_a_409_naming_the_stored_tournament(
     assert again.status_code == 409 and again.headers["content-type"].startswith("application/problem+json")
     problem = again.json()
     assert "'T1'" in problem["detail"] and "5 of the submission's 5 played games" in problem["detail"]
-    assert problem["errors"] == [{"pointer": "/games", "detail": "5 of 5 played games are tournament 'T1''s"}]
+    assert problem["errors"] == [{"pointer": "/games", "detail": "5 of 5 played games are those of tournament 'T1'"}]
     assert client.get("/v1/tournaments/COPY").status_code == 404
 
     intended = client.post("/v1/tournaments", json=tournament_body("COPY"), headers=AUTH, params={"duplicate": "intended"})
@@ -134,7 +134,7 @@ def test_a_small_tournament_repeated_under_another_id_is_a_409_naming_the_stored
     again = client.post("/v1/tournaments", json=copy, headers=AUTH)
     assert again.status_code == 409, again.text
     assert "'demo-2024'" in again.json()["detail"] and "2 of the submission's 2 played games" in again.json()["detail"]
-    assert again.json()["errors"] == [{"pointer": "/games", "detail": "2 of 2 played games are tournament 'demo-2024''s"}]
+    assert again.json()["errors"] == [{"pointer": "/games", "detail": "2 of 2 played games are those of tournament 'demo-2024'"}]
     assert client.get("/v1/tournaments/demo-copy").status_code == 404
 
     one_game = {**DEMO, "id": "one", "start": "2024-06-01", "end": "2024-06-01", "games": DEMO["games"][:1]}
@@ -195,7 +195,7 @@ def test_an_import_of_small_tournaments_repeating_each_other_stores_the_first(cl
     path.write_text(SMALL_RESULTS, encoding="utf-8")
     report = import_results_file(path)
     assert report.tournaments_stored == 2 and report.rejected[importing.REPEATED_TOURNAMENT] == 1
-    assert report.examples[importing.REPEATED_TOURNAMENT] == ["tournament 911: 2 of 2 played games are tournament '910''s"]
+    assert report.examples[importing.REPEATED_TOURNAMENT] == ["tournament 911: 2 of 2 played games are those of tournament '910'"]
     assert client.get("/v1/tournaments/911").status_code == 404
     assert client.get("/v1/tournaments/912").status_code == 200
     # imported again: 910 and 912 are found unchanged, 911 repeats the stored 910
