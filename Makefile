@@ -14,11 +14,11 @@ $(BIN)/.installed: requirements.lock requirements-dev.lock pyproject.toml
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	touch $@
 
-# `make run PORT=8080 HOST=0.0.0.0` serves elsewhere than 127.0.0.1:8000.
-HOST ?= 127.0.0.1
+# `make run PORT=8080 SERVE_HOST=0.0.0.0` serves elsewhere than 127.0.0.1:8000.
+SERVE_HOST ?= 127.0.0.1
 PORT ?= 8000
 run: $(BIN)/.installed
-	$(BIN)/python -m app.cli serve --host $(HOST) --port $(PORT)
+	$(BIN)/python -m app.cli serve --host $(SERVE_HOST) --port $(PORT)
 
 test: $(BIN)/.installed
 	$(BIN)/python -m pytest
