@@ -5,7 +5,7 @@ PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test test-fast lint worker migrate openapi import bench bench-http messages clean
+.PHONY: run test test-fast lint worker migrate openapi import bench bench-http bench-soak messages clean
 
 $(BIN)/.installed: requirements.lock requirements-dev.lock pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "$(PYTHON) not found; set PYTHON=python3" >&2; exit 1; }
@@ -50,6 +50,10 @@ bench: $(BIN)/.installed
 
 bench-http: $(BIN)/.installed
 	$(BIN)/python bench/bench_http.py --database sqlite
+
+# An hour of mixed load on SQLite (issue 48); MINUTES=10 for a short run, bench/README.md for PostgreSQL.
+bench-soak: $(BIN)/.installed
+	$(BIN)/python bench/bench_soak.py --minutes $(or $(MINUTES),60)
 
 # The website's catalogues (app/web/locale/*/LC_MESSAGES/messages.po, read as they are when the
 # service starts): extract every message (babel.cfg) and add the new ones to each catalogue, then

@@ -11,11 +11,13 @@ from bench.histories import History
 RESULT_CODE = {1.0: "B", 0.0: "W", 0.5: "D"}
 
 
-def write_results_file(history: History, path: Path) -> None:
+def write_results_file(history: History, path: Path, player_id_offset: int = 0) -> None:
     """One `player` record per player, one `tournament` record per tournament (ending on the day its
-    games are dated), one `game` record per game."""
+    games are dated), one `game` record per game. Player `p` is numbered `p + player_id_offset`: an
+    offset keeps the generated players apart from renju.net's ids (the real files under tests/data
+    number theirs from 254 to 4093), so both can be imported into one database."""
     lines = ["country\t1\tGeneratia\tGEN"]
-    lines += [f"player\t{p}\tFirst{p}\tLast{p}\t1\t1" for p in range(history.n_players)]
+    lines += [f"player\t{p + player_id_offset}\tFirst{p}\tLast{p}\t1\t1" for p in range(history.n_players)]
     order = np.argsort(history.tournament, kind="stable")
     tournaments, first = np.unique(history.tournament[order], return_index=True)
     for t, start_index in zip(tournaments.tolist(), first.tolist()):
@@ -24,8 +26,8 @@ def write_results_file(history: History, path: Path) -> None:
         lines.append(f"tournament\t{t + 1}\tGenerated {t + 1}\t1\t1\t{start.isoformat()}\t{end.isoformat()}\t1")
     for game_id, g in enumerate(order.tolist(), start=1):
         lines.append(
-            f"game\t{game_id}\t{int(history.tournament[g]) + 1}\t1\t1\t{int(history.black[g])}"
-            f"\t{int(history.white[g])}\t{RESULT_CODE[float(history.score[g])]}"
+            f"game\t{game_id}\t{int(history.tournament[g]) + 1}\t1\t1\t{int(history.black[g]) + player_id_offset}"
+            f"\t{int(history.white[g]) + player_id_offset}\t{RESULT_CODE[float(history.score[g])]}"
         )
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
