@@ -45,6 +45,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -101,15 +103,9 @@ class Check:
 
 
 def percentile(values: Sequence[float], q: float) -> float:
-    """The q-th percentile (0-100) by linear interpolation between the closest ranks (numpy's default);
-    nan for no values."""
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    position = (len(ordered) - 1) * q / 100
-    below = int(position)
-    above = min(below + 1, len(ordered) - 1)
-    return ordered[below] + (ordered[above] - ordered[below]) * (position - below)
+    """The q-th percentile (0-100), numpy's (linear interpolation between the closest ranks); nan for
+    no values."""
+    return float(np.percentile(values, q)) if len(values) else float("nan")
 
 
 def latencies(requests: Iterable[Request], kind: str, start: float = float("-inf"), end: float = float("inf")) -> list[float]:
