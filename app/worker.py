@@ -1,7 +1,7 @@
 """The recompute worker, the service's second kind of process beside the API: a thread inside the
 API process (``make run``) or a process of its own (``python -m app.cli worker``) beside several
-API replicas. Each pass runs the queued recomputes (``app.recompute``), then the lists' scheduled
-publications (a use case: ``app.services.publications``), then prunes old snapshots."""
+API replicas. Each pass runs one queued recompute (``app.recompute``), then the lists' scheduled
+publications (a use case: ``app.services.publications``), then prunes old snapshots (``work_once``)."""
 
 import logging
 import threading
@@ -32,13 +32,24 @@ class BackgroundWorker:
         load_rating_libraries()
         while not self._stop.is_set():
             try:
-                run_pending_jobs(name, serves_readers=True)
-                publish_scheduled()  # after the queued recomputes: a scheduled day publishes the newest list
-                prune_snapshots()  # after the publications, which keep their snapshots
+                if work_once(name, serves_readers=True):
+                    continue  # more may be queued: no wait
             except Exception:  # noqa: BLE001 - a database hiccup must not end the worker
                 log.exception("worker loop error")
             queued_jobs_wake_up.wait(self.poll_seconds)
             queued_jobs_wake_up.clear()
+
+
+def work_once(name: str, *, serves_readers: bool = False) -> bool:
+    """One round of a worker: one queued recompute, then the scheduled publications (after it: a
+    scheduled day publishes the newest list), then pruning (after the publications, which keep their
+    snapshots); whether a recompute ran. One job a round, not the whole queue, because under steady
+    submissions the queue is never empty, and the publications and the pruning waited for a lull
+    that never came while the snapshots piled up (issue 48's soak)."""
+    ran = run_pending_jobs(name, serves_readers=serves_readers, at_most=1)
+    publish_scheduled()
+    prune_snapshots()
+    return ran > 0
 
 
 def load_rating_libraries() -> None:
@@ -59,9 +70,8 @@ def run_forever(poll_seconds: float = 1.0) -> None:
     try:
         while not stop.is_set():
             try:
-                run_pending_jobs(name)
-                publish_scheduled()
-                prune_snapshots()
+                if work_once(name):
+                    continue
             except Exception:  # noqa: BLE001
                 log.exception("worker loop error")
             stop.wait(poll_seconds)

@@ -299,17 +299,25 @@ _SNAPSHOT_FIELDS = (
 )
 
 
-def run_pending_jobs(worker: str | None = None, list_date: dt.date | None = None, *, serves_readers: bool = False) -> int:
-    """Claim and run jobs until none is queued; the number run (``serves_readers``: see ``run_job``)."""
+def run_pending_jobs(
+    worker: str | None = None,
+    list_date: dt.date | None = None,
+    *,
+    serves_readers: bool = False,
+    at_most: int | None = None,
+) -> int:
+    """Claim and run jobs until none is queued, or ``at_most`` have run; the number run
+    (``serves_readers``: see ``run_job``)."""
     worker = worker or worker_name()
     ran = 0
-    while True:
+    while at_most is None or ran < at_most:
         with session_scope() as session:
             job_id = claim_next_job(session, worker)
         if job_id is None:
             return ran
         run_job(job_id, list_date, serves_readers=serves_readers)
         ran += 1
+    return ran
 
 
 def _record_timings(job_id: int, timings: dict[str, float]) -> None:

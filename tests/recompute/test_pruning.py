@@ -5,10 +5,12 @@ from sqlalchemy import func, select
 
 from app import db
 from app.cli import main as cli
-from app.models import RatingEntry, RatingSnapshot
+from app.models import Job, RatingEntry, RatingSnapshot
 from app.recompute.jobs import run_pending_jobs
 from app.recompute.pruning import prune_snapshots
-from tests.helpers import AUTH, tournament_body
+from app.settings import get_settings
+from app.worker import work_once
+from tests.helpers import AUTH, go_body, tournament_body
 
 
 def submit(client, number: int) -> None:  # type: ignore[no-untyped-def]
@@ -58,3 +60,36 @@ def test_many_submissions_leave_as_many_snapshots_as_the_setting_implies(client)
     assert counts[:5] == [1, 2, 3, 4, 5] and set(counts[5:]) == {5}
     with db.session_scope() as session:
         assert session.scalar(select(func.count()).select_from(RatingEntry)) == 5 * 4
+
+
+def test_the_worker_prunes_between_jobs_while_others_are_still_queued(client, monkeypatch):
+    """Issue 48: under steady submissions the queue is never empty; a worker that pruned only once it
+    was let the snapshots pile up. A round runs one job, then publishes and prunes."""
+    for number in range(4):
+        submit(client, number)
+    monkeypatch.setattr(get_settings(), "keep_snapshots", 2)
+    assert (
+        client.post(
+            "/v1/tournaments",
+            json=tournament_body(
+                "T9",
+                start="2019-01-01",
+                end="2019-01-01",
+                games=[{k: v for k, v in game.items() if k != "date"} for game in tournament_body()["games"]],
+            ),
+            headers=AUTH,
+        ).status_code
+        == 201
+    )
+    go = go_body()  # a second list's job (the Go list), its players of their own
+    go["players"] = [{**player, "id": f"go-{player['id']}"} for player in go["players"]]
+    go["games"] = [{**game, "black": f"go-{game['black']}", "white": f"go-{game['white']}"} for game in go["games"]]
+    assert client.post("/v1/tournaments", json=go, headers=AUTH).status_code == 201
+    with db.session_scope() as session:
+        assert session.scalar(select(func.count()).select_from(Job).where(Job.status == "queued")) == 2
+
+    assert work_once("test-worker") is True
+    with db.session_scope() as session:
+        assert session.scalar(select(func.count()).select_from(Job).where(Job.status == "queued")) == 1
+    assert len(snapshot_ids()) == 2  # pruned after the first job, the other still queued
+    assert work_once("test-worker") is True and work_once("test-worker") is False
