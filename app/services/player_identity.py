@@ -63,7 +63,9 @@ def resolve_players(
             continue
         if player.id in stored or len(holders) > 1:
             for holder, pointer in holders.items():
-                errors.append(FieldError(f"/players/{index}/{pointer}", f"this id is that of player {holder!r}, not of {player.id!r}"))
+                errors.append(
+                    FieldError(f"/players/{index}/{pointer}", f"this id is that of player {holder!r}, not of {player.id!r}")
+                )
             continue
         renames[player.id] = next(iter(holders))
     if errors:
