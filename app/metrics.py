@@ -1,6 +1,6 @@
 """What a process reports to Prometheus at ``/metrics`` (the ecosystem's client, prometheus-client):
 requests by route template and status with their latencies, recompute jobs by list and outcome with
-their durations, and the database connection pool.
+their durations, the database connection pool, and the per-process caches (``app.caches``).
 
 Every process counts its own: each API replica answers ``/metrics`` with what it served, and a worker
 process (``python -m app.cli worker --metrics-port 9100``) serves the jobs it ran on a port of its
@@ -20,11 +20,12 @@ from prometheus_client import (
     generate_latest,
     start_http_server,
 )
-from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 from sqlalchemy import Engine
 from sqlalchemy.pool import QueuePool
 
+from app import caches
 from app.db import get_engine
 
 if TYPE_CHECKING:
@@ -131,4 +132,47 @@ class DatabasePoolCollector(Collector):
         yield from (size, checked_out, idle, overflow)
 
 
+class CacheCollector(Collector):
+    """Each per-process cache (``app.caches``), read at each scrape: the bytes it holds against its
+    limit, its entries, hits, misses and evictions; and the memo caches' entries and hits. The hit
+    ratio is there for a glance; ``rate()`` of the counters gives it over a window."""
+
+    def describe(self) -> Iterable[Metric]:
+        return ()
+
+    def collect(self) -> Iterator[Metric]:
+        held = GaugeMetricFamily("rating_cache_bytes", "Bytes a per-process cache holds now", labels=("cache",))
+        limit = GaugeMetricFamily(
+            "rating_cache_limit_bytes", "The cache's limit in bytes (its CACHE_*_BYTES setting)", labels=("cache",)
+        )
+        entries = GaugeMetricFamily("rating_cache_entries", "Entries the cache holds now", labels=("cache",))
+        hits = CounterMetricFamily("rating_cache_hits", "Look-ups the cache answered", labels=("cache",))
+        misses = CounterMetricFamily(
+            "rating_cache_misses", "Look-ups the cache could not answer (then built and kept)", labels=("cache",)
+        )
+        evictions = CounterMetricFamily("rating_cache_evictions", "Entries dropped to stay within the limit", labels=("cache",))
+        ratio = GaugeMetricFamily("rating_cache_hit_ratio", "Hits over look-ups since the process started", labels=("cache",))
+        for cache in caches.ALL:
+            statistics = cache.statistics()
+            held.add_metric([cache.name], statistics.bytes)
+            limit.add_metric([cache.name], statistics.limit_bytes)
+            entries.add_metric([cache.name], statistics.entries)
+            hits.add_metric([cache.name], statistics.hits)
+            misses.add_metric([cache.name], statistics.misses)
+            evictions.add_metric([cache.name], statistics.evictions)
+            ratio.add_metric([cache.name], _ratio(statistics.hits, statistics.misses))
+        for name, memo in caches.MEMOS.items():
+            information = memo.cache_info()
+            entries.add_metric([name], information.currsize)
+            hits.add_metric([name], information.hits)
+            misses.add_metric([name], information.misses)
+            ratio.add_metric([name], _ratio(information.hits, information.misses))
+        yield from (held, limit, entries, hits, misses, evictions, ratio)
+
+
+def _ratio(hits: int, misses: int) -> float:
+    return hits / (hits + misses) if hits + misses else 0.0
+
+
 REGISTRY.register(DatabasePoolCollector(lambda: [get_engine()]))
+REGISTRY.register(CacheCollector())

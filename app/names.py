@@ -9,6 +9,8 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
+from app import caches
+
 __all__ = [
     "DISPLAY_TEXT_PATTERN",
     "MAX_TERM",
@@ -54,9 +56,26 @@ _LETTERS = str.maketrans(
 )
 
 
-@functools.lru_cache(maxsize=4096)
 def folded(text: str) -> str:
-    """Lower case, without diacritics, spaces collapsed: what a name is compared as. CJK characters stay."""
+    """Lower case, without diacritics, spaces collapsed: what a name is compared as. CJK characters stay.
+    A name's parts repeat (an import folds each player's names several times), so short texts are
+    remembered (``_folded_short``); a long one (a search's text) is folded afresh, which keeps the
+    memo's bytes bounded by its entries."""
+    return _folded_short(text) if len(text) <= _MEMO_LONGEST else _folded(text)
+
+
+_MEMO_LONGEST = 64  # characters: 4,096 entries of at most this and its folded form, under 3 MB
+
+
+@functools.lru_cache(maxsize=4096)
+def _folded_short(text: str) -> str:
+    return _folded(text)
+
+
+caches.memo("folded_names", _folded_short)
+
+
+def _folded(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     bare = "".join(character for character in decomposed if not unicodedata.combining(character))
     cleaned = bare.translate(_LETTERS).replace(SEPARATOR, " ")

@@ -5,7 +5,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import ByteSize, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -47,6 +47,11 @@ class Settings(BaseSettings):
     )
     # Snapshots each rating list keeps besides its current and its published ones (app.recompute.pruning).
     keep_snapshots: int = Field(default=20, ge=1)
+    # Each per-process cache's limit in bytes (app.caches; README "Configuration"): a number of bytes
+    # or pydantic's units ("64MiB", "1GB").
+    cache_responses_bytes: ByteSize = Field(default=ByteSize(64 * 2**20), ge=0)
+    cache_timelines_bytes: ByteSize = Field(default=ByteSize(96 * 2**20), ge=0)
+    cache_changes_bytes: ByteSize = Field(default=ByteSize(48 * 2**20), ge=0)
     log_level: str = "INFO"
 
     @field_validator("cors_origins", mode="before")

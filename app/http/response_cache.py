@@ -5,23 +5,18 @@ the query: a snapshot is written once by its recompute and never altered (the ET
 thing to clients and CDNs). Building a 500-row page costs tens of milliseconds of Python; sending it
 again costs nearly nothing. Keys name the snapshot by id *and* creation time, so an id reused after
 a deletion never meets another snapshot's bytes. The least recently used answers are dropped beyond
-``MAX_BYTES`` per process."""
+``CACHE_RESPONSES_BYTES`` per process (``app.caches``)."""
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable
 
-MAX_BYTES = 64 * 1024 * 1024
+from app.caches import BoundedCache
 
 
 class ResponseCache:
-    def __init__(self, max_bytes: int = MAX_BYTES) -> None:
-        self.max_bytes = max_bytes
-        self._lock = threading.Lock()
-        self._bodies: OrderedDict[Hashable, bytes] = OrderedDict()
-        self._size = 0
+    def __init__(self) -> None:
+        self._bodies: BoundedCache[bytes] = BoundedCache("responses", "cache_responses_bytes", len)
 
     def kept_or_built(self, key: Hashable | None, build: Callable[[], bytes]) -> bytes:
         """The bytes kept under ``key``, else ``build()``'s, kept (nothing is kept for a None key)."""
@@ -33,27 +28,13 @@ class ResponseCache:
         return body
 
     def get(self, key: Hashable) -> bytes | None:
-        with self._lock:
-            body = self._bodies.get(key)
-            if body is not None:
-                self._bodies.move_to_end(key)
-            return body
+        return self._bodies.get(key)
 
     def put(self, key: Hashable, body: bytes) -> None:
-        if len(body) > self.max_bytes:
-            return
-        with self._lock:
-            previous = self._bodies.pop(key, None)
-            self._size += len(body) - (len(previous) if previous is not None else 0)
-            self._bodies[key] = body
-            while self._size > self.max_bytes:
-                _, dropped = self._bodies.popitem(last=False)
-                self._size -= len(dropped)
+        self._bodies.put(key, body)
 
     def clear(self) -> None:
-        with self._lock:
-            self._bodies.clear()
-            self._size = 0
+        self._bodies.clear()
 
 
 responses = ResponseCache()

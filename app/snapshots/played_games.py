@@ -25,6 +25,7 @@ import numpy as np
 from sqlalchemy import delete, insert, select
 from sqlalchemy.orm import Session
 
+from app import caches
 from app.db import in_lists
 from app.models import Game, PlayedGames, Tournament
 from app.rating.system import SCORE_OF_RESULT, GameColumns
@@ -107,6 +108,9 @@ _RESULT_OF_HALF_POINTS = {half_points: result for result, half_points in _HALF_P
 @lru_cache(maxsize=4096)
 def _ordinal(value: date | str) -> int:
     return (date.fromisoformat(value) if isinstance(value, str) else value).toordinal()
+
+
+caches.memo("day_numbers", _ordinal)
 
 
 def columns(values: Sequence[tuple[str, bytes]]) -> GameColumns:

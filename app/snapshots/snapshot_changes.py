@@ -19,6 +19,7 @@ import numpy as np
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from app import caches
 from app.models import RatingList, RatingSnapshot
 from app.rating.system import Change
 from app.snapshots import stored_columns
@@ -31,6 +32,7 @@ class _Kept:
     by_tournament: tuple[np.ndarray, list[str]] | None = None
     stored_tournament_codes: tuple[np.ndarray | None, bool] | None = None  # (the codes, or None: not usable; known)
     player_codes: np.ndarray | None = None
+    tournaments_bytes: int = 0  # the sorted tournament ids' (by_tournament), once built
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,22 @@ class ChangeTable:
     def reading_through(self, session: Session) -> ChangeTable:
         """The same table, its columns read through ``session`` when first needed."""
         return replace(self, session=session)
+
+    def nbytes(self) -> int:
+        """What the table holds now, its archive's columns read so far with it (``app.caches``)."""
+        kept = self._kept
+        arrays = [
+            *([] if kept.by_tournament is None else [kept.by_tournament[0]]),
+            *(
+                []
+                if kept.stored_tournament_codes is None or kept.stored_tournament_codes[0] is None
+                else [kept.stored_tournament_codes[0]]
+            ),
+            *([] if kept.player_codes is None else [kept.player_codes]),
+        ]
+        return (
+            (0 if self.archive is None else self.archive.nbytes()) + stored_columns.owned_bytes(arrays) + kept.tournaments_bytes
+        )
 
     def tournaments(self) -> list[str]:
         """The distinct tournament ids, sorted."""
@@ -116,6 +134,7 @@ class ChangeTable:
                 if not bool(np.all(tournament_codes[:-1] <= tournament_codes[1:])):
                     raise ValueError(f"snapshot {self.snapshot_id}: its changes are not stored by tournament")
             self._kept.by_tournament = (tournament_codes, tournaments)
+            self._kept.tournaments_bytes = caches.python_bytes(tournaments)
         return self._kept.by_tournament
 
     def _stored_tournament_codes(self) -> np.ndarray | None:
@@ -217,4 +236,4 @@ def _codes(session: Session | None, archive: stored_columns.Archive, name: str) 
     return np.fromiter(map(number.__getitem__, ids), dtype=np.int64, count=len(ids)), distinct
 
 
-_tables = stored_columns.PerSnapshot(_read)
+_tables = stored_columns.PerSnapshot(_read, "change_tables", "cache_changes_bytes")

@@ -17,13 +17,12 @@ Decoded dictionary-encoded columns share their distinct values (rows with equal 
 hold the same list): readers never change a decoded value.
 
 A committed snapshot never changes, so what a reader builds from its columns is kept per process
-(``PerSnapshot``) for the few most recently read snapshots, keyed by the snapshot's id and creation
-time: a snapshot id reused after a deletion is never served another snapshot's columns. On SQLite
+(``PerSnapshot``) for the most recently read snapshots, within a limit in bytes (``app.caches``), keyed
+by the snapshot's id and creation time: a snapshot id reused after a deletion is never served another snapshot's columns. On SQLite
 an archive's members are read from the database as readers first need them (``Archive.stored``)."""
 
 from __future__ import annotations
 
-import datetime as dt
 import io
 import json
 import math
@@ -31,28 +30,25 @@ import sqlite3
 import struct
 import threading
 import zipfile
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from itertools import chain
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 import numpy as np
 from sqlalchemy import select
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
-from app import json_encoding
+from app import caches, json_encoding
 from app.models import RatingSnapshot
 from app.problems import NotFound
 from app.rating.system import CodedColumn, RecordColumn, object_column
-
-CACHED_SNAPSHOTS = 8
 
 _VALUES = ".values"
 _PLAIN = ".json"
 _FIELDS = ".fields"
 _ABSENT = ".absent"
-_Read = TypeVar("_Read")
+_Read = TypeVar("_Read", bound="Measured")
 _NPY_HEADER_FIRST = 256  # bytes read for a .npy header (NumPy writes 64 or 128); a longer one is read again
 _NPY_HEADER_FIRST_FIXED = 12  # its magic, version and length
 _MOST_RUNS = 64  # runs of rows a reader of some rows reads alone (more: the whole member)
@@ -113,7 +109,7 @@ class Archive:
         self._blob = blob  # where the members not read yet are (None: every member is read)
         self._places = places  # per member of the stored archive: where its .npy data starts, and its size
         self._headers: dict[str, tuple[np.dtype[Any], int, int]] = {}
-        self._distinct: dict[str, np.ndarray] = {}
+        self._distinct: dict[str, tuple[np.ndarray, int]] = {}  # per values member decoded whole: the values, their bytes
         self._parts_read: dict[str, int] = {}  # per member not read whole: how many reads read a part of it
         self._plain_texts: dict[str, tuple[bytes, np.ndarray] | None] = {}  # per values member: see _plain
         self._present: dict[str, np.ndarray] = {}  # per column of dicts: see _places_present
@@ -121,6 +117,17 @@ class Archive:
         self._lock = threading.Lock()
         self._member_names = frozenset(stored) | frozenset(places)
         self.names = list(dict.fromkeys(stored_name.split(".", 1)[0] for stored_name in (places or stored)))
+
+    def nbytes(self) -> int:
+        """The bytes read and decoded so far: the members read (as stored), the values decoded, the
+        texts and counts kept (``app.caches`` counts them against a cache's limit)."""
+        with self._lock:
+            return (
+                sum(member.nbytes for member in self._stored.values())
+                + sum(size for _, size in self._distinct.values())
+                + sum(len(text) + quotes.nbytes for text, quotes in filter(None, self._plain_texts.values()))
+                + sum(present.nbytes for present in self._present.values())
+            )
 
     @classmethod
     def stored(
@@ -301,10 +308,11 @@ class Archive:
         with self._lock:
             found = self._distinct.get(stored_name)
         if found is None:
-            found = object_column(_loaded(self._member(reading, stored_name)))
+            values = _loaded(self._member(reading, stored_name))
+            found = (object_column(values), caches.python_bytes(values))
             with self._lock:
                 self._distinct[stored_name] = found
-        return found
+        return found[0]
 
     def _members_of(self, names: tuple[str, ...]) -> list[str]:
         """The stored members of the columns ``names``, in the archive's order."""
@@ -561,22 +569,25 @@ def _loaded(utf8: np.ndarray) -> Any:
     return json.loads(utf8.tobytes().decode())
 
 
+class Measured(Protocol):
+    def nbytes(self) -> int:
+        """The bytes it holds now (it may grow as readers read more of it)."""
+        ...
+
+
 class PerSnapshot(Generic[_Read]):
     """What ``read`` (session, snapshot id) builds from a snapshot's stored columns: built once per
-    process for each of the ``CACHED_SNAPSHOTS`` most recently read snapshots, then from memory."""
+    process and kept, the least recently read dropped once what is kept passes the limit the setting
+    ``limit_setting`` names (``app.caches``), each measured as it grows with what its readers read."""
 
-    def __init__(self, read: Callable[[Session, int], _Read]) -> None:
+    def __init__(self, read: Callable[[Session, int], _Read], name: str, limit_setting: str) -> None:
         self._read = read
-        self._lock = threading.Lock()
-        self._kept: OrderedDict[tuple[int, dt.datetime | None], _Read] = OrderedDict()
+        self._kept: caches.BoundedCache[_Read] = caches.BoundedCache(name, limit_setting, _nbytes, grow=True)
 
     def of(self, session: Session, snapshot: RatingSnapshot) -> _Read:
-        key = (snapshot.id, snapshot.created_at)
-        with self._lock:
-            found = self._kept.get(key)
-            if found is not None:
-                self._kept.move_to_end(key)
-                return found
+        found = self._kept.get((snapshot.id, snapshot.created_at))
+        if found is not None:
+            return found
         built = self.build(session, snapshot)
         self.keep(snapshot, built)
         return built
@@ -587,22 +598,25 @@ class PerSnapshot(Generic[_Read]):
         return self._read(session, snapshot.id)
 
     def is_kept(self, snapshot: RatingSnapshot) -> bool:
-        with self._lock:
-            return (snapshot.id, snapshot.created_at) in self._kept
+        return (snapshot.id, snapshot.created_at) in self._kept
 
     def keep(self, snapshot: RatingSnapshot, built: _Read) -> None:
         """Keep ``built`` as the snapshot's, the most recently read; called once the snapshot is
         committed (one rolled back is never kept)."""
-        with self._lock:
-            self._kept[(snapshot.id, snapshot.created_at)] = built
-            self._kept.move_to_end((snapshot.id, snapshot.created_at))
-            while len(self._kept) > CACHED_SNAPSHOTS:
-                self._kept.popitem(last=False)
+        self._kept.put((snapshot.id, snapshot.created_at), built)
 
     def forget_all(self) -> None:
         """Drop everything kept (tests that rebuild the database between cases)."""
-        with self._lock:
-            self._kept.clear()
+        self._kept.clear()
+
+
+def owned_bytes(arrays: list[np.ndarray]) -> int:
+    """The bytes of those arrays that own their data (a view of an archive's member is the archive's)."""
+    return sum(array.nbytes for array in arrays if array.flags.owndata)
+
+
+def _nbytes(built: Measured) -> int:
+    return built.nbytes()
 
 
 def json_text(value: Any) -> str:

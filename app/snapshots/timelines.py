@@ -27,6 +27,7 @@ import numpy as np
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from app import caches
 from app.models import Player, RatingSnapshot
 from app.names import full_name
 from app.rating.system import NO_DAY, HeldPoints, PointArrays
@@ -41,6 +42,7 @@ class _Kept:
 
     people: dict[str, np.ndarray] = field(default_factory=dict)
     numbers: dict[str, np.ndarray] = field(default_factory=dict)  # (only for an archive not stored in order)
+    python_bytes: dict[str, int] = field(default_factory=dict)  # the player ids' and the people's, once built
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,18 @@ class Timeline:
         """The same timeline, its columns read through ``session`` when first needed."""
         return replace(self, session=session)
 
+    def nbytes(self) -> int:
+        """What the timeline holds now, its archive's columns read so far with it (``app.caches``)."""
+        kept = self._kept
+        if "player_ids" not in kept.python_bytes:
+            kept.python_bytes["player_ids"] = caches.python_bytes(self.player_ids)
+        arrays = [self.first_row, *([] if self.stored_row is None else [self.stored_row]), *kept.numbers.values()]
+        return (
+            (0 if self.archive is None else self.archive.nbytes())
+            + stored_columns.owned_bytes(arrays)
+            + sum(kept.python_bytes.values())
+        )
+
     def people(self, session: Session) -> tuple[np.ndarray, np.ndarray]:
         """Per player, his name as a list shows it and his country (objects: str or None), as stored
         when first asked here: for a publication of the whole list (a page reads its own players')."""
@@ -79,6 +93,7 @@ class Timeline:
                 if i is not None:
                     name[i], country[i] = full_name(first_name, surname), player_country
             people.update(name=name, country=country)
+            self._kept.python_bytes["people"] = caches.python_bytes(name) + caches.python_bytes(country)
         return people["name"], people["country"]
 
     def history(self, player_id: str) -> list[dict[str, Any]]:
@@ -268,4 +283,4 @@ _NO_POINTS = {
 }
 
 
-_timelines = stored_columns.PerSnapshot(_read)
+_timelines = stored_columns.PerSnapshot(_read, "timelines", "cache_timelines_bytes")
