@@ -400,7 +400,8 @@ class IdempotencyRecord(Base):
     # Empty while the request that inserted the record is in progress; filled in the same transaction
     # before its commit, so other transactions only ever see a complete record.
     status_code: Mapped[int | None] = mapped_column(Integer)
-    response: Mapped[dict[str, Any] | None] = mapped_column(JsonType)
+    # JSON as text, not JSONB: a replay is the answer as it was sent, its keys in their order (0037).
+    response: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     location: Mapped[str | None] = mapped_column(String(300))
     created_at: Mapped[datetime] = mapped_column(UtcDateTime(), server_default=func.now())
 
