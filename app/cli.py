@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     importer = commands.add_parser(
         "import",
         help="import a results file (renju.net results, tab-separated; the renju.net database export, XML; EGD h9;"
-        " OpenGotha XML) or a player directory (the renju WHR site's ljinfo.tsv; the directory CSV), recognised"
+        " OpenGotha XML) or a player directory (the renju WHR site's ljinfo.tsv and female.tsv; the directory CSV), recognised"
         " from the content",
     )
     importer.add_argument("path", type=Path)
@@ -290,6 +290,12 @@ def _import_directory(path: Path) -> int:
         print(f"  players updated:     {report.updated}")
         print(f"  players unchanged:   {report.unchanged}")
         print(f"  external ids added:  {report.external_ids_added}")
+    if report.skipped:
+        print(f"  lines left aside:    {sum(report.skipped.values())}")
+        for reason, count in sorted(report.skipped.items(), key=lambda item: -item[1]):
+            print(f"    {count:>7}  {reason}")
+            print(f"             means: {report.explanations[reason]}")
+            print(f"             e.g. {'; '.join(report.examples.get(reason, []))}")
     print(f"  lines refused:       {sum(report.rejected.values())}{' (nothing was stored)' if failed else ''}")
     for reason, count in sorted(report.rejected.items(), key=lambda item: -item[1]):
         print(f"    {count:>7}  {reason}")

@@ -1,6 +1,6 @@
 """Readers of player directories (issue 24 item 6): who the players are, not what they played.
 
-Two formats, recognised from the content:
+Three formats, recognised from the content:
 
 - the renju WHR site's directory, ``ljinfo.tsv`` (tab-separated, no header: renju.net id, Latin name
   surname first, Chinese name or ``*``, country in Chinese, city in Chinese or ``?``, ``+``/``-``,
@@ -11,6 +11,13 @@ Two formats, recognised from the content:
   first name and surname, native name, country (IOC or ISO code, or an English or Chinese name),
   city, gender (``M``/``F``), and his ids in other systems separated by spaces (``egd:13300010
   renjunet:952``). An empty cell leaves that field as it is stored.
+
+- the renju WHR site's list of its women, ``female.tsv`` (tab-separated, no header), which it kept
+  before renju.net's export carried a gender: ``tournament`` TAB a tournament id TAB ``*`` (every game
+  of it is a women's game) or a comma list of round prefixes (a game whose round, upper-cased, starts
+  with one of them is: a women's group inside a mixed event); ``player`` TAB a player id (a woman
+  named one by one). Both players of a women's game are women. What it says needs the stored games:
+  the file is read into ``WomenList``, and the import finds the players (``app.services.player_directory``).
 
 ``read`` gives one ``DirectoryRow`` a player (only the fields the file gives) and every line it
 cannot take, by reason."""
@@ -26,7 +33,7 @@ from typing import Any
 from app.countries import country_code
 from app.names import not_displayed
 
-__all__ = ["CSV_COLUMNS", "DirectoryFile", "DirectoryRow", "looks_like", "read"]
+__all__ = ["CSV_COLUMNS", "DirectoryFile", "DirectoryRow", "WomenList", "looks_like", "read"]
 
 CSV_COLUMNS = ("id", "name", "surname", "native_name", "country", "city", "gender", "external_ids")
 RENJUNET = "renjunet"
@@ -48,7 +55,8 @@ REASONS = {
     BAD_ID: "the id is not 1 to 64 ASCII letters, digits, '.', '_', ':' or '-' (the rule of every id)",
     BAD_EXTERNAL_ID: "an external id must be scheme:value, e.g. egd:13300010 or renjunet:952",
     BAD_GENDER: "gender is M, F or empty",
-    MALFORMED: "the line has fewer columns than the format's (or more, in the CSV)",
+    MALFORMED: "the line has fewer columns than the format's (or more, in the CSV; in the list of women: a line that"
+    " is neither tournament, id, rounds nor player, id)",
     REPEATED: "two lines give the same player id",
     TOO_LONG: "names and cities are stored with at most 200 characters",
     NOT_ONE_LINE: "names and cities are one line of text shown to people: no control characters (TAB, CR and LF among"
@@ -65,9 +73,21 @@ class DirectoryRow:
 
 
 @dataclass
+class WomenList:
+    """What ``female.tsv`` says: tournaments whose games (all, or those of some rounds) are women's,
+    and players named one by one, each with its line."""
+
+    tournaments: list[tuple[int, str, tuple[str, ...] | None]] = field(
+        default_factory=list
+    )  # (line, id, round prefixes; None: all)
+    players: list[tuple[int, str]] = field(default_factory=list)
+
+
+@dataclass
 class DirectoryFile:
     format_name: str
     rows: list[DirectoryRow] = field(default_factory=list)
+    women: WomenList | None = None  # (female.tsv: the rows come from the stored games)
     rejected: Counter[str] = field(default_factory=Counter)
     examples: dict[str, list[str]] = field(default_factory=dict)
     player_ids: set[str] = field(default_factory=set)
@@ -89,19 +109,52 @@ def looks_like(head: bytes) -> bool:
     lines = [line for line in text.split("\n")[:20] if line.strip()]
     if len(text) == len(head) and len(lines) > 1:
         lines = lines[:-1]  # the head may cut the last line short
-    return bool(lines) and all(_whr_columns(line) is not None for line in lines)
+    return bool(lines) and (
+        all(_whr_columns(line) is not None for line in lines) or all(_women_columns(line) is not None for line in lines)
+    )
 
 
 def read(path: Path) -> DirectoryFile:
     text = path.read_text(encoding="utf-8-sig")
     if text.split("\n", 1)[0].strip().startswith("id,"):
         return _read_csv(text)
+    first = next((line for line in text.split("\n") if line.strip()), "")
+    if _women_columns(first) is not None:
+        return _read_women(text)
     return _read_whr(text, _cities(path.parent / "ljcity.tsv"))
 
 
 def _whr_columns(line: str) -> list[str] | None:
     columns = line.rstrip("\r\n").split("\t")
     return columns if len(columns) == 7 and columns[5].strip() in ("+", "-") else None
+
+
+def _women_columns(line: str) -> list[str] | None:
+    columns = [column.strip() for column in line.rstrip("\r\n").split("\t")]
+    if (columns[0] == "tournament" and len(columns) == 3 and columns[2]) or (columns[0] == "player" and len(columns) == 2):
+        return columns if columns[1] else None
+    return None
+
+
+def _read_women(text: str) -> DirectoryFile:
+    directory = DirectoryFile("renju WHR site's list of women (female.tsv)", women=WomenList())
+    assert directory.women is not None
+    for line_number, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        columns = _women_columns(line)
+        if columns is None:
+            directory.reject(MALFORMED, f"line {line_number}")
+        elif not _ID.match(columns[1]):
+            directory.reject(BAD_ID, f"line {line_number}: {columns[1]!r}")
+        elif columns[0] == "player":
+            directory.women.players.append((line_number, columns[1]))
+        else:
+            prefixes = (
+                None if columns[2] == "*" else tuple(prefix.strip().upper() for prefix in columns[2].split(",") if prefix.strip())
+            )
+            directory.women.tournaments.append((line_number, columns[1], prefixes))
+    return directory
 
 
 def _read_whr(text: str, cities: dict[str, str]) -> DirectoryFile:

@@ -1,6 +1,7 @@
 """Importing a player directory (``python -m app.cli import``): players created or updated with the
 fields the file gives and their ids in other systems, all or nothing in one transaction, each change
-recorded as a revision; a second run changes nothing (issue 24 item 6)."""
+recorded as a revision; a second run changes nothing (issue 24 item 6). The renju WHR site's list of
+women sets the gender of the stored players it marks, from the stored games (issue 47 item 3)."""
 
 from collections import Counter
 from dataclasses import dataclass, field
@@ -12,8 +13,8 @@ from sqlalchemy.orm import Session
 
 from app.db import session_scope
 from app.importers import directory as directory_format
-from app.importers.directory import DirectoryFile
-from app.models import Player, PlayerExternalId
+from app.importers.directory import DirectoryFile, DirectoryRow, WomenList
+from app.models import Game, Player, PlayerExternalId, Tournament
 from app.services import revisions
 from app.services.players import add_external_ids, external_holders, player_version, refresh_search_keys
 
@@ -21,6 +22,13 @@ IMPORT_ACTOR = "import"  # as app.services.importing names the command-line impo
 EXTERNAL_ID_TAKEN = "external id another player holds"
 OTHER_ID_OF_SCHEME = "player who holds another id of the scheme"
 MERGED_PLAYER = "player merged into another"
+TOURNAMENT_NOT_STORED = "tournament not stored"
+PLAYER_NOT_STORED = "player not stored"
+SKIPPED_REASONS = {
+    TOURNAMENT_NOT_STORED: "the list of women names a tournament this service does not hold (import its results first"
+    " to mark its players)",
+    PLAYER_NOT_STORED: "the list of women names a player this service does not hold: a list of women creates nobody",
+}
 SERVICE_REASONS = {
     EXTERNAL_ID_TAKEN: "the external id is another stored player's: one of the two records is wrong (or they are one"
     " person, to merge: POST /v1/players/{id}/merge)",
@@ -49,6 +57,7 @@ class DirectoryReport:
     rejected: Counter[str] = field(default_factory=Counter)
     examples: dict[str, list[str]] = field(default_factory=dict)
     explanations: dict[str, str] = field(default_factory=dict)
+    skipped: Counter[str] = field(default_factory=Counter)  # lines left aside, not refused (the list of women's)
 
 
 def import_directory_file(path: Path, *, actor: str = IMPORT_ACTOR) -> DirectoryReport:
@@ -71,15 +80,17 @@ def import_directory(session: Session, directory: DirectoryFile, *, actor: str) 
         rows=len(directory.rows),
         rejected=Counter(directory.rejected),
         examples={reason: list(examples) for reason, examples in directory.examples.items()},
-        explanations={**directory_format.REASONS, **SERVICE_REASONS},
+        explanations={**directory_format.REASONS, **SERVICE_REASONS, **SKIPPED_REASONS},
     )
     if report.rejected:
         return report
-    ids = [row.player_id for row in directory.rows]
+    rows = directory.rows if directory.women is None else _rows_of_women(session, directory.women, report)
+    report.rows = len(rows)
+    ids = [row.player_id for row in rows]
     stored = _players(session, ids)
-    held = external_holders(session, [external for row in directory.rows for external in row.external_ids])
+    held = external_holders(session, [external for row in rows for external in row.external_ids])
     schemes = _schemes_held(session, ids)
-    for row in directory.rows:
+    for row in rows:
         where = f"line {row.line_number}: player {row.player_id}"
         player = stored.get(row.player_id)
         if player is not None and player.merged_into is not None:
@@ -96,7 +107,7 @@ def import_directory(session: Session, directory: DirectoryFile, *, actor: str) 
         return report
 
     changed: list[str] = []
-    for row in directory.rows:
+    for row in rows:
         player = stored.get(row.player_id)
         new_ids = [external for external in row.external_ids if held.get(external) != row.player_id]
         if player is None:
@@ -132,6 +143,50 @@ def import_directory(session: Session, directory: DirectoryFile, *, actor: str) 
     session.flush()
     refresh_search_keys(session, changed)
     return report
+
+
+def _rows_of_women(session: Session, women: WomenList, report: DirectoryReport) -> list[DirectoryRow]:
+    """The stored players the list of women marks, each a row setting her gender (the line that first
+    marks her): both players of every women's game of a stored tournament, and the players it names;
+    a merged record's mark goes to the player it was merged into. What it names and this service does
+    not hold is counted in ``report.skipped``, not refused: the list covers more than one database."""
+    marked: dict[str, int] = {}
+    tournament_ids = [tournament_id for _, tournament_id, _ in women.tournaments]
+    stored_tournaments: set[str] = set()
+    for start in range(0, len(tournament_ids), 500):
+        stored_tournaments.update(
+            session.scalars(select(Tournament.id).where(Tournament.id.in_(tournament_ids[start : start + 500])))
+        )
+    for line_number, tournament_id, prefixes in women.tournaments:
+        if tournament_id not in stored_tournaments:
+            _skip(report, TOURNAMENT_NOT_STORED, f"line {line_number}: {tournament_id}")
+            continue
+        games = session.execute(select(Game.round, Game.black_id, Game.white_id).where(Game.tournament_id == tournament_id))
+        for round_name, black, white in games:
+            if prefixes is None or (round_name or "").upper().startswith(prefixes):
+                marked.setdefault(black, line_number)
+                marked.setdefault(white, line_number)
+    named = _players(session, [player_id for _, player_id in women.players])
+    for line_number, player_id in women.players:
+        if player_id in named:
+            marked.setdefault(player_id, line_number)
+        else:
+            _skip(report, PLAYER_NOT_STORED, f"line {line_number}: {player_id}")
+    players = _players(session, list(marked))
+    rows: dict[str, DirectoryRow] = {}
+    for player_id, line_number in sorted(marked.items(), key=lambda item: (item[1], item[0])):
+        survivor = players[player_id]
+        while survivor.merged_into is not None:
+            survivor = players.get(survivor.merged_into) or session.get_one(Player, survivor.merged_into)
+        rows.setdefault(survivor.id, DirectoryRow(line_number, survivor.id, {"gender": "F"}, ()))
+    return list(rows.values())
+
+
+def _skip(report: DirectoryReport, reason: str, example: str) -> None:
+    report.skipped[reason] += 1
+    examples = report.examples.setdefault(reason, [])
+    if len(examples) < 3:
+        examples.append(example)
 
 
 def _players(session: Session, ids: list[str]) -> dict[str, Player]:

@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 
 from app import db
 from app.models import Player, PlayerExternalId, Revision
-from tests.helpers import AUTH, DATA, ROOT, cli_import_renju_cn
+from tests.helpers import AUTH, DATA, ROOT, cli_import_renju_cn, recompute_now, tournament_body
 
 DIRECTORY = DATA / "renju-players-2022" / "ljinfo.tsv"
 CSV_HEADER = "id,name,surname,native_name,country,city,gender,external_ids\n"
@@ -112,3 +112,79 @@ def test_a_directory_with_a_line_it_cannot_take_stores_nothing(tmp_path: Path, c
     output = _import(taken, status=1)
     assert "1  external id another player holds" in output and "renjunet:9 is player 9's" in output
     assert _stored() == before
+
+
+WOMEN = DATA / "renju-players-2022" / "female.tsv"
+
+
+def _women_by_the_sites_rule() -> set[str]:
+    """The players of the Chinese results that female.tsv marks, read from the two raw files as the
+    site's reader did: both players of each game of a tournament marked `*`, or of a round starting
+    with a marked prefix, and each player named."""
+    marks = [line.rstrip("\n").split("\t") for line in WOMEN.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rounds = {mark[1]: mark[2] for mark in marks if mark[0] == "tournament"}
+    named = {mark[1] for mark in marks if mark[0] == "player"}
+    women = set()
+    for line in (DATA / "renju-cn-2009-2019" / "source.tsv").read_text(encoding="utf-8").splitlines():
+        columns = line.split("\t")
+        if columns[0] != "game":
+            continue
+        tournament, round_name, black, white = columns[2], columns[3], columns[5], columns[6]
+        if tournament in rounds and (
+            rounds[tournament] == "*" or round_name.upper().startswith(tuple(rounds[tournament].upper().split(",")))
+        ):
+            women |= {black, white}
+        women |= {black, white} & named
+    return women
+
+
+@pytest.mark.slow
+def test_the_list_of_women_makes_the_womens_list_of_the_chinese_results(client: TestClient) -> None:
+    women = _women_by_the_sites_rule()
+    assert len(women) == 253  # as the data's README counts them over the whole file
+    cli_import_renju_cn()
+    stored = {player_id for _, _, _, rows in [_stored()] for player_id, *_ in rows}
+    first = _import(WOMEN)
+    marked = women & stored  # the file's unrated games are not stored, nor the players who play only those
+    assert f"players in the file: {len(marked)}" in first and f"players updated:     {len(marked)}" in first
+    assert "tournament not stored" in first and "player not stored" in first and "lines refused:       0" in first
+    recompute_now(client)
+    rated = {row["player_id"] for row in _rows(client, {})}
+    on_the_womens_list = {row["player_id"] for row in _rows(client, {"gender": "f"})}
+    assert on_the_womens_list == marked & rated and len(on_the_womens_list) > 100
+    assert {row["player_id"] for row in _rows(client, {"gender": "m"})} == set()  # the file tells nobody a man
+    [revision] = [r for r in client.get("/v1/players/952/revisions").json()["items"] if "gender" in r["summary"]]
+    assert revision["actor"] == "import" and client.get("/v1/players/952").json()["gender"] == "F"
+
+    before = _stored()
+    again = _import(WOMEN)
+    assert f"players unchanged:   {len(marked)}" in again and "players updated:     0" in again
+    assert _stored() == before
+
+
+def test_the_list_of_women_marks_a_womens_group_of_a_mixed_event_and_players_named(tmp_path: Path, client: TestClient) -> None:
+    body = tournament_body("MIX1")
+    for game in body["games"]:
+        game["round"] = f"W{game['round']}" if {game["black"], game["white"]} <= {"p1", "p3"} else game["round"]
+    assert client.post("/v1/tournaments", json=body, headers=AUTH).status_code == 201
+    women = tmp_path / "female.tsv"
+    women.write_text("tournament\tMIX1\tw,X\ntournament\tNOWHERE\t*\nplayer\tp4\nplayer\tnobody\n", encoding="utf-8")
+    report = _import(women)
+    assert "players in the file: 3" in report and "players updated:     3" in report
+    assert "      1  tournament not stored" in report and "      1  player not stored" in report
+    genders = {player_id: client.get(f"/v1/players/{player_id}").json()["gender"] for player_id in ("p1", "p2", "p3", "p4")}
+    assert genders == {"p1": "F", "p2": None, "p3": "F", "p4": "F"}
+    assert client.get("/v1/players/nobody").status_code == 404  # a list of women creates nobody
+
+
+def _rows(client: TestClient, params: dict) -> list[dict]:
+    """Every row of the rif-whr list with the filters, page after page."""
+    rows: list[dict] = []
+    while True:
+        page = client.get(
+            "/v1/rating-lists/rif-whr/ratings", params={"status": "all", "limit": 500, "offset": len(rows), **params}
+        )
+        assert page.status_code == 200, page.text
+        rows += page.json()["items"]
+        if len(rows) >= page.json()["total"]:
+            return rows
