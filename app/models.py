@@ -468,10 +468,13 @@ class Revision(Base):
         Index(None, "at"),
         Index(None, "actor", "at"),
         Index(None, "list_id", "at"),
+        # The latest change of what the lists show of a player, read every second by each process
+        # (app.snapshots.current_snapshots.players_edition): a few index entries, not the table.
+        Index(None, "subject", "kind", "id"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    subject: Mapped[str] = mapped_column(String(20))  # "tournament" or "rating_list"
+    subject: Mapped[str] = mapped_column(String(20))  # "tournament", "rating_list" or "player"
     subject_id: Mapped[str] = mapped_column(String(ID_LENGTH))
     number: Mapped[int] = mapped_column(Integer)  # the subject's recorded changes counted from 1
     kind: Mapped[str] = mapped_column(String(30))

@@ -60,7 +60,7 @@ from app.services import publications
 from app.services import rating_lists as service
 from app.services import what_if as what_if_service
 from app.settings import get_settings
-from app.snapshots.current_snapshots import Current
+from app.snapshots.current_snapshots import Current, players_edition
 
 # The conditional reads of a list (app.http.caching.read_validators), answered before routing too
 # (app.api.conditional): a list's page, compared with its latest publication, and a history.
@@ -252,14 +252,15 @@ def _ratings_answer(
         stale = staleness.of(rating_list) if snapshot_id is None else None
         stale_since = stale.since if stale is not None else None
         # The list as the database has it now (this process's view of it may be a second old).
-        current = Current(rating_list.current_snapshot_id, None, number, stale_since)
+        edition = players_edition(session) if snapshot_id is None else None
+        current = Current(rating_list.current_snapshot_id, None, number, stale_since, edition)
         etag, cache_control = read_validators(RATINGS_READ, current, scope, snapshot_id)
         if matches(if_none_match, etag):
             return not_modified(etag, cache_control)
         snapshot = service.get_snapshot(session, list_id, snapshot_id)
         key: tuple[object, ...] | None = None
-        if snapshot is not None:  # (as in get_ratings: the current list's key names its latest publication and mark)
-            key = ("ratings", snapshot.id, snapshot.created_at, number, stale_since, *query.values())
+        if snapshot is not None:  # (as in get_ratings: the current list's key names its publication, mark and players)
+            key = ("ratings", snapshot.id, snapshot.created_at, number, stale_since, edition, *query.values())
             if snapshot_id is not None:
                 key = ("pinned", *key)
 

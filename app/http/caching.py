@@ -56,24 +56,32 @@ def list_read(read: ListRead) -> Callable[[Endpoint], Endpoint]:
 def read_validators(read: ListRead, current: Current, scope: Scope, pinned: int | None = None) -> tuple[str, str]:
     """The one conditional decision of every list read: its ETag and Cache-Control. A pinned snapshot
     never changes; the current one's answer also changes with the latest publication (a compared
-    read) and with the list's stale mark."""
+    read), with the list's stale mark and with the players' names, countries and genders."""
     if pinned is not None:
         return reads_etag(pinned, scope), PINNED_CACHE
     publication = current.publication if read.compared else None
-    return reads_etag(current.snapshot_id, scope, publication, current.stale_since), CURRENT_CACHE
+    return reads_etag(current.snapshot_id, scope, publication, current.stale_since, current.players_edition), CURRENT_CACHE
 
 
-def reads_etag(snapshot_id: int | None, scope: Scope, publication: int | None = None, stale_since: datetime | None = None) -> str:
+def reads_etag(
+    snapshot_id: int | None,
+    scope: Scope,
+    publication: int | None = None,
+    stale_since: datetime | None = None,
+    players_edition: int | None = None,
+) -> str:
     """The ETag of a list page or a history: the snapshot it is read from, the path and the query
     as sent (the same query written another way is another ETag, and only that); for the current
     list, also its latest publication, which its rows are compared with, and since when it is stale
     (the answer says so: a list goes stale without a new snapshot, and a copy from before must not
-    be answered 304)."""
+    be answered 304), and the latest change of what it shows of its players (their names as stored now)."""
     key = f"{snapshot_id}\n{scope['path']}\n{scope['query_string'].decode('latin-1')}"
     if publication is not None:
         key += f"\npublication {publication}"
     if stale_since is not None:
         key += f"\nstale since {stale_since.isoformat()}"
+    if players_edition is not None:
+        key += f"\nplayers {players_edition}"
     return 'W/"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"'
 
 

@@ -8,7 +8,10 @@ at once after this process commits a write (a recompute, a correction, a changed
 answer is never stale after this process wrote, and at most ``REFRESH_SECONDS`` old after another
 process did (one uvicorn worker runs the recompute worker too, so by default there is no other).
 A list that goes stale (``app.recompute.staleness``) changes what its reads say without a new
-snapshot: its mark is read with the snapshot, and is part of their ETags and kept answers too.
+snapshot: its mark is read with the snapshot, and is part of their ETags and kept answers too. So is
+the latest change of what a list shows of its players (a name, a country, a gender: an officer's
+rename, change or merge, a directory import; ``players_edition``): a list page names its players as
+they are stored now.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from typing import NamedTuple
 from sqlalchemy import Engine, event, func, select
 from sqlalchemy.orm import ORMExecuteState, Session
 
-from app.models import Publication, RatingList, RatingSnapshot
+from app.models import Publication, RatingList, RatingSnapshot, Revision
 
 REFRESH_SECONDS = 1.0
 
@@ -30,12 +33,14 @@ class Current(NamedTuple):
     """A list's current snapshot: its id and creation time (together they name it for good), or
     None and None before the list's first recompute; the number of its latest publication, which
     the live list's rows are compared with (None before the first); and since when the list is stale
-    (``app.recompute.staleness``), which its reads say: a list goes stale without a new snapshot."""
+    (``app.recompute.staleness``), which its reads say: a list goes stale without a new snapshot; and
+    the latest revision that changed what a list shows of a player (``players_edition``)."""
 
     snapshot_id: int | None
     created_at: datetime | None
     publication: int | None = None
     stale_since: datetime | None = None
+    players_edition: int | None = None
 
 
 NONE = Current(None, None)
@@ -60,13 +65,15 @@ class CurrentSnapshots:
         """Read every list's current snapshot (one query; call it off the event loop)."""
         latest = select(func.max(Publication.number)).where(Publication.list_id == RatingList.id).scalar_subquery()
         query = select(
-            RatingList.id, RatingList.current_snapshot_id, RatingSnapshot.created_at, latest, RatingList.stale_since
+            RatingList.id,
+            RatingList.current_snapshot_id,
+            RatingSnapshot.created_at,
+            latest,
+            RatingList.stale_since,
+            _PLAYERS_EDITION.scalar_subquery(),
         ).outerjoin(RatingSnapshot, RatingSnapshot.id == RatingList.current_snapshot_id)
         with engine.connect() as connection:
-            current = {
-                list_id: Current(snapshot_id, created_at, publication, stale_since)
-                for list_id, snapshot_id, created_at, publication, stale_since in connection.execute(query)
-            }
+            current = {list_id: Current(*state) for list_id, *state in connection.execute(query)}
         with self._lock:
             self._engine, self._read_at, self._current = engine, time.monotonic(), current
 
@@ -76,6 +83,17 @@ class CurrentSnapshots:
 
 
 current_snapshots = CurrentSnapshots()
+
+
+def players_edition(session: Session) -> int | None:
+    """The latest revision that changed what a list shows of a player (None before the first)."""
+    return session.scalar(_PLAYERS_EDITION)
+
+
+# The revisions of a player that change what a list shows of him (app.services.revisions names them):
+# not his creation (no snapshot holds a new player) nor a dismissed review (nothing changed).
+PLAYER_SHOWN_CHANGES = ("renamed", "merged", "unmerged", "player_updated")
+_PLAYERS_EDITION = select(func.max(Revision.id)).where(Revision.subject == "player", Revision.kind.in_(PLAYER_SHOWN_CHANGES))
 
 
 # Every commit of a session that wrote something forgets what was read: listeners on the Session

@@ -31,6 +31,7 @@ from app.http.session import SessionDep
 from app.problems import Problem, problem_response
 from app.services import publications
 from app.services import rating_lists as lists_service
+from app.snapshots.current_snapshots import players_edition
 from app.web import calculators as web_calculators
 from app.web import display, i18n, pages
 
@@ -418,9 +419,19 @@ def _list_validators(
     wanted = query.snapshot if query.snapshot is not None else rating_list.current_snapshot_id
     # The current list's page says whether it is stale, which changes without a new snapshot.
     stale = rating_list.stale_since if query.snapshot is None else None
+    # ... and names its players as they are stored now.
+    players = players_edition(session) if query.snapshot is None else None
     etag = lists_service.list_etag(
         wanted,
-        {"site": SITE_VERSION, "page": kind, "list": list_id, "language": language.code, "stale": stale, **query.params()},
+        {
+            "site": SITE_VERSION,
+            "page": kind,
+            "list": list_id,
+            "language": language.code,
+            "stale": stale,
+            "players": players,
+            **query.params(),
+        },
     )
     return etag, PINNED_CACHE if query.snapshot is not None else CURRENT_CACHE
 
