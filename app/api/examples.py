@@ -1530,3 +1530,204 @@ GET_PLAYER_CHANGES = _example(
     "His 2017 tournament T0017 was corrected in between (its country added: no rating moved, so the past "
     "read again is the same to a billionth of a point); his one playing day since 2017, in T0015, is the step.",
 )
+
+PREDICT = _example(
+    "Two players of the Chinese file on the WHR list (a=952&b=1219)",
+    {
+        "list_id": "rif-whr",
+        "system": "rif-whr",
+        "snapshot_id": 1,
+        "list_date": "2026-12-02",
+        "stale_since": None,
+        "a": {"player_id": "952", "rating": 2522.4779600470783, "deviation": 230.86604381167254},
+        "b": {"player_id": "1219", "rating": 2404.5880058278103, "deviation": 229.68695260141408},
+        "a_beats_b": 0.663432664331334,
+        "rule": "RIF 2021 #1-#7",
+        "a_above_b": 0.6413246671060511,
+    },
+    "Qingqing Wang (952) against 1219 on the list's current ratings: 0.66 to win a game by the Bradley-Terry model of "
+    "RIF 2021 #1-#7, 0.64 to stand above her on the list (their deviations are wide: five years and more since "
+    "their last games).",
+)
+GET_HEAD_TO_HEAD = _example(
+    "Two players of the Chinese file who met eight times (952 and 1219)",
+    {
+        "a": "952",
+        "b": "1219",
+        "a_name": None,
+        "b_name": None,
+        "score": {"a": 6.5, "b": 1.5, "games": 8},
+        "games": [
+            {
+                "date": "2012-10-06",
+                "tournament_id": "T0042",
+                "tournament_name": "Chinese National Championship 2012, Women Group",
+                "round": "6",
+                "black": "1219",
+                "result": "win",
+                "result_as_submitted": "W",
+                "played": True,
+                "predictions": [
+                    {
+                        "list_id": "rif-whr",
+                        "system": "rif-whr",
+                        "as_of": "2012-10-05",
+                        "a_rating": 2538.7165513447726,
+                        "b_rating": 2091.2216579096207,
+                        "a_beats_b": 0.9293001074466026,
+                        "rule": "RIF 2021 #1-#7",
+                    }
+                ],
+            },
+            {
+                "date": "2013-06-12",
+                "tournament_id": "T0040",
+                "tournament_name": "Chinese National Open Tournament 2013, Women Group",
+                "round": "7",
+                "black": "1219",
+                "result": "win",
+                "result_as_submitted": "W",
+                "played": True,
+                "predictions": [
+                    {
+                        "list_id": "rif-whr",
+                        "system": "rif-whr",
+                        "as_of": "2013-06-11",
+                        "a_rating": 2548.594715542429,
+                        "b_rating": 2191.036796569341,
+                        "a_beats_b": 0.8867804758400967,
+                        "rule": "RIF 2021 #1-#7",
+                    }
+                ],
+            },
+            {
+                "date": "2013-10-05",
+                "tournament_id": "T0036",
+                "tournament_name": "Chinese National Championship 2013, Women Group",
+                "round": "6",
+                "black": "952",
+                "result": "win",
+                "result_as_submitted": "B",
+                "played": True,
+                "predictions": [
+                    {
+                        "list_id": "rif-whr",
+                        "system": "rif-whr",
+                        "as_of": "2013-10-04",
+                        "a_rating": 2556.9352401155493,
+                        "b_rating": 2229.4684017729755,
+                        "a_beats_b": 0.8681901782973704,
+                        "rule": "RIF 2021 #1-#7",
+                    }
+                ],
+            },
+            {
+                "date": "2013-10-06",
+                "tournament_id": "T0038",
+                "tournament_name": "Chinese National Championship 2013, Women Group Final",
+                "round": "3",
+                "black": "952",
+                "result": "win",
+                "result_as_submitted": "B",
+                "played": True,
+                "predictions": [
+                    {
+                        "list_id": "rif-whr",
+                        "system": "rif-whr",
+                        "as_of": "2013-10-05",
+                        "a_rating": 2553.9829871860384,
+                        "b_rating": 2249.2928512638473,
+                        "a_beats_b": 0.8524487368435483,
+                        "rule": "RIF 2021 #1-#7",
+                    }
+                ],
+            },
+            {
+                "date": "2014-10-06",
+                "tournament_id": "T0030",
+                "tournament_name": "Chinese National Championship 2014, Women Group",
+                "round": "5",
+                "black": "1219",
+                "result": "win",
+                "result_as_submitted": "W",
+                "played": True,
+                "predictions": [
+                    {
+                        "list_id": "rif-whr",
+                        "system": "rif-whr",
+                        "as_of": "2014-10-05",
+                        "a_rating": 2526.5135804859865,
+                        "b_rating": 2249.462038238488,
+                        "a_beats_b": 0.8312955300650033,
+                        "rule": "RIF 2021 #1-#7",
+                    }
+                ],
+            },
+            {
+                "date": "2015-09-20",
+                "tournament_id": "T0025",
+                "tournament_name": "3rd National Mind Sports Games of China, Women Group A",
+                "round": "7",
+                "black": "1219",
+                "result": "draw",
+                "result_as_submitted": "D",
+                "played": True,
+                "predictions": [
+                    {
+                        "list_id": "rif-whr",
+                        "system": "rif-whr",
+                        "as_of": "2015-09-19",
+                        "a_rating": 2496.292019742489,
+                        "b_rating": 2296.5982152911897,
+                        "a_beats_b": 0.7594250486876982,
+                        "rule": "RIF 2021 #1-#7",
+                    }
+                ],
+            },
+            {
+                "date": "2015-09-22",
+                "tournament_id": "T0027",
+                "tournament_name": "3rd National Mind Sports Games of China, Women Group Final",
+                "round": "2",
+                "black": "952",
+                "result": "win",
+                "result_as_submitted": "B",
+                "played": True,
+                "predictions": [
+                    {
+                        "list_id": "rif-whr",
+                        "system": "rif-whr",
+                        "as_of": "2015-09-21",
+                        "a_rating": 2503.0198860492087,
+                        "b_rating": 2344.0491321149834,
+                        "a_beats_b": 0.7140445284956802,
+                        "rule": "RIF 2021 #1-#7",
+                    }
+                ],
+            },
+            {
+                "date": "2017-10-03",
+                "tournament_id": "T0004",
+                "tournament_name": "Chinese National Championship 2017, Women Group",
+                "round": "5",
+                "black": "952",
+                "result": "loss",
+                "result_as_submitted": "W",
+                "played": True,
+                "predictions": [
+                    {
+                        "list_id": "rif-whr",
+                        "system": "rif-whr",
+                        "as_of": "2017-10-02",
+                        "a_rating": 2503.047156590815,
+                        "b_rating": 2344.204090004753,
+                        "a_beats_b": 0.7138944233486906,
+                        "rule": "RIF 2021 #1-#7",
+                    }
+                ],
+            },
+        ],
+    },  # fmt: skip
+    "Each game with what the WHR list (the one list recomputed here) predicted of it from both players' history "
+    "as of the day before.",
+)

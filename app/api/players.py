@@ -1,11 +1,13 @@
+import hashlib
 from typing import Annotated
 
-from fastapi import APIRouter, BackgroundTasks, Body, Depends, Query, Response, status
+from fastapi import APIRouter, BackgroundTasks, Body, Depends, Path, Query, Response, status
 
 from app.api import examples
-from app.api.deps import Limit, Officer, Offset, Organiser, PlayerIdPath
+from app.api.deps import IfNoneMatch, Limit, Officer, Offset, Organiser, PlayerIdPath
 from app.api.examples import responses
-from app.http.headers import LOCATION
+from app.http.caching import CURRENT_CACHE, matches, not_modified
+from app.http.headers import CACHED_READ, LOCATION, NOT_MODIFIED
 from app.http.session import SessionDep
 from app.models import Player
 from app.recompute.jobs import wake_worker
@@ -23,10 +25,11 @@ from app.schemas.players import (
     PlayerReviewRead,
     QueuedPlayerReview,
 )
+from app.schemas.predictions import HeadToHead
 from app.schemas.rating_changes import READING_PATTERN, PlayerChanges
 from app.schemas.revisions import RevisionRead
 from app.security import authorise_player_change
-from app.services import player_merge, player_reviews, rating_changes, revisions
+from app.services import player_merge, player_reviews, predictions, rating_changes, revisions
 from app.services import players as service
 from app.services.player_reviews import Queued
 from app.settings import Settings, get_settings
@@ -315,3 +318,34 @@ def get_player_changes(
     snapshot); a player without a rating in either reading a 404 at `path:player_id`; `from` after
     `to` (its day or its snapshot) a 422 at `query:from`."""
     return PlayerChanges.model_validate(rating_changes.explain(session, player_id, list_id, earlier, later))
+
+
+@router.get(
+    "/{player_id}/head-to-head/{opponent_id}",
+    operation_id="get_head_to_head",
+    response_model=HeadToHead,
+    responses={**responses(examples.GET_HEAD_TO_HEAD, headers=CACHED_READ), **NOT_MODIFIED},
+)
+def get_head_to_head(
+    player_id: PlayerIdPath,
+    opponent_id: Annotated[Identifier, Path(description="His opponent's id (not the player's own)")],
+    session: SessionDep,
+    if_none_match: IfNoneMatch = None,
+) -> Response:
+    """Read two players' games against each other
+
+    Every stored game between the player (`a`) and his opponent (`b`), oldest first: its date,
+    tournament (id and name), round, who had black and the result from a's side; the score of the
+    played games (a's points, b's points, games); and, for each played game and each list whose
+    current snapshot rated its tournament for both, what the list predicted then: P(a beats b) by the
+    list's own expected-score rule (as `GET /v1/rating-lists/{list_id}/predict` computes it) from both
+    players' ratings in the list's history (`GET /v1/players/{player_id}/history`) as of the day
+    before the game, null when either had no rating yet. A walkover is listed, not scored.
+
+    A player who does not exist is a 404 naming him. The answer carries an `ETag` (of its content)
+    and `Cache-Control`: sent back in `If-None-Match`, an unchanged answer is a 304 without a body."""
+    answer = HeadToHead.model_validate(predictions.head_to_head(session, player_id, opponent_id)).model_dump_json().encode()
+    etag = 'W/"' + hashlib.sha256(answer).hexdigest()[:32] + '"'
+    if matches(if_none_match, etag):
+        return not_modified(etag, CURRENT_CACHE)
+    return Response(answer, media_type="application/json", headers={"ETag": etag, "Cache-Control": CURRENT_CACHE})

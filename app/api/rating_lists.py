@@ -36,6 +36,7 @@ from app.recompute import jobs, staleness
 from app.recompute.jobs import wake_worker
 from app.schemas.common import MAX_DATABASE_ID, CountryCode, Date, Identifier, Page
 from app.schemas.jobs import JobAccepted
+from app.schemas.predictions import Prediction
 from app.schemas.rating_lists import (
     GENDER_FILTER_DESCRIPTION,
     GenderFilter,
@@ -56,7 +57,7 @@ from app.schemas.rating_lists import (
     WhatIfRead,
 )
 from app.schemas.tournaments import TournamentIn
-from app.services import publications
+from app.services import predictions, publications
 from app.services import rating_lists as service
 from app.services import what_if as what_if_service
 from app.settings import get_settings
@@ -66,6 +67,7 @@ from app.snapshots.current_snapshots import Current, players_edition
 # (app.api.conditional): a list's page, compared with its latest publication, and a history.
 RATINGS_READ = ListRead(path_param="list_id", compared=True)
 HISTORY_READ = ListRead(query_param="list")
+PREDICT_READ = ListRead(path_param="list_id")
 
 # (what-if takes a tournament body: its 422 names the unknown players with the schema's errors)
 router = APIRouter(tags=["rating lists"], route_class=ReferencesCheckedRoute)
@@ -509,4 +511,67 @@ def _history_answer(player_id: str, list_id: str, scope: Scope, if_none_match: s
             return PlayerHistory.model_validate(answer).model_dump_json().encode()
 
         body = response_cache.responses.kept_or_built(key, history)
+    return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": cache_control})
+
+
+@router.get(
+    "/v1/rating-lists/{list_id}/predict",
+    operation_id="predict",
+    response_model=Prediction,
+    responses={**responses(examples.PREDICT, headers=CACHED_READ), **NOT_MODIFIED},
+)
+@list_read(PREDICT_READ)
+async def predict(
+    list_id: ListIdPath,
+    request: Request,
+    a: Annotated[Identifier, Query(description="The player whose chances are answered (his id)")],
+    b: Annotated[Identifier, Query(description="His opponent (an id; not `a`)")],
+    if_none_match: IfNoneMatch = None,
+) -> Response:
+    """Who is favoured between two players
+
+    P(a beats b) on the list's current ratings (its current snapshot, as of its list date), by the
+    list's own expected-score rule, cited in `rule`: WHR's Bradley-Terry model on the natural ratings
+    (RIF 2021 #1-#7), the historical Elo list's 1/(1 + 2^(dR/120)) (RIF 1995 #7, GA 1997 #8), the
+    Rivne Go rating's SE of an even game (004 (1)-(4)), the expectation the Estonian table implies
+    (ERU 4.9), the Olufsen shogi formula (001 (1)). A draw counts half: it is a's expected score.
+
+    For a list whose ratings carry a deviation (WHR), `a_above_b` is P(a stands above b on the list)
+    from both ratings and deviations, by a normal approximation: Φ((Ra − Rb)/sqrt(σa² + σb²)) on the
+    list's scale, the two ratings independent. The other systems' ratings have no deviation, and
+    `a_above_b` is null. Both players' ratings (and deviations) used are in the answer, with the
+    list's date.
+
+    A player who does not exist, or is not on the list (no line in its current snapshot), is a 404
+    naming him (`query:a` or `query:b`); `b` equal to `a` is a 422. Cached like the list's ratings:
+    `ETag`, and a 304 for `If-None-Match`."""
+    current = await current_snapshot(list_id)
+    if current is not None:
+        etag, cache_control = read_validators(PREDICT_READ, current, request.scope)
+        if matches(if_none_match, etag):
+            return not_modified(etag, cache_control)
+        body = response_cache.responses.get(("predict", current.snapshot_id, current.created_at, current.stale_since, a, b))
+        if body is not None:
+            return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": cache_control})
+    return await run_in_threadpool(_prediction_answer, list_id, a, b, request.scope, if_none_match)
+
+
+def _prediction_answer(list_id: str, a: str, b: str, scope: Scope, if_none_match: str | None) -> Response:
+    with db.session_scope() as session:
+        rating_list = service.get_rating_list(session, list_id)
+        stale = staleness.of(rating_list)
+        stale_since = stale.since if stale is not None else None
+        etag, cache_control = read_validators(
+            PREDICT_READ, Current(rating_list.current_snapshot_id, None, None, stale_since), scope
+        )
+        if matches(if_none_match, etag):
+            return not_modified(etag, cache_control)
+        snapshot = service.get_snapshot(session, list_id, None)
+        # (as in predict)
+        key = ("predict", snapshot.id, snapshot.created_at, stale_since, a, b) if snapshot else None
+
+        def answer() -> bytes:
+            return Prediction.model_validate(predictions.predict(session, list_id, a, b)).model_dump_json().encode()
+
+        body = response_cache.responses.kept_or_built(key, answer)
     return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": cache_control})

@@ -9,6 +9,10 @@ a date is answered from the stored points: the service finds each player's last 
 the date (and his next one after it) and hands them to the system's ``standings_on`` as columns
 (``HeldPoints``), which answers what every player stood at as columns too (``Standings``).
 
+What the rules expect of one game between two players at their ratings is the system's
+``expected_score`` (an ``Expectation``: the score and the rule cited), which the predictions read
+(``GET /v1/rating-lists/{list_id}/predict``, a head-to-head's games).
+
 Adding a system is one folder, one line in the registry and one migration; nothing else in ``app/``
 changes. The Estonian system, ``app/rating/eru/``, is the worked example (its README.md lists each
 file):
@@ -91,6 +95,8 @@ __all__ = [
     "CodedColumn",
     "Entry",
     "EntryColumns",
+    "Expectation",
+    "above_probability",
     "GameColumns",
     "HeldPoints",
     "PointArrays",
@@ -551,6 +557,32 @@ def object_column(values: Sequence[Any]) -> np.ndarray:
     return out
 
 
+# --- what the rules expect of one game ------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Expectation:
+    """What a system's rules expect of one game between two players at their ratings: ``score`` is the
+    first player's expected score (his probability of winning, a draw counting half), by the rule
+    ``rule`` cites as the system's code cites its paragraphs ("RIF 1995 #7", "004 (1)-(4)")."""
+
+    score: float
+    rule: str
+
+
+def above_probability(rating: float, deviation: float, opponent_rating: float, opponent_deviation: float) -> float:
+    """P(A's rating is above B's) for a system whose ratings carry a deviation (``has_deviation``), each
+    rating taken as normal about its value with its deviation as the standard error, the two
+    independent (for WHR the normal approximation of the fit's posterior, # RIF 2021 #7,
+    INTERPRETATIONS 3.3): Φ((RA − RB)/sqrt(σA² + σB²)) on the rating's scale. Without any deviation
+    the higher rating is above for certain, equal ones even."""
+    spread = math.hypot(deviation, opponent_deviation)
+    difference = rating - opponent_rating
+    if spread == 0:
+        return 0.5 if difference == 0 else float(difference > 0)
+    return 0.5 * math.erfc(-difference / (spread * math.sqrt(2.0)))
+
+
 # --- the system itself -----------------------------------------------------------------------------
 
 
@@ -585,6 +617,13 @@ class RatingSystem(Generic[ParamsT, SeedT]):
     # The document's fields are also taken at the tournament's top level and read back there, where
     # the contract had them before they moved into ``conditions`` (the Estonian system's).
     flat_conditions: bool = False
+    # expected_score(rating, opponent_rating, day, params) -> Expectation: the first player's expected
+    # score against the second at these ratings on ``day``, by the system's own rule (its formula or
+    # table, cited); None for a system whose rules give no expectation of one game.
+    expected_score: Callable[[float, float, date, ParamsT], Expectation] | None = None
+    # Whether its ratings carry a deviation (a standard error on the rating's scale): then the chance
+    # that one player stands above another is read from both (app/services/predictions.py).
+    has_deviation: bool = False
 
     def params(self, stored: dict[str, Any] | None) -> ParamsT:
         """The list's (or a snapshot's) stored parameters, validated, with the model's defaults for what

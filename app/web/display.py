@@ -59,6 +59,11 @@ def player_path(player_id: str) -> str:
     return f"/players/{path_part(player_id)}"
 
 
+def versus_path(player_id: str, opponent_id: str) -> str:
+    """The page of two players' games against each other."""
+    return f"{player_path(player_id)}/vs/{quote(opponent_id, safe='')}"
+
+
 def tournament_path(tournament_id: str) -> str:
     return f"/tournaments/{path_part(tournament_id)}"
 

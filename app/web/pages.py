@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from html import escape as _escape
 from typing import Any, get_args
 
+from babel.numbers import format_percent
 from markupsafe import Markup
 from sqlalchemy.orm import Session
 
@@ -27,7 +28,7 @@ from app.schemas.common import EARLIEST_DATE, ID_MAX_LENGTH, ID_PATTERN, ID_RULE
 from app.schemas.conditions import conditioned_systems, whole_documents
 from app.schemas.rating_lists import RatingRowRead
 from app.schemas.tournaments import Category, TournamentDetails
-from app.services import player_record, players, publications, revisions, tournament_reads
+from app.services import player_record, players, predictions, publications, revisions, tournament_reads
 from app.services import rating_lists as lists_service
 from app.snapshots import snapshot_facts
 from app.web import display, i18n
@@ -696,10 +697,14 @@ def tournament_rows_html(section: PlayerList, player_id: str, language: i18n.Lan
     return Markup("\n".join(lines))
 
 
-def game_rows_html(games: list[player_record.PlayedGame], opponents: Mapping[str, str], language: i18n.Language) -> Markup:
-    """The rows of a page of his games, built here for the same reason (a hundred rows of six cells)."""
+def game_rows_html(
+    games: list[player_record.PlayedGame], opponents: Mapping[str, str], language: i18n.Language, player_id: str
+) -> Markup:
+    """The rows of a page of his games, built here for the same reason (a hundred rows of six cells);
+    in the last cell, a link to the games against each other (``head_to_head_page``)."""
     gettext = i18n.translations(language.code).gettext
     words = {key: _escape(gettext(label)) for key, label in (OUTCOME_LABELS | COLOUR_LABELS).items()}
+    versus = _escape(gettext("head to head"))
     not_played = " (" + _escape(gettext("not played")) + ")"
     handicap_stones = gettext("handicap %(stones)s")
     lines = []
@@ -711,9 +716,50 @@ def game_rows_html(games: list[player_record.PlayedGame], opponents: Mapping[str
             f"<td>{words[g.colour]}{handicap}</td>"
             f"<td>{_escape(i18n.shown_date(g.date, language.locale))}</td>"
             f'<td><a href="{_escape(display.tournament_path(g.tournament_id))}">{_escape(g.tournament_name)}</a></td>'
-            f"<td>{_escape(g.round or '')}</td></tr>"
+            f"<td>{_escape(g.round or '')}</td>"
+            f'<td><a class="versus" href="{_escape(display.versus_path(player_id, g.opponent_id))}">{versus}</a></td></tr>'
         )
     return Markup("\n".join(lines))
+
+
+@dataclass(frozen=True)
+class VersusPrediction:
+    list_name: str
+    list_id: str
+    a_rating: str
+    b_rating: str
+    chance: str  # a's chance as a percentage, or "" when the list held no rating of one of them
+
+
+def head_to_head_page(session: Session, player_id: str, opponent_id: str, language: i18n.Language) -> dict[str, Any]:
+    """Two players' games against each other, the score, and what each list that rated a game
+    predicted of it the day before (``app.services.predictions.head_to_head``)."""
+    answer = predictions.head_to_head(session, player_id, opponent_id)
+    natives = native_names(session, [player_id, opponent_id], language)
+    names = {
+        pid: i18n.shown_name(answer[f"{side}_name"] or pid, natives.get(pid), language)
+        for side, pid in (("a", player_id), ("b", opponent_id))
+    }
+    list_names = {rating_list.id: rating_list.name for rating_list in lists_service.list_rating_lists(session)}
+    games = [
+        {
+            **game,
+            "outcome": OUTCOME_LABELS[{"win": "won", "loss": "lost", "draw": "drawn"}[game["result"]]],
+            "colour": COLOUR_LABELS["black" if game["black"] == player_id else "white"],
+            "shown_predictions": [
+                VersusPrediction(
+                    list_names.get(p["list_id"], p["list_id"]),
+                    p["list_id"],
+                    display.number(p["a_rating"]),
+                    display.number(p["b_rating"]),
+                    format_percent(p["a_beats_b"], locale=language.locale) if p["a_beats_b"] is not None else "",
+                )
+                for p in game["predictions"]
+            ],
+        }
+        for game in reversed(answer["games"])  # the latest first, as his games are listed
+    ]
+    return {"a": player_id, "b": opponent_id, "names": names, "tally": answer["score"], "games": games}
 
 
 def _since(session: Session, list_id: str, standing: player_record.ListStanding | None) -> Since | None:

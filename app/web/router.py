@@ -116,7 +116,7 @@ def _environment(language: i18n.Language) -> Environment:
         language=language,
         rows_html=lambda columns, rows, anchors=True: pages.rows_html(columns, rows, language, anchors=anchors),
         tournament_rows_html=lambda section, player_id: pages.tournament_rows_html(section, player_id, language),
-        game_rows_html=lambda games, opponents: pages.game_rows_html(games, opponents, language),
+        game_rows_html=lambda games, opponents, player_id: pages.game_rows_html(games, opponents, language, player_id),
         crosstable_rows_html=pages.crosstable_rows_html,
         change_rows_html=lambda changes, names: pages.change_rows_html(changes, names, language),
         status_word=lambda status: pages.shown_status(status, translations.gettext),
@@ -320,6 +320,19 @@ def player(player_id: str, request: Request, session: SessionDep) -> Response:
             display.with_query(display.player_path(merged_into), page=page if page != 1 else None), status_code=307
         )
     return _page(request, language, "player.html", lambda: pages.player_page(session, player_id, language, page))
+
+
+@router.get("/players/{player_id}/vs/{opponent_id}")
+def head_to_head(player_id: str, opponent_id: str, request: Request, session: SessionDep) -> Response:
+    language = reader_language(request)
+    try:
+        pages.check_id("player_id", player_id)
+        pages.check_id("opponent_id", opponent_id)
+    except Problem as problem:
+        return _error(request, problem)
+    return _page(
+        request, language, "head_to_head.html", lambda: pages.head_to_head_page(session, player_id, opponent_id, language)
+    )
 
 
 @router.get("/tournaments")

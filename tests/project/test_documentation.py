@@ -286,6 +286,8 @@ def real_data_scenario(client) -> dict[str, dict[str, Any]]:  # type: ignore[no-
     snapshots = call("list_snapshots", "GET", "/v1/rating-lists/rif-whr/snapshots")
     call("get_snapshot", "GET", f"/v1/rating-lists/rif-whr/snapshots/{snapshots['items'][0]['id']}")
     call("get_player_history", "GET", "/v1/players/503/history", params={"list": "rif-whr"})
+    call("predict", "GET", "/v1/rating-lists/rif-whr/predict", params={"a": "952", "b": "1219"})
+    call("get_head_to_head", "GET", "/v1/players/952/head-to-head/1219")
     call("list_tournaments", "GET", "/v1/tournaments", params={"year": 2017, "limit": 3})
     call("get_tournament", "GET", "/v1/tournaments/T0017")
     call("search_players", "GET", "/v1/players", params={"q": "wang", "limit": 3})

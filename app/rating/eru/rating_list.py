@@ -37,6 +37,7 @@ from app.rating.eru import rules as eru
 from app.rating.system import (
     Change,
     Entry,
+    Expectation,
     Point,
     RatingSystem,
     Replay,
@@ -206,7 +207,13 @@ SYSTEM = RatingSystem[EruListParams, EruSeed](
     "/v1/calc/eru/tournament answers them",
     conditions_model=EruTournamentConditions,
     flat_conditions=True,  # the tournament's own fields until decision 112
+    expected_score=lambda rating, opponent_rating, day, params: eru_expected_score(rating, opponent_rating),
 )
+
+
+def eru_expected_score(rating: float, opponent_rating: float) -> Expectation:
+    """The expectation the ERU 4.9 table implies between two Estonian ratings (whole numbers)."""
+    return Expectation(float(eru.table_expectancy(round(rating), round(opponent_rating))), "ERU 4.9")
 
 
 # --- one tournament -------------------------------------------------------------------------------

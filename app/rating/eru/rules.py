@@ -37,6 +37,7 @@ __all__ = [
     "PlayerResult",
     "RatingGame",
     "RATING_TABLE",
+    "table_expectancy",
     "SYSTEM",
     "RIF_OFFICIAL_OPENING_RULES",
     "conditions_of_tournament",
@@ -500,6 +501,16 @@ def rating_table_row(difference: int) -> tuple[int, int]:
         raise ValueError("a rating difference is not negative")
     _, draw, win = RATING_TABLE[bisect_right([row[0] for row in RATING_TABLE], difference) - 1]
     return draw, win
+
+
+def table_expectancy(rating: int, opponent_rating: int) -> Fraction:
+    """The player's expected score against the opponent that the table implies (ERU 4.9,
+    INTERPRETATIONS 4.9): its changes are 32 × (score − expectation), so the lower-rated player's draw
+    value d at the difference is 32 × (1/2 − We), his We = 1/2 − d/32 (0 from a difference of 725 on),
+    and the higher-rated player's is 1 − We. Equal ratings expect 1/2 each."""
+    draw, _ = rating_table_row(abs(rating - opponent_rating))
+    lower = DRAW - Fraction(draw, WIN_CHANGE_TOTAL)
+    return lower if rating <= opponent_rating else WIN - lower
 
 
 def game_rating_change(rating: int, opponent_rating: int, score: Fraction) -> int:

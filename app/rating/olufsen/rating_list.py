@@ -26,6 +26,7 @@ from app.rating.olufsen.calculator_models import OlufsenPlayerIn, RecordedResult
 from app.rating.system import (
     Change,
     Entry,
+    Expectation,
     Point,
     RatingSystem,
     Replay,
@@ -190,7 +191,14 @@ SYSTEM = RatingSystem[OlufsenListParams, OlufsenSeed](
     "bonus_threshold T = 20 + 3n and change_with_uncapped_bonus of (11), promotions, and games (each game's "
     "opponent, score, or, k, expected, d, the (10) factor, the (9) factor 18/n and its change), as POST "
     "/v1/calc/olufsen/tournament answers them",
+    expected_score=lambda rating, opponent_rating, day, params: olufsen_expected_score(rating, opponent_rating),
 )
+
+
+def olufsen_expected_score(rating: float, opponent_rating: float) -> Expectation:
+    """001 (1): 1/(1 + 10^((or − tr)/400)) (the FESA option's floor of 400 is on the opponent of a
+    rated change, INTERPRETATIONS 2.17, not on an expectation between two ratings)."""
+    return Expectation(olufsen.expected_score(rating, opponent_rating), "001 (1)")
 
 
 # --- the pieces -----------------------------------------------------------------------------------

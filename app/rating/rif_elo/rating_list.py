@@ -18,6 +18,7 @@ from app.rating.system import (
     NO_DAY,
     Change,
     Entry,
+    Expectation,
     HeldPoints,
     Point,
     RatingSystem,
@@ -137,7 +138,15 @@ SYSTEM = RatingSystem[EloListParams, EloSeed](
     calculators=calculator.ENDPOINTS,
     rule_sets=("rif-1995", "rif-1997"),
     change_details="R0 (a new player's start rating under the 1995 rules)",
+    expected_score=lambda rating, opponent_rating, day, params: elo_expected_score(rating, opponent_rating, day, params),
 )
+
+
+def elo_expected_score(rating: float, opponent_rating: float, day: dt.date, params: EloListParams) -> Expectation:
+    """We = 1/(1 + 2^(dR/120)) of the rule set in force on ``day``: the 1995 text's #7 before the
+    list's switch to the 1997 rules, GA 1997 #8 from it on (the same formula, each text's own)."""
+    rule = "RIF 1995 #7" if day < params.switch_to_1997 else "GA 1997 #8"
+    return Expectation(rif_elo.win_expectancy(rating, opponent_rating), rule)
 
 
 def _one_per_day(points: list[Point]) -> list[Point]:

@@ -23,6 +23,7 @@ from app.rating.rivne import rules as rivne
 from app.rating.system import (
     Change,
     Entry,
+    Expectation,
     Point,
     RatingSystem,
     Replay,
@@ -103,7 +104,13 @@ SYSTEM = RatingSystem[RivneListParams, RivneSeed](
     "index in the tournament's games), opponent, colour, player_A, R, start_rating, Rc, correction, delta_R, a, SE, "
     "K1, K2, Kf, Kd, bonus, table_III, change) and passes (each anomaly pass: number, start_rating, rating_after, "
     "games_played, limit ΔRmax of (8), extra_points, anomalous)",
+    expected_score=lambda rating, opponent_rating, day, params: rivne_expected_score(rating, opponent_rating),
 )
+
+
+def rivne_expected_score(rating: float, opponent_rating: float) -> Expectation:
+    """SE of an even game between the two ratings (004 (1)-(4))."""
+    return Expectation(rivne.even_game_expectancy(rating, opponent_rating), "004 (1)-(4)")
 
 
 # --- one tournament --------------------------------------------------------------------------------

@@ -36,6 +36,7 @@ __all__ = [
     "anomaly_limit",
     "bonus_K2",
     "development_K1",
+    "even_game_expectancy",
     "handicap_factor_Kf",
     "rank_difference",
     "rank_index",
@@ -275,6 +276,16 @@ def win_expectancy(start_lower: float, start_higher: float, current_lower: float
     SE(B) = 1 − SE(A) is (3)."""
     delta_R = start_higher - start_lower  # (1)
     return 1.0 / (math.exp(delta_R / scale_a(current_lower)) + 1.0)  # (2)
+
+
+def even_game_expectancy(rating: float, opponent_rating: float) -> float:
+    """SE of the first player in an even game (no handicap) between two players who hold these ratings
+    at its start: (1) ΔR = RB − RA between the lower-rated A and B, each on the one scale of ratings
+    below 100 (004 below 100, INTERPRETATIONS 5.8), (2) SE(A) = 1/(e^(ΔR/a) + 1) with (4) a of A's
+    rating, (3) SE(B) = 1 − SE(A). At equal ratings both expect 1/2."""
+    lower, higher = (rating, opponent_rating) if rating <= opponent_rating else (opponent_rating, rating)
+    se_lower = 1.0 / (math.exp((_one_scale(higher) - _one_scale(lower)) / scale_a(lower)) + 1.0)  # (1), (2), (4)
+    return se_lower if rating <= opponent_rating else 1.0 - se_lower  # (3)
 
 
 def scale_a(current_lower: float) -> float:

@@ -42,6 +42,7 @@ __all__ = [
     "ratings_on",
     "status_on",
     "statuses_on",
+    "win_probability",
 ]
 
 ESTABLISHED_GAMES = 10  # RIF 2021 #10: "at least 10 rated games"
@@ -202,6 +203,20 @@ def _validate_params(params: WhrParams, tolerance: float) -> None:
         raise ValueError("virtual_rating and start_rating must be finite")
     if not (tolerance > 0):
         raise ValueError(f"tolerance must be positive, got {tolerance!r}")
+
+
+# ---------------------------------------------------------------------------------------------
+# One game's expectation
+
+
+def win_probability(rating: float, opponent_rating: float) -> float:
+    """P(A beats B) of the model (# RIF 2021 #1-#7, INTERPRETATIONS 3.1): Bradley-Terry on the natural
+    ratings r = R ln(10)/400, 1/(1 + e^(rB - rA)) = 1/(1 + 10^((RB - RA)/400)); a draw counts half.
+    Evaluated on the weaker side, as the solver's sigmoid, so that P(A, B) + P(B, A) == 1 exactly."""
+    d = (rating - opponent_rating) * NATURAL_PER_ELO
+    if d <= 0:
+        return 1.0 / (1.0 + math.exp(-d))
+    return 1.0 - 1.0 / (1.0 + math.exp(d))
 
 
 # ---------------------------------------------------------------------------------------------

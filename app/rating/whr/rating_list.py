@@ -17,6 +17,7 @@ from app.rating.system import (
     ChangeColumns,
     CodedColumn,
     EntryColumns,
+    Expectation,
     GameColumns,
     HeldPoints,
     PointColumns,
@@ -124,7 +125,14 @@ SYSTEM = RatingSystem[WhrListParams, BaseModel](
     columnar=True,
     calculators=calculator.ENDPOINTS,
     change_details="deviation_after, day_after (the day of the rating after)",
+    expected_score=lambda rating, opponent_rating, day, params: whr_expected_score(rating, opponent_rating),
+    has_deviation=True,
 )
+
+
+def whr_expected_score(rating: float, opponent_rating: float) -> Expectation:
+    """The model's P(A beats B): Bradley-Terry on the natural ratings (# RIF 2021 #1-#7)."""
+    return Expectation(whr.win_probability(rating, opponent_rating), "RIF 2021 #1-#7")
 
 
 # --- the pieces -----------------------------------------------------------------------------------
