@@ -355,6 +355,18 @@ def _reads(
         "tournament web page": [f"/tournaments/{tournament}" for tournament in tournaments[other : other + count]],
         "search (API)": [f"/v1/players?q=Last{1000 + other + i}" for i in range(count)],
         "search (website)": [f"/players?q=First{2000 + other + i}" for i in range(count)],
+        # Issue 46: who is favoured between two players of the list, and their meetings (neighbours on
+        # the list: players of one strength meet most).
+        "who is favoured (predict)": [
+            f"/v1/rating-lists/rif-whr/predict?a={players[200 + other + 2 * i]}&b={players[201 + other + 2 * i]}"
+            for i in range(count)
+        ],
+        "head-to-head (API)": [
+            f"/v1/players/{players[300 + other + 2 * i]}/head-to-head/{players[301 + other + 2 * i]}" for i in range(count)
+        ],
+        "head-to-head web page": [
+            f"/players/{players[400 + other + 2 * i]}/vs/{players[401 + other + 2 * i]}" for i in range(count)
+        ],
     }
     prefix = label or ("after a restart" if after_restart else "uncached")
     rows: list[tuple[str, str, str, bool | None]] = []
