@@ -35,17 +35,26 @@ def make_engine(url: str) -> Engine:
         database = url.split("///", 1)[-1]
         if database and database != ":memory:":
             Path(database).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_TIMEOUT_SECONDS})
         event.listen(engine, "connect", _sqlite_pragmas)
         event.listen(engine, "checkin", _restore_automatic_checkpoints)
         return engine
     return create_engine(url, pool_pre_ping=True)
 
 
+SQLITE_BUSY_TIMEOUT_SECONDS = 30
+# What the write-ahead log's file is cut back to whenever the log starts over (after a checkpoint
+# that copied all of it, once no reader reads it): without a limit the file keeps the size of its
+# largest run between checkpoints for good (335 MB in issue 48's soak). A RIF-sized recompute
+# writes 5-10 MB to it, the large history's 100-200 MB (docs/decisions.md 111).
+SQLITE_JOURNAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024
+
+
 def _sqlite_pragmas(dbapi_connection: DBAPIConnection, _record: ConnectionPoolEntry) -> None:
     cursor = dbapi_connection.cursor()
     # WAL lets readers keep reading the previous snapshot while a recompute writes the next one.
     cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute(f"PRAGMA journal_size_limit={SQLITE_JOURNAL_SIZE_LIMIT_BYTES}")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute(f"PRAGMA mmap_size={performance.SQLITE_MMAP_BYTES}")  # (app/performance.py says why)
@@ -75,18 +84,27 @@ def _restore_automatic_checkpoints(dbapi_connection: DBAPIConnection | None, rec
         cursor.close()
 
 
-def checkpoint(engine: Engine, *, truncate: bool = False) -> None:
+def checkpoint(engine: Engine, *, truncate: bool = False, wait_ms: int | None = None) -> bool:
     """SQLite: copy what the write-ahead log holds into the database file, as far as no reader still
     needs the file's older pages (``wal_checkpoint(PASSIVE)``: it never waits for a reader or a
-    writer); ``truncate``: all of it, waiting for readers of an older state up to the busy timeout,
-    and the log emptied (``TRUNCATE``, after an import). Readers read the file through its memory map, but a page still in the log by a read()
+    writer); ``truncate``: all of it, waiting for readers of an older state up to the busy timeout
+    (or ``wait_ms``, after which it gives up), and the log emptied (``TRUNCATE``, after an import or
+    a pruning). Whether the log was copied whole (and with ``truncate`` emptied). Readers read the file through its memory map, but a page still in the log by a read()
     of the log: a 12 MB value took 12-16 ms to fetch from the log against 9-12 ms from the file
     (in a scratch database, warm page cache). SQLite checkpoints by itself when a commit leaves the
     log over 1,000 pages, but not past a reader that was reading then. Nothing to do on PostgreSQL."""
     if engine.dialect.name != "sqlite":
-        return
+        return True
     with engine.connect() as connection:
-        connection.exec_driver_sql(f"PRAGMA wal_checkpoint({'TRUNCATE' if truncate else 'PASSIVE'})")
+        if wait_ms is not None:
+            connection.exec_driver_sql(f"PRAGMA busy_timeout={int(wait_ms)}")
+        try:
+            row = connection.exec_driver_sql(f"PRAGMA wal_checkpoint({'TRUNCATE' if truncate else 'PASSIVE'})").one()
+        finally:
+            if wait_ms is not None:
+                connection.exec_driver_sql(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_SECONDS * 1000}")
+    busy, log_pages, copied = row
+    return not busy and log_pages == copied
 
 
 # An import's batches on SQLite (``bulk_session_scope``): a batch rewrites pages all over the games'
@@ -126,6 +144,7 @@ def _sqlite_bulk_pragmas(dbapi_connection: DBAPIConnection, _record: ConnectionP
     cursor = dbapi_connection.cursor()
     cursor.execute(f"PRAGMA cache_size=-{SQLITE_BULK_CACHE_KIB}")
     cursor.execute(f"PRAGMA wal_autocheckpoint={SQLITE_BULK_CHECKPOINT_PAGES}")
+    cursor.execute("PRAGMA journal_size_limit=-1")  # the log of 256 MB is reused, not cut back each time
     cursor.execute("PRAGMA mmap_size=0")
     cursor.execute("PRAGMA foreign_keys=OFF")
     cursor.close()

@@ -1,13 +1,13 @@
 """The recompute worker, the service's second kind of process beside the API: a thread inside the
 API process (``make run``) or a process of its own (``python -m app.cli worker``) beside several
 API replicas. Each pass runs one queued recompute (``app.recompute``), then the lists' scheduled
-publications (a use case: ``app.services.publications``), then prunes old snapshots (``work_once``)."""
+publications (a use case: ``app.services.publications``), then prunes old snapshots and makes their space reusable (``work_once``)."""
 
 import logging
 import threading
 
 from app.recompute.jobs import queued_jobs_wake_up, run_pending_jobs, worker_name
-from app.recompute.pruning import prune_snapshots
+from app.recompute.pruning import prune_snapshots, reclaim_pruned_space
 from app.services.publications import publish_scheduled
 
 log = logging.getLogger("app.worker")
@@ -45,10 +45,12 @@ def work_once(name: str, *, serves_readers: bool = False) -> bool:
     scheduled day publishes the newest list), then pruning (after the publications, which keep their
     snapshots); whether a recompute ran. One job a round, not the whole queue, because under steady
     submissions the queue is never empty, and the publications and the pruning waited for a lull
-    that never came while the snapshots piled up (issue 48's soak)."""
+    that never came while the snapshots piled up (issue 48's soak). What a pruning deleted is made
+    reusable by the next snapshots (``reclaim_pruned_space``)."""
     ran = run_pending_jobs(name, serves_readers=serves_readers, at_most=1)
     publish_scheduled()
-    prune_snapshots()
+    if prune_snapshots():
+        reclaim_pruned_space()
     return ran > 0
 
 
