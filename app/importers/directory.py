@@ -137,8 +137,8 @@ def _women_columns(line: str) -> list[str] | None:
 
 
 def _read_women(text: str) -> DirectoryFile:
-    directory = DirectoryFile("renju WHR site's list of women (female.tsv)", women=WomenList())
-    assert directory.women is not None
+    women = WomenList()
+    directory = DirectoryFile("renju WHR site's list of women (female.tsv)", women=women)
     for line_number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
@@ -148,12 +148,12 @@ def _read_women(text: str) -> DirectoryFile:
         elif not _ID.match(columns[1]):
             directory.reject(BAD_ID, f"line {line_number}: {columns[1]!r}")
         elif columns[0] == "player":
-            directory.women.players.append((line_number, columns[1]))
+            women.players.append((line_number, columns[1]))
         else:
             prefixes = (
                 None if columns[2] == "*" else tuple(prefix.strip().upper() for prefix in columns[2].split(",") if prefix.strip())
             )
-            directory.women.tournaments.append((line_number, columns[1], prefixes))
+            women.tournaments.append((line_number, columns[1], prefixes))
     return directory
 
 

@@ -183,10 +183,7 @@ def _rows_of_women(session: Session, women: WomenList, report: DirectoryReport) 
 
 
 def _skip(report: DirectoryReport, reason: str, example: str) -> None:
-    report.skipped[reason] += 1
-    examples = report.examples.setdefault(reason, [])
-    if len(examples) < 3:
-        examples.append(example)
+    _count(report, report.skipped, reason, example)
 
 
 def _players(session: Session, ids: list[str]) -> dict[str, Player]:
@@ -210,7 +207,12 @@ def _schemes_held(session: Session, ids: list[str]) -> dict[str, dict[str, str]]
 
 
 def _reject(report: DirectoryReport, reason: str, example: str) -> None:
-    report.rejected[reason] += 1
+    _count(report, report.rejected, reason, example)
+
+
+def _count(report: DirectoryReport, counts: Counter[str], reason: str, example: str) -> None:
+    """One more line of ``reason`` (left aside or refused), its first three kept as examples."""
+    counts[reason] += 1
     examples = report.examples.setdefault(reason, [])
     if len(examples) < 3:
         examples.append(example)
