@@ -637,3 +637,27 @@ def test_invalid_tolerance_and_player_count_are_rejected():
         fit(*GOOD, 3, tolerance=0.0)
     with pytest.raises(ValueError):
         fit(*GOOD, -1)
+
+
+def test_a_packed_fit_stores_player_ids_as_utf8_and_reads_blobs_written_before(medium):
+    """The warm start's ids cost their bytes, not 4 a character padded to the longest (decision 123),
+    and a snapshot's blob written before that still warm-starts the same players."""
+    import io
+
+    from app.rating.whr.rating_list import _pack_fit, _warm_start
+
+    fitted = fit(*history_arrays(medium))
+    ids = [f"p{i}" for i in range(medium.n_players - 1)] + ["a-player-id-of-sixty-characters-" + "x" * 28]
+    packed = _pack_fit(fitted, ids)
+    with np.load(io.BytesIO(packed)) as arrays:
+        assert "player_ids" not in arrays
+        assert arrays["player_ids_utf8"].nbytes == len("\n".join(ids))
+    before = io.BytesIO()
+    np.savez(before, player_ids=np.array(ids, dtype=str), player=fitted.player, day=fitted.day, rating=fitted.rating)
+    assert len(packed) < len(before.getvalue()) / 2
+    index = {player_id: n for n, player_id in enumerate(reversed(ids))}
+    new, old = _warm_start(packed, index), _warm_start(before.getvalue(), index)
+    assert new is not None and old is not None
+    np.testing.assert_array_equal(new.player, len(ids) - 1 - fitted.player)
+    for field in ("player", "day", "rating"):
+        np.testing.assert_array_equal(getattr(new, field), getattr(old, field))

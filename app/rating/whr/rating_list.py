@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import date
 
 import numpy as np
+from numpy.lib.npyio import NpzFile
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.rating import whr
@@ -341,12 +342,14 @@ def _distinct_days(days: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _pack_fit(fitted: whr.WhrFit, player_ids: list[str]) -> bytes:
     """The fitted player-days as a compact .npz blob, so the next recompute can warm-start. Player
-    numbers and days as int32 (a third less to write and read than int64; ``_warm_start`` reads
-    either, as blobs written before)."""
+    numbers and days as int32 (a third less to write and read than int64); the player ids as their
+    UTF-8 bytes joined by newlines (NumPy's text array takes 4 bytes a character, padded to the
+    longest id: one long id would multiply it). ``_warm_start`` reads blobs written before either
+    way (decision 123)."""
     buffer = io.BytesIO()
     np.savez(
         buffer,
-        player_ids=np.array(player_ids, dtype=str),
+        player_ids_utf8=np.frombuffer("\n".join(player_ids).encode(), dtype=np.uint8),
         player=fitted.player.astype(np.int32),
         day=fitted.day.astype(np.int32),
         rating=fitted.rating,
@@ -359,9 +362,18 @@ def _warm_start(blob: bytes | None, index: dict[str, int]) -> whr.WarmStart | No
     if not blob:
         return None
     with np.load(io.BytesIO(blob)) as previous:
-        new_index = np.array([index.get(str(p), -1) for p in previous["player_ids"]], dtype=np.int64)
+        new_index = np.array([index.get(player_id, -1) for player_id in _player_ids_of(previous)], dtype=np.int64)
         player = new_index[previous["player"]] if len(new_index) else np.zeros(0, dtype=np.int64)
         kept = player >= 0  # players whose games are no longer eligible drop out
         if not kept.any():
             return None
         return whr.WarmStart(player=player[kept], day=previous["day"][kept], rating=previous["rating"][kept])
+
+
+def _player_ids_of(packed: NpzFile) -> list[str]:
+    """The player ids of a packed fit: UTF-8 joined by newlines, or (blobs written before decision
+    123) a NumPy text array."""
+    if "player_ids_utf8" not in packed:
+        return [str(player_id) for player_id in packed["player_ids"]]
+    joined = packed["player_ids_utf8"].tobytes().decode()
+    return joined.split("\n") if joined else []
