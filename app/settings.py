@@ -49,9 +49,9 @@ class Settings(BaseSettings):
     keep_snapshots: int = Field(default=20, ge=1)
     # Each per-process cache's limit in bytes (app.caches; README "Configuration"): a number of bytes
     # or pydantic's units ("64MiB", "1GB").
-    cache_responses_bytes: ByteSize = Field(default=ByteSize(64 * 2**20), ge=0)
-    cache_timelines_bytes: ByteSize = Field(default=ByteSize(96 * 2**20), ge=0)
-    cache_changes_bytes: ByteSize = Field(default=ByteSize(48 * 2**20), ge=0)
+    cache_responses_bytes: ByteSize = Field(default=ByteSize(32 * 2**20), ge=0)
+    cache_timelines_bytes: ByteSize = Field(default=ByteSize(64 * 2**20), ge=0)
+    cache_changes_bytes: ByteSize = Field(default=ByteSize(32 * 2**20), ge=0)
     log_level: str = "INFO"
 
     @field_validator("cors_origins", mode="before")
