@@ -64,6 +64,7 @@ COMMON_GLOBALS: dict[str, Any] = {
     "status_labels": pages.STATUS_LABELS,
     "categories": pages.CATEGORY_LABELS,
     "key_columns": pages.KEY_COLUMNS,
+    "rating_with_certainty": pages.rating_with_certainty,
     "tie_break": display.tie_break,
     "figure": display.figure,
     "figure_labels": web_calculators.FIGURE_LABELS,
