@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 
 from app.countries import country_code
 from app.models import Player, Publication, RatingList, RatingSnapshot
-from app.problems import FieldError, InvalidInput
+from app.problems import FieldError, InvalidInput, Problem
 from app.recompute import staleness
 from app.schemas.common import EARLIEST_DATE, ID_MAX_LENGTH, ID_PATTERN, ID_RULE, LATEST_DATE, shown_fields
 from app.schemas.conditions import conditioned_systems, whole_documents
@@ -818,6 +818,77 @@ def head_to_head_page(session: Session, player_id: str, opponent_id: str, langua
         for game in reversed(answer["games"])  # the latest first, as his games are listed
     ]
     return {"a": player_id, "b": opponent_id, "names": names, "tally": answer["score"], "games": games}
+
+
+# --- who is favoured (issue 46 item 2) -----------------------------------------------------------
+
+CANDIDATES_SHOWN = 10  # a name that several players share: the best matches offered to choose from
+
+
+@dataclass(frozen=True)
+class ChosenPlayer:
+    """What a reader typed for one of the two players, and whom it names: a player's id, else the
+    name of exactly one player (the search's, ``app.services.players.search_players``); several
+    players matching are offered to choose from."""
+
+    typed: str
+    player_id: str | None = None
+    candidates: tuple[tuple[str, str], ...] = ()  # (player id, name as shown), the best match first
+    more: bool = False  # more players match than are offered
+
+
+def parse_prediction_query(raw: Mapping[str, str]) -> tuple[str, str]:
+    """The two players typed (an id or a name each, up to 200 characters, as the search reads ``q``)."""
+    return parse_search({"q": raw.get("a") or ""}), parse_search({"q": raw.get("b") or ""})
+
+
+def prediction_page(session: Session, list_id: str, typed_a: str, typed_b: str, language: i18n.Language) -> dict[str, Any]:
+    """The calculator of who is favoured between two players of a list: the list's own answer,
+    ``app.services.predictions.predict`` (that of ``GET /v1/rating-lists/{list_id}/predict``), for the
+    two players the reader named; what it cannot answer (a player not on the list, the same player
+    twice) said beside the form in the service's words."""
+    rating_list = lists_service.get_rating_list(session, list_id)
+    a, b = _chosen(session, typed_a, language), _chosen(session, typed_b, language)
+    context: dict[str, Any] = {"rating_list": rating_list, "a": a, "b": b, "answer": None, "refusal": None}
+    if a.player_id is None or b.player_id is None:
+        return context
+    try:
+        answer = predictions.predict(session, list_id, a.player_id, b.player_id)
+    except Problem as problem:
+        context["refusal"] = problem.detail
+        return context
+    natives = native_names(session, [a.player_id, b.player_id], language)
+    names = {
+        row.id: i18n.shown_name(display.full_name(row.name, row.surname) or row.id, natives.get(row.id), language)
+        for row in (players.get_player(session, a.player_id), players.get_player(session, b.player_id))
+    }
+    context["answer"] = {
+        **answer,
+        "names": {"a": names[a.player_id], "b": names[b.player_id]},
+        "versus": display.versus_path(a.player_id, b.player_id),
+        "ratings": {side: display.with_deviation(answer[side]["rating"], answer[side]["deviation"]) for side in ("a", "b")},
+        "beats": _chance(answer["a_beats_b"], language),
+        "above": _chance(answer["a_above_b"], language) if answer["a_above_b"] is not None else None,
+    }
+    context["certainty"] = certainty((answer[side]["rating"], answer[side]["deviation"], None) for side in ("a", "b"))
+    return context
+
+
+def _chance(probability: float, language: i18n.Language) -> str:
+    """A chance as a percentage to a tenth (64.1%), in the language's digits and separators."""
+    return format_percent(probability, "#,##0.0%", locale=language.locale)
+
+
+def _chosen(session: Session, typed: str, language: i18n.Language) -> ChosenPlayer:
+    if not typed:
+        return ChosenPlayer(typed)
+    hits, total = players.search_players(session, q=typed, country=None, external=None, limit=CANDIDATES_SHOWN, offset=0)
+    if hits and hits[0][0].id == typed:  # an id, found first (the search's own order)
+        return ChosenPlayer(typed, typed)
+    if total == 1:
+        return ChosenPlayer(typed, hits[0][0].id)
+    shown = tuple((p.id, i18n.shown_name(display.full_name(p.name, p.surname) or p.id, p.native_name, language)) for p, _ in hits)
+    return ChosenPlayer(typed, None, shown, total > len(shown))
 
 
 def _since(session: Session, list_id: str, standing: player_record.ListStanding | None) -> Since | None:

@@ -294,6 +294,41 @@ def publication_csv(list_id: str, number: str, request: Request, session: Sessio
     return Response(out.getvalue().encode(), media_type="text/csv; charset=utf-8", headers=headers)
 
 
+@router.get("/lists/{list_id}/predict")
+def prediction(list_id: str, request: Request, session: SessionDep) -> Response:
+    """Who is favoured between two players of the list: the predict endpoint's answer in a form. It
+    reads the current snapshot and the players' names, and is cached as the current list's page is."""
+    language = reader_language(request)
+    try:
+        pages.check_id("list_id", list_id)
+        a, b = pages.parse_prediction_query(request.query_params)
+        rating_list = lists_service.get_rating_list(session, list_id)
+    except Problem as problem:
+        return _error(request, problem)
+    current = rating_list.current_snapshot_id
+    etag = lists_service.list_etag(
+        current,
+        {
+            "site": SITE_VERSION,
+            "page": "predict",
+            "list": list_id,
+            "language": language.code,
+            "stale": rating_list.stale_since,
+            "players": players_edition(session),
+            "a": a,
+            "b": b,
+        },
+    )
+    return _page(
+        request,
+        language,
+        "predict.html",
+        lambda: pages.prediction_page(session, list_id, a, b, language),
+        etag=etag,
+        keep=("predict page", etag) if current is not None else None,
+    )
+
+
 @router.get("/players")
 def player_search(request: Request, session: SessionDep) -> Response:
     language = reader_language(request)

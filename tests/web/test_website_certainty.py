@@ -10,7 +10,7 @@ import datetime as dt
 import io
 import re
 
-from app.web.i18n import shown_date
+from app.web.i18n import LANGUAGES, shown_date
 from tests.helpers import (
     AUTH,
     RIF_ELO_SEEDS,
@@ -157,3 +157,57 @@ def test_an_elo_lists_provisional_ratings_are_marked_and_explained(client):
     assert f"rating ≈ {shown(first['rating'])}." in player.words and "≈ before a rating marks" in player.words
     # The established players alone (the list's default, status=active): no mark, nothing to explain.
     assert "≈" not in page(client, "/lists/rif-elo").words
+
+
+def test_the_form_answers_what_the_predict_endpoint_answers(client):
+    whr_list_published(client)
+    api = client.get("/v1/rating-lists/rif-whr/predict", params={"a": "p1", "b": "p4"}).json()
+    answer = client.get("/lists/rif-whr/predict", params={"a": "p1", "b": "Nakamura"}, headers=ENGLISH)  # an id, a name
+    assert answer.status_code == 200, answer.text
+    words = Page(answer.text).words
+    beats, above = f"{api['a_beats_b'] * 100:.1f}%", f"{api['a_above_b'] * 100:.1f}%"
+    assert f"The chance that Ants Soosõrv beats Yusui Nakamura in a game: {beats}" in words
+    assert f"by the list's rule {api['rule']}" in words
+    assert (
+        f"The chance that Ants Soosõrv stands above Yusui Nakamura on the list, from both ratings and their deviations: {above}."
+        in words
+    )
+    for side, name in (("a", "Ants Soosõrv"), ("b", "Yusui Nakamura")):
+        player = api[side]
+        assert f"{name} {shown(player['rating'])} ± {shown(player['deviation'])}" in words
+    assert "/players/p1/vs/p4" in Page(answer.text).links
+    # Linked from the list's page; cached as it is.
+    assert "/lists/rif-whr/predict" in page(client, "/lists/rif-whr").links
+    again = client.get(
+        "/lists/rif-whr/predict",
+        params={"a": "p1", "b": "Nakamura"},
+        headers={**ENGLISH, "If-None-Match": answer.headers["ETag"]},
+    )
+    assert again.status_code == 304
+    # Under Elo: its own rule, and no chance of standing above (no deviations).
+    elo_list(client)
+    elo = client.get("/v1/rating-lists/rif-elo/predict", params={"a": "b", "b": "a"}).json()
+    elo_words = page(client, "/lists/rif-elo/predict?a=b&b=a").words
+    assert f"in a game: {elo['a_beats_b'] * 100:.1f}%" in elo_words and elo["rule"] in elo_words
+    assert "stands above" not in elo_words
+
+
+def test_the_form_offers_a_choice_and_says_what_it_cannot_answer(client):
+    whr_list_published(client)
+    assert (
+        client.post("/v1/players", json={"id": "newcomer", "name": "Ants", "surname": "Newman"}, headers=AUTH).status_code == 201
+    )
+    several = page(client, "/lists/rif-whr/predict?a=Ants&b=p4")
+    assert "Several players match “Ants”: choose one." in several.words
+    assert "/lists/rif-whr/predict?a=p1&b=p4" in several.links and "/lists/rif-whr/predict?a=newcomer&b=p4" in several.links
+    assert "No player matches “nobody at all”." in page(client, "/lists/rif-whr/predict?a=p1&b=nobody+at+all").words
+    refused = page(client, "/lists/rif-whr/predict?a=newcomer&b=p4")
+    assert "The list cannot answer: Player 'newcomer' is not on rating list 'rif-whr'" in refused.words
+    assert (
+        "The list cannot answer: A player is not favoured against himself."
+        in page(client, "/lists/rif-whr/predict?a=p1&b=p1").words
+    )
+    assert client.get("/lists/no-such-list/predict").status_code == 404
+    for code in LANGUAGES:
+        answer = client.get("/lists/rif-whr/predict?a=p1&b=p4", headers={"Accept-Language": code})
+        assert answer.status_code == 200 and "p4" in answer.text, code
