@@ -14,7 +14,7 @@ from gettext import NullTranslations
 
 from markupsafe import Markup, escape
 
-from app.web.display import number
+from app.web.display import number, with_deviation
 
 WIDTH, HEIGHT = 640, 260
 LEFT, RIGHT, TOP, BOTTOM = 64, 16, 22, 30
@@ -84,7 +84,12 @@ def rating_chart(
             path.append(f"H{x(point.date):.1f}V{y(point.rating):.1f}")
         parts.append(f'<path class="line" d="{"".join(path)}"/>')
     if len(points) <= DOTS_AT_MOST:
-        parts += [f'<circle class="dot" cx="{x(p.date):.1f}" cy="{y(p.rating):.1f}" r="3"/>' for p in points]
+        # Each point named as a reader hovers it: its day and its rating, ± its deviation (issue 46 item 1).
+        parts += [
+            f'<circle class="dot" cx="{x(p.date):.1f}" cy="{y(p.rating):.1f}" r="3">'
+            f"<title>{escape(format_day(p.date))}: {escape(shown_rating(p))}</title></circle>"
+            for p in points
+        ]
     by_date = {p.date: p for p in points}
     for mark in marks:
         cx, cy = x(mark.date), y(by_date[mark.date].rating)
@@ -128,15 +133,15 @@ def describe(
         % {
             "num": len(points),
             "first": format_day(first.date),
-            "first_rating": number(first.rating),
+            "first_rating": shown_rating(first),
             "last": format_day(last.date),
-            "last_rating": number(last.rating),
+            "last_rating": shown_rating(last),
         },
         gettext("highest %(best)s on %(best_day)s, lowest %(worst)s on %(worst_day)s.")
         % {
-            "best": number(best.rating),
+            "best": shown_rating(best),
             "best_day": format_day(best.date),
-            "worst": number(worst.rating),
+            "worst": shown_rating(worst),
             "worst_day": format_day(worst.date),
         },
     ]
@@ -150,6 +155,10 @@ def describe(
             % {"previous": mark.previous or gettext("No title"), "title": mark.title, "day": format_day(mark.date)}
         )
     return " ".join(words)
+
+
+def shown_rating(point: ChartPoint) -> str:
+    return with_deviation(point.rating, point.deviation)
 
 
 def _rating_ticks(low: float, high: float) -> list[float]:

@@ -11,10 +11,22 @@ from app.names import full_name as full_name  # (the templates and pages name it
 from app.rating.rounding import round_half_away_from_zero
 
 MINUS = "\u2212"
+PLUS_MINUS = "\u00b1"
+NARROW_SPACE = "\u202f"  # keeps a ± or a mark on the line of its number
 
 
 def number(value: float | None) -> str:
     return "" if value is None else str(round_half_away_from_zero(value))
+
+
+def plus_minus(deviation: float | None) -> str:
+    """A deviation as written beside its rating, ± 40 ("" for none): a narrow space keeps it on one line."""
+    return "" if deviation is None else f"{PLUS_MINUS}{NARROW_SPACE}{number(deviation)}"
+
+
+def with_deviation(rating: float, deviation: float | None) -> str:
+    """A rating in a sentence, 2513 ± 40 where it has a deviation."""
+    return number(rating) if deviation is None else f"{number(rating)}\u00a0{plus_minus(deviation)}"
 
 
 def signed(value: float | None) -> str:

@@ -11,7 +11,7 @@ import datetime as dt
 import math
 import re
 from collections import defaultdict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from html import escape as _escape
 from typing import Any, get_args
@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 
 from app.countries import country_code
 from app.models import Player, Publication, RatingList, RatingSnapshot
-from app.problems import FieldError, InvalidInput
+from app.problems import FieldError, InvalidInput, Problem
 from app.recompute import staleness
 from app.schemas.common import EARLIEST_DATE, ID_MAX_LENGTH, ID_PATTERN, ID_RULE, LATEST_DATE, shown_fields
 from app.schemas.conditions import conditioned_systems, whole_documents
@@ -291,6 +291,10 @@ def rows_html(columns: list[Column], rows: list[ShownRow], language: i18n.Langua
             key, value = column.key, row.cells[column.key]
             if key == "player":
                 cells.append(f'<th scope="row"><a href="{_escape(row.href)}">{_escape(value)}</a></th>')
+            elif key == "rating" and is_marked_provisional(row.cells["deviation"] or None, row.cells["status"]):
+                cells.append(shown_cell("provisional", value))
+            elif key == "deviation":
+                cells.append(f'<td class="num">{value and display.PLUS_MINUS + display.NARROW_SPACE + value}</td>')
             elif key in ("last_played", "status", "change"):
                 cells.append(shown_cell(key, value))
             elif column.numeric:
@@ -321,8 +325,58 @@ class _ShownCells(dict[tuple[str, str], str]):
             return f"<td>{_escape(i18n.shown_date(dt.date.fromisoformat(value), self.language.locale)) if value else ''}</td>"
         if key == "status":
             return f"<td>{_escape(shown_status(value, self.gettext))}</td>"
+        if key == "provisional":
+            word = _escape(self.gettext(STATUS_LABELS["provisional"]))
+            return f'<td class="num"><abbr class="provisional" title="{word}">{PROVISIONAL_MARK}</abbr>{display.NARROW_SPACE}{value}</td>'
         shown = self.gettext(MARKER_LABELS[value]) if value in MARKER_LABELS else value
         return f'<td class="num">{_escape(shown)}</td>'
+
+
+# --- how sure a rating is (issue 46 item 1) ------------------------------------------------------
+
+PROVISIONAL_MARK = "\u2248"  # ≈: "about", before the rating of a provisional player without a deviation
+
+
+def is_marked_provisional(deviation: object, status: str | None) -> bool:
+    """A rating a page marks ≈: a provisional one with no deviation to say how unsure it is (the Elo
+    lists' provisional and unofficial ratings, RIF 1995 #8 and GA 1997 #7; Olufsen's provisional and
+    unrated players, 001 (3)). A WHR rating's deviation says it instead, whatever its status."""
+    return deviation is None and status == "provisional"
+
+
+def rating_with_certainty(rating: float, deviation: float | None, status: str | None) -> str:
+    """A rating in a sentence: 2513 ± 40 with a deviation, ≈ 1850 when marked provisional."""
+    if deviation is not None:
+        return display.with_deviation(rating, deviation)
+    if is_marked_provisional(deviation, status):
+        return f"{PROVISIONAL_MARK}{display.NARROW_SPACE}{display.number(rating)}"
+    return display.number(rating)
+
+
+@dataclass(frozen=True)
+class Certainty:
+    """What a page says once of the ratings it shows: what ± means, told with the first of them that
+    has one (WHR's deviation: one standard deviation of a normal approximation of the fit, RIF 2021
+    #1-#7), and what ≈ means, when a rating on it is marked so."""
+
+    rating: str = ""  # the example's rating, deviation and twice the deviation, as shown; "" for none
+    deviation: str = ""
+    twice: str = ""
+    provisional: bool = False
+
+
+def certainty(ratings: Iterable[tuple[float, float | None, str | None]]) -> Certainty:
+    """The page's ``Certainty`` from its (rating, deviation, status) in the order shown."""
+    example: tuple[float, float] | None = None
+    provisional = False
+    for rating, deviation, status in ratings:
+        if example is None and deviation is not None:
+            example = rating, deviation
+        provisional = provisional or is_marked_provisional(deviation, status)
+    if example is None:
+        return Certainty(provisional=provisional)
+    rating, deviation = example
+    return Certainty(display.number(rating), display.number(deviation), str(2 * int(display.number(deviation))), provisional)
 
 
 def shown_status(status: str | None, gettext: Callable[[str], str]) -> str:
@@ -463,6 +517,7 @@ def rating_list_page(session: Session, list_id: str, query: ListQuery, language:
         "latest": latest,
         "columns": shown_columns(rows),
         "rows": shown_rows(rows, native_names(session, [r.player_id for r in rows], language), language),
+        "certainty": certainty((r.rating, r.deviation, r.status) for r in rows),
         "total": total,
         "pages": pages,
         "countries": snapshot_facts.countries(session, snapshot.id) if snapshot else [],
@@ -508,6 +563,7 @@ def publication_page(session: Session, list_id: str, number: int, query: ListQue
         "query": query,
         "columns": shown_columns(rows),
         "rows": shown_rows(rows, native_names(session, [r.player_id for r in rows], language), language),
+        "certainty": certainty((r.rating, r.deviation, r.status) for r in rows),
         "total": total,
         "pages": max(1, math.ceil(total / query.per_page)),
         "statuses": STATUSES,
@@ -641,6 +697,7 @@ def player_page(session: Session, player_id: str, language: i18n.Language, page:
         for game in games
     }
     path = display.player_path(player_id)
+    standings = [s.standing.entry for s in sections if s.standing is not None]
     changes_of_record, changes_total = revisions.revisions_of(session, revisions.PLAYER, player_id, RECORD_CHANGES_SHOWN, 0)
     return {
         "player": player,
@@ -649,6 +706,7 @@ def player_page(session: Session, player_id: str, language: i18n.Language, page:
         "record_changes_total": changes_total,
         "record_change_kinds": RECORD_CHANGE_KINDS,
         "sections": sections,
+        "certainty": certainty((e.rating, e.deviation, e.status) for e in standings),
         "games": games,
         "games_total": games_total,
         "opponents": opponents,
@@ -760,6 +818,77 @@ def head_to_head_page(session: Session, player_id: str, opponent_id: str, langua
         for game in reversed(answer["games"])  # the latest first, as his games are listed
     ]
     return {"a": player_id, "b": opponent_id, "names": names, "tally": answer["score"], "games": games}
+
+
+# --- who is favoured (issue 46 item 2) -----------------------------------------------------------
+
+CANDIDATES_SHOWN = 10  # a name that several players share: the best matches offered to choose from
+
+
+@dataclass(frozen=True)
+class ChosenPlayer:
+    """What a reader typed for one of the two players, and whom it names: a player's id, else the
+    name of exactly one player (the search's, ``app.services.players.search_players``); several
+    players matching are offered to choose from."""
+
+    typed: str
+    player_id: str | None = None
+    candidates: tuple[tuple[str, str], ...] = ()  # (player id, name as shown), the best match first
+    more: bool = False  # more players match than are offered
+
+
+def parse_prediction_query(raw: Mapping[str, str]) -> tuple[str, str]:
+    """The two players typed (an id or a name each, up to 200 characters, as the search reads ``q``)."""
+    return parse_search({"q": raw.get("a") or ""}), parse_search({"q": raw.get("b") or ""})
+
+
+def prediction_page(session: Session, list_id: str, typed_a: str, typed_b: str, language: i18n.Language) -> dict[str, Any]:
+    """The calculator of who is favoured between two players of a list: the list's own answer,
+    ``app.services.predictions.predict`` (that of ``GET /v1/rating-lists/{list_id}/predict``), for the
+    two players the reader named; what it cannot answer (a player not on the list, the same player
+    twice) said beside the form in the service's words."""
+    rating_list = lists_service.get_rating_list(session, list_id)
+    a, b = _chosen(session, typed_a, language), _chosen(session, typed_b, language)
+    context: dict[str, Any] = {"rating_list": rating_list, "a": a, "b": b, "answer": None, "refusal": None}
+    if a.player_id is None or b.player_id is None:
+        return context
+    try:
+        answer = predictions.predict(session, list_id, a.player_id, b.player_id)
+    except Problem as problem:
+        context["refusal"] = problem.detail
+        return context
+    natives = native_names(session, [a.player_id, b.player_id], language)
+    names = {
+        row.id: i18n.shown_name(display.full_name(row.name, row.surname) or row.id, natives.get(row.id), language)
+        for row in (players.get_player(session, a.player_id), players.get_player(session, b.player_id))
+    }
+    context["answer"] = {
+        **answer,
+        "names": {"a": names[a.player_id], "b": names[b.player_id]},
+        "versus": display.versus_path(a.player_id, b.player_id),
+        "ratings": {side: display.with_deviation(answer[side]["rating"], answer[side]["deviation"]) for side in ("a", "b")},
+        "beats": _chance(answer["a_beats_b"], language),
+        "above": _chance(answer["a_above_b"], language) if answer["a_above_b"] is not None else None,
+    }
+    context["certainty"] = certainty((answer[side]["rating"], answer[side]["deviation"], None) for side in ("a", "b"))
+    return context
+
+
+def _chance(probability: float, language: i18n.Language) -> str:
+    """A chance as a percentage to a tenth (64.1%), in the language's digits and separators."""
+    return format_percent(probability, "#,##0.0%", locale=language.locale)
+
+
+def _chosen(session: Session, typed: str, language: i18n.Language) -> ChosenPlayer:
+    if not typed:
+        return ChosenPlayer(typed)
+    hits, total = players.search_players(session, q=typed, country=None, external=None, limit=CANDIDATES_SHOWN, offset=0)
+    if hits and hits[0][0].id == typed:  # an id, found first (the search's own order)
+        return ChosenPlayer(typed, typed)
+    if total == 1:
+        return ChosenPlayer(typed, hits[0][0].id)
+    shown = tuple((p.id, i18n.shown_name(display.full_name(p.name, p.surname) or p.id, p.native_name, language)) for p, _ in hits)
+    return ChosenPlayer(typed, None, shown, total > len(shown))
 
 
 def _since(session: Session, list_id: str, standing: player_record.ListStanding | None) -> Since | None:

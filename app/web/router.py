@@ -64,6 +64,7 @@ COMMON_GLOBALS: dict[str, Any] = {
     "status_labels": pages.STATUS_LABELS,
     "categories": pages.CATEGORY_LABELS,
     "key_columns": pages.KEY_COLUMNS,
+    "rating_with_certainty": pages.rating_with_certainty,
     "tie_break": display.tie_break,
     "figure": display.figure,
     "figure_labels": web_calculators.FIGURE_LABELS,
@@ -291,6 +292,41 @@ def publication_csv(list_id: str, number: str, request: Request, session: Sessio
     csv.writer(out, lineterminator="\r\n").writerows(pages.csv_rows(context))
     headers["Content-Disposition"] = f'attachment; filename="{list_id}-publication{published}-page{query.page}.csv"'
     return Response(out.getvalue().encode(), media_type="text/csv; charset=utf-8", headers=headers)
+
+
+@router.get("/lists/{list_id}/predict")
+def prediction(list_id: str, request: Request, session: SessionDep) -> Response:
+    """Who is favoured between two players of the list: the predict endpoint's answer in a form. It
+    reads the current snapshot and the players' names, and is cached as the current list's page is."""
+    language = reader_language(request)
+    try:
+        pages.check_id("list_id", list_id)
+        a, b = pages.parse_prediction_query(request.query_params)
+        rating_list = lists_service.get_rating_list(session, list_id)
+    except Problem as problem:
+        return _error(request, problem)
+    current = rating_list.current_snapshot_id
+    etag = lists_service.list_etag(
+        current,
+        {
+            "site": SITE_VERSION,
+            "page": "predict",
+            "list": list_id,
+            "language": language.code,
+            "stale": rating_list.stale_since,
+            "players": players_edition(session),
+            "a": a,
+            "b": b,
+        },
+    )
+    return _page(
+        request,
+        language,
+        "predict.html",
+        lambda: pages.prediction_page(session, list_id, a, b, language),
+        etag=etag,
+        keep=("predict page", etag) if current is not None else None,
+    )
 
 
 @router.get("/players")

@@ -103,7 +103,7 @@ def test_a_list_page_shows_the_api_rows_with_the_columns_its_system_has(site):
     for row, (text_and_links, api) in zip(cells(table), zip(table["rows"], expected)):
         assert row["#"] == str(api["rank"]) and row["ID"] == api["player_id"]
         assert row["Player"] == (api["name"] or api["player_id"]) and text_and_links[1][1] == f"/players/{api['player_id']}"
-        assert (row["Rating"], row["Deviation"]) == (shown(api["rating"]), shown(api["deviation"]))
+        assert (row["Rating"], row["Deviation"]) == (shown(api["rating"]), f"±\u202f{shown(api['deviation'])}")
         assert (row["Games"], row["Last played"], row["Status"]) == (str(api["games"]), day(api["last_played"]), api["status"])
     assert "Players 1 to 500 of 526" in page.words
     # Elo: integers, no deviation; Rivne: countries and declared ranks.
@@ -192,8 +192,9 @@ def test_the_csv_download_is_exactly_the_table_shown(site, query):
     # The same cells, as data: a day as ISO 8601 where the page writes it in the reader's language.
     last_played = table["headers"].index("Last played")
     data = [[day(cell) if index == last_played else cell for index, cell in enumerate(row)] for row in rows[1:]]
-    # A change as a number a spreadsheet reads: +45 and −51 as shown, 45 and -51 as data.
-    shown = [[signed_as_data(text) for text, _ in row] for row in table["rows"]]
+    # A change as a number a spreadsheet reads: +45 and −51 as shown, 45 and -51 as data; a deviation
+    # shown ± 40 is 40.
+    shown = [[signed_as_data(text.removeprefix("±\u202f")) for text, _ in row] for row in table["rows"]]
     assert data == shown and len(rows) > 1
     change = table["headers"].index("Change") if "Change" in table["headers"] else None
     changes = [row[change] for row in rows[1:] if change is not None and row[change] not in ("", "new", "returned")]
