@@ -571,7 +571,7 @@ def _prediction_answer(list_id: str, a: str, b: str, scope: Scope, if_none_match
         key = ("predict", snapshot.id, snapshot.created_at, stale_since, a, b) if snapshot else None
 
         def answer() -> bytes:
-            return Prediction.model_validate(predictions.predict(session, list_id, a, b)).model_dump_json().encode()
+            return predictions.predict(session, list_id, a, b).model_dump_json().encode()
 
         body = response_cache.responses.kept_or_built(key, answer)
     return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": cache_control})

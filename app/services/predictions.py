@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 from bisect import bisect_right
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import and_, or_, select
 from sqlalchemy.orm import Session
@@ -22,14 +22,27 @@ from app.names import full_name
 from app.problems import FieldError, InvalidInput, NotFound
 from app.rating.system import RatingSystem, above_probability
 from app.recompute import staleness
+from app.schemas.predictions import (
+    HeadToHead,
+    HeadToHeadGame,
+    HeadToHeadScore,
+    ListPrediction,
+    PredictedPlayer,
+    Prediction,
+)
 from app.services.rating_lists import get_rating_list, get_snapshot, system_of
 from app.snapshots import snapshot_changes, timelines
 
-_RESULT_OF_A = {("B", True): "win", ("W", True): "loss", ("B", False): "loss", ("W", False): "win"}
+_RESULT_OF_A: dict[tuple[str, bool], Literal["win", "loss"]] = {
+    ("B", True): "win",
+    ("W", True): "loss",
+    ("B", False): "loss",
+    ("W", False): "win",
+}
 _POINTS = {"win": 1.0, "draw": 0.5, "loss": 0.0}
 
 
-def predict(session: Session, list_id: str, a: str, b: str) -> dict[str, Any]:
+def predict(session: Session, list_id: str, a: str, b: str) -> Prediction:
     """P(a beats b) on the list's current ratings by its system's rule, and, for a system with
     deviations, P(a stands above b). A 404 names the player who does not exist or is not on the list."""
     rating_list = get_rating_list(session, list_id)
@@ -59,18 +72,18 @@ def predict(session: Session, list_id: str, a: str, b: str) -> dict[str, Any]:
     if system.has_deviation and first.deviation is not None and second.deviation is not None:
         above = above_probability(first.rating, first.deviation, second.rating, second.deviation)
     stale = staleness.of(rating_list)
-    return {
-        "list_id": list_id,
-        "system": system.id,
-        "snapshot_id": snapshot.id,
-        "list_date": snapshot.list_date,
-        "stale_since": stale.since if stale is not None else None,
-        "a": {"player_id": a, "rating": first.rating, "deviation": first.deviation},
-        "b": {"player_id": b, "rating": second.rating, "deviation": second.deviation},
-        "a_beats_b": expectation.score,
-        "rule": expectation.rule,
-        "a_above_b": above,
-    }
+    return Prediction(
+        list_id=list_id,
+        system=system.id,
+        snapshot_id=snapshot.id,
+        list_date=snapshot.list_date,
+        stale_since=stale.since if stale is not None else None,
+        a=PredictedPlayer(player_id=a, rating=first.rating, deviation=first.deviation),
+        b=PredictedPlayer(player_id=b, rating=second.rating, deviation=second.deviation),
+        a_beats_b=expectation.score,
+        rule=expectation.rule,
+        a_above_b=above,
+    )
 
 
 @dataclass(frozen=True)
@@ -82,7 +95,7 @@ class _ListHistory:
     points: tuple[list[tuple[dt.date, float]], list[tuple[dt.date, float]]]  # a's and b's (date, rating), oldest first
 
 
-def head_to_head(session: Session, a: str, b: str) -> dict[str, Any]:
+def head_to_head(session: Session, a: str, b: str) -> HeadToHead:
     """Their games, oldest first, the played games' score, and each list's prediction of each game."""
     players = _players_exist(session, {"path:player_id": a, "path:opponent_id": b})
     if a == b:
@@ -94,9 +107,10 @@ def head_to_head(session: Session, a: str, b: str) -> dict[str, Any]:
         .order_by(Game.date, Game.tournament_id, Game.seq)
     ).all()
     histories = _histories(session, a, b, {row.tournament_id for row in rows if row.played})
-    games, points_a, points_b, played = [], 0.0, 0.0, 0
+    games: list[HeadToHeadGame] = []
+    points_a, points_b, played = 0.0, 0.0, 0
     for row in rows:
-        result = "draw" if row.result == "D" else _RESULT_OF_A[(row.result, row.black_id == a)]
+        result: Literal["win", "loss", "draw"] = "draw" if row.result == "D" else _RESULT_OF_A[(row.result, row.black_id == a)]
         predictions = []
         if row.played:
             played += 1
@@ -104,26 +118,21 @@ def head_to_head(session: Session, a: str, b: str) -> dict[str, Any]:
             points_b += 1.0 - _POINTS[result]
             predictions = [_prediction(history, row.date) for history in histories if row.tournament_id in history.tournaments]
         games.append(
-            {
-                "date": row.date,
-                "tournament_id": row.tournament_id,
-                "tournament_name": row.name,
-                "round": row.round,
-                "black": row.black_id,
-                "result": result,
-                "result_as_submitted": row.result,
-                "played": row.played,
-                "predictions": predictions,
-            }
+            HeadToHeadGame(
+                date=row.date,
+                tournament_id=row.tournament_id,
+                tournament_name=row.name,
+                round=row.round,
+                black=row.black_id,
+                result=result,
+                result_as_submitted=row.result,
+                played=row.played,
+                predictions=predictions,
+            )
         )
-    return {
-        "a": a,
-        "b": b,
-        "a_name": players[a],
-        "b_name": players[b],
-        "score": {"a": points_a, "b": points_b, "games": played},
-        "games": games,
-    }
+    return HeadToHead(
+        a=a, b=b, a_name=players[a], b_name=players[b], score=HeadToHeadScore(a=points_a, b=points_b, games=played), games=games
+    )
 
 
 def _histories(session: Session, a: str, b: str, tournament_ids: set[str]) -> list[_ListHistory]:
@@ -145,7 +154,7 @@ def _histories(session: Session, a: str, b: str, tournament_ids: set[str]) -> li
     return found
 
 
-def _prediction(history: _ListHistory, day: dt.date) -> dict[str, Any]:
+def _prediction(history: _ListHistory, day: dt.date) -> ListPrediction:
     """What the list predicted of a game on ``day``: both players' ratings as of the day before."""
     as_of = day - dt.timedelta(days=1)
     ratings = [_rating_on(points, as_of) for points in history.points]
@@ -154,15 +163,15 @@ def _prediction(history: _ListHistory, day: dt.date) -> dict[str, Any]:
         assert history.system.expected_score is not None  # (lists without one are left out)
         expectation = history.system.expected_score(ratings[0], ratings[1], day, history.system.params(history.snapshot.params))
         score, rule = expectation.score, expectation.rule
-    return {
-        "list_id": history.list_id,
-        "system": history.system.id,
-        "as_of": as_of,
-        "a_rating": ratings[0],
-        "b_rating": ratings[1],
-        "a_beats_b": score,
-        "rule": rule,
-    }
+    return ListPrediction(
+        list_id=history.list_id,
+        system=history.system.id,
+        as_of=as_of,
+        a_rating=ratings[0],
+        b_rating=ratings[1],
+        a_beats_b=score,
+        rule=rule,
+    )
 
 
 def _rating_on(points: list[tuple[dt.date, float]], day: dt.date) -> float | None:

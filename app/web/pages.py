@@ -795,29 +795,29 @@ def head_to_head_page(session: Session, player_id: str, opponent_id: str, langua
     answer = predictions.head_to_head(session, player_id, opponent_id)
     natives = native_names(session, [player_id, opponent_id], language)
     names = {
-        pid: i18n.shown_name(answer[f"{side}_name"] or pid, natives.get(pid), language)
-        for side, pid in (("a", player_id), ("b", opponent_id))
+        pid: i18n.shown_name(name or pid, natives.get(pid), language)
+        for name, pid in ((answer.a_name, player_id), (answer.b_name, opponent_id))
     }
     list_names = {rating_list.id: rating_list.name for rating_list in lists_service.list_rating_lists(session)}
     games = [
         {
-            **game,
-            "outcome": OUTCOME_LABELS[{"win": "won", "loss": "lost", "draw": "drawn"}[game["result"]]],
-            "colour": COLOUR_LABELS["black" if game["black"] == player_id else "white"],
+            **game.model_dump(exclude={"predictions"}),
+            "outcome": OUTCOME_LABELS[{"win": "won", "loss": "lost", "draw": "drawn"}[game.result]],
+            "colour": COLOUR_LABELS["black" if game.black == player_id else "white"],
             "shown_predictions": [
                 VersusPrediction(
-                    list_names.get(p["list_id"], p["list_id"]),
-                    p["list_id"],
-                    display.number(p["a_rating"]),
-                    display.number(p["b_rating"]),
-                    format_percent(p["a_beats_b"], locale=language.locale) if p["a_beats_b"] is not None else "",
+                    list_names.get(p.list_id, p.list_id),
+                    p.list_id,
+                    display.number(p.a_rating),
+                    display.number(p.b_rating),
+                    format_percent(p.a_beats_b, locale=language.locale) if p.a_beats_b is not None else "",
                 )
-                for p in game["predictions"]
+                for p in game.predictions
             ],
         }
-        for game in reversed(answer["games"])  # the latest first, as his games are listed
+        for game in reversed(answer.games)  # the latest first, as his games are listed
     ]
-    return {"a": player_id, "b": opponent_id, "names": names, "tally": answer["score"], "games": games}
+    return {"a": player_id, "b": opponent_id, "names": names, "tally": answer.score, "games": games}
 
 
 # --- who is favoured (issue 46 item 2) -----------------------------------------------------------
@@ -863,14 +863,17 @@ def prediction_page(session: Session, list_id: str, typed_a: str, typed_b: str, 
         for row in (players.get_player(session, a.player_id), players.get_player(session, b.player_id))
     }
     context["answer"] = {
-        **answer,
+        **answer.model_dump(),
         "names": {"a": names[a.player_id], "b": names[b.player_id]},
         "versus": display.versus_path(a.player_id, b.player_id),
-        "ratings": {side: display.with_deviation(answer[side]["rating"], answer[side]["deviation"]) for side in ("a", "b")},
-        "beats": _chance(answer["a_beats_b"], language),
-        "above": _chance(answer["a_above_b"], language) if answer["a_above_b"] is not None else None,
+        "ratings": {
+            "a": display.with_deviation(answer.a.rating, answer.a.deviation),
+            "b": display.with_deviation(answer.b.rating, answer.b.deviation),
+        },
+        "beats": _chance(answer.a_beats_b, language),
+        "above": _chance(answer.a_above_b, language) if answer.a_above_b is not None else None,
     }
-    context["certainty"] = certainty((answer[side]["rating"], answer[side]["deviation"], None) for side in ("a", "b"))
+    context["certainty"] = certainty((player.rating, player.deviation, None) for player in (answer.a, answer.b))
     return context
 
 
