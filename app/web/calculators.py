@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import enum
+import functools
 import math
 import types
 from collections.abc import Callable, Mapping
@@ -166,6 +167,8 @@ def _fields(model: type[BaseModel], example: Any, path: tuple[str, ...] = (), le
     """The inputs of a model's fields (a record's fields in its place, under its description)."""
     found: list[Field] = []
     for name, info in model.model_fields.items():
+        if name in _deprecated_fields(model):
+            continue  # a form asks in today's words only
         here = (*path, name)
         given = example.get(name, _MISSING) if isinstance(example, Mapping) else _MISSING
         annotation, nullable = _without_none(info.annotation)
@@ -291,12 +294,24 @@ def _typed(value: Any) -> str:
 def _without_none(annotation: Any) -> tuple[Any, bool]:
     """A field's type without None, and whether it takes None (its constraints' Annotated taken off)."""
     if get_origin(annotation) is Union or get_origin(annotation) is types.UnionType:
-        members = [member for member in get_args(annotation) if member is not type(None)]
+        members = [member for member in get_args(annotation) if not _is_none(member)]
         inner, _ = _without_none(members[0] if len(members) == 1 else annotation)
         return inner, len(members) < len(get_args(annotation))
     if hasattr(annotation, "__metadata__"):  # Annotated[X, ...] inside a union
         return _without_none(get_args(annotation)[0])
     return annotation, False
+
+
+def _is_none(annotation: Any) -> bool:
+    """None, or None kept out of the schema (``SkipJsonSchema[None]``: the service reads it as left out)."""
+    return annotation is type(None) or (hasattr(annotation, "__metadata__") and get_args(annotation)[0] is type(None))
+
+
+@functools.cache
+def _deprecated_fields(model: type[BaseModel]) -> frozenset[str]:
+    """The fields the contract marks deprecated (however the model marks them)."""
+    properties = model.model_json_schema().get("properties", {})
+    return frozenset(name for name, schema in properties.items() if schema.get("deprecated") is True)
 
 
 def _is_model(annotation: Any) -> bool:

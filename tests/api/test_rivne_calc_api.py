@@ -229,3 +229,75 @@ def test_bad_games_alone_are_422_with_a_pointer(client, body, pointer):
     response = client.post(GAME_URL, json=body)
     assert response.status_code == 422 and response.headers["content-type"].startswith("application/problem+json")
     assert pointer in [e["pointer"] for e in response.json()["errors"]]
+
+
+# --- the single game in the RIF Elo game calculator's words (issue 44 item 5) ------------------------
+
+
+def test_one_game_in_todays_form_answers_as_the_older_form(client):
+    older = client.post(GAME_URL, json={"black": {"rating": 1500}, "white": {"rating": 1600}, "result": "B"})
+    today = client.post(GAME_URL, json={"rating": 1500, "opponent_rating": 1600, "score": 1})
+    assert older.status_code == today.status_code == 200, today.text
+    assert today.json() == older.json()
+    assert today.json()["black"]["rating_before"] == 1500  # in an even game the player is black unless he says
+
+
+def test_the_players_colour_and_score_in_todays_form(client):
+    # The 1600 player had white and lost: the game above seen from the loser's side.
+    seen_from_white = client.post(GAME_URL, json={"rating": 1600, "opponent_rating": 1500, "score": 0, "colour": "white"})
+    older = client.post(GAME_URL, json={"black": {"rating": 1500}, "white": {"rating": 1600}, "result": "B"})
+    assert seen_from_white.json() == older.json()
+    draw = client.post(GAME_URL, json={"rating": 1600, "opponent_rating": 1500, "score": 0.5, "colour": "white"}).json()
+    older_draw = client.post(GAME_URL, json={"black": {"rating": 1500}, "white": {"rating": 1600}, "result": "D"}).json()
+    assert draw == older_draw
+
+
+def test_a_handicap_game_in_todays_form_equals_the_older_form(client):
+    older = {"black": {"rating": 1800, "rank": "3k"}, "white": {"rating": 2100, "rank": "1d"}, "result": "W"}
+    today = {"rating": 1800, "rank": "3k", "opponent_rating": 2100, "opponent_rank": "1d", "score": 0, "colour": "black"}
+    board = {"board_size": 13, "handicap": 3}
+    assert client.post(GAME_URL, json={**today, **board}).json() == client.post(GAME_URL, json={**older, **board}).json()
+    as_white = {"rating": 2100, "rank": "1d", "opponent_rating": 1800, "opponent_rank": "3k", "score": 1, "colour": "white"}
+    assert client.post(GAME_URL, json={**as_white, **board}).json() == client.post(GAME_URL, json={**older, **board}).json()
+
+
+@pytest.mark.parametrize(
+    ("body", "pointers"),
+    [
+        ({"rating": 1500, "score": 1}, ["/opponent_rating"]),
+        ({}, ["/rating", "/opponent_rating", "/score"]),
+        ({"rating": 1500, "opponent_rating": 1600, "score": 1, "result": "B"}, ["/opponent_rating", "/rating", "/score"]),
+        ({"black": {"rating": 1500}, "result": "B"}, ["/white"]),
+        ({"rating": 1500, "opponent_rating": 1600, "score": 1, "handicap": 2}, ["/rank", "/opponent_rank", "/colour"]),
+        ({"rating": 1500, "opponent_rating": 1600, "score": 0.7}, ["/score"]),
+        ({"rating": 1500, "opponent_rating": 1600, "score": 1, "colour": "red"}, ["/colour"]),
+    ],
+)
+def test_a_body_without_one_form_whole_is_422_naming_each_field(client, body, pointers):
+    response = client.post(GAME_URL, json=body)
+    assert response.status_code == 422 and response.headers["content-type"].startswith("application/problem+json")
+    assert sorted(e["pointer"] for e in response.json()["errors"]) == sorted(pointers), response.json()
+
+
+def test_the_contract_marks_the_older_form_deprecated_and_states_one_form_whole():
+    from app.main import app
+
+    schema = app.openapi()["components"]["schemas"]["RivneSingleGameIn"]
+    assert all(schema["properties"][name].get("deprecated") is True for name in ("black", "white", "result"))
+    assert not any(schema["properties"][name].get("deprecated") for name in ("rating", "opponent_rating", "score"))
+    forms = [form["required"] for form in schema["oneOf"]]
+    assert forms == [["rating", "opponent_rating", "score"], ["black", "white", "result"]]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"black": None, "white": None, "result": "D"},
+        {"rating": 1500, "opponent_rating": 1600, "score": 1, "result": None},
+    ],
+)
+def test_a_null_where_the_contract_takes_none_is_refused_not_read_as_absent(client, body):
+    response = client.post(GAME_URL, json=body)
+    assert response.status_code == 422, response.text
+    nulls = {name for name, value in body.items() if value is None}
+    assert nulls <= {e["pointer"].lstrip("/") for e in response.json()["errors"]}

@@ -242,11 +242,18 @@ def one_stored_player_into_another(case: Case) -> None:
 
 
 def ranks_in_a_handicap_game(case: Case) -> None:
-    """Rivne (Kf): a handicap game reads both players' declared ranks."""
+    """Rivne (Kf): a handicap game reads both players' declared ranks, and in today's form of the single
+    game the player's colour (the older form says it by black and white)."""
     if case.body.get("handicap"):
         for side in ("black", "white"):
             if isinstance(case.body.get(side), dict) and case.body[side].get("rank") is None:
                 case.body[side]["rank"] = "10k"
+        if "rating" in case.body:
+            for name in ("rank", "opponent_rank"):
+                if case.body.get(name) is None:
+                    case.body[name] = "10k"
+            if case.body.get("colour") is None:
+                case.body["colour"] = "white"
 
 
 def a_publication_follows_the_latest(case: Case) -> None:

@@ -114,7 +114,7 @@ def test_pages_in_chromium_in_every_language_at_both_widths(client, chromium, ax
         (None, "/lists/rif-whr/predict?a=952&b=1219"),  # who is favoured: both chances, ratings ± deviations
         (None, "/lists/rif-elo?status=provisional"),  # provisional ratings marked ≈ and explained
         (None, "/calculators"),
-        (None, "/calculators/rivne-game?black_rating=1500&white_rating=1600&result=B&board_size=19&handicap=0"),
+        (None, "/calculators/rivne-game?rating=1500&opponent_rating=1600&score=1&board_size=19&handicap=0"),
         (None, "/calculators/olufsen-table"),  # a form refused: the errors shown
         (None, "/tournaments/T0003/lists/rif-whr/figures"),
         # A Go tournament's figures (Juvisy, 19 players): EGC 2013's page holds 594 players' figures, on

@@ -53,7 +53,7 @@ def test_each_forms_example_calculates(client, form):
 
 
 def test_one_go_game_shows_the_rules_figures(client):
-    query = {"black_rating": "1500", "white_rating": "1600", "result": "B", "board_size": "19", "handicap": "0"}
+    query = {"rating": "1500", "opponent_rating": "1600", "score": "1", "board_size": "19", "handicap": "0"}
     words = text(client.get("/calculators/rivne-game", params=query).text)
     # By hand: a = 205 − 1500/20 = 130, SE(A) = 1/(e^(100/130) + 1), K1(1500) = 47, K2 = 0.032;
     # the change 47(1 − SE + 0.032), shown to six decimals.
@@ -61,18 +61,18 @@ def test_one_go_game_shows_the_rules_figures(client):
     assert f"SE {se:.6f}" in words and "a 130" in words and "K1 47" in words and "K2 0.032" in words
     assert f"change {47 * (1 - se + 0.032):.6f}".rstrip("0") in words
     # What was typed stays in the form.
-    assert 'name="black_rating" value="1500"' in client.get("/calculators/rivne-game", params=query).text
+    assert 'name="rating" value="1500"' in client.get("/calculators/rivne-game", params=query).text
 
 
 def test_a_form_the_rules_refuse_says_where(client):
-    query = {"black_rating": "1500", "white_rating": "1600", "result": "B", "board_size": "19", "handicap": "3"}
+    query = {"rating": "1500", "opponent_rating": "1600", "score": "1", "board_size": "19", "handicap": "3"}
     page = client.get("/calculators/rivne-game", params=query).text
-    assert "cannot be made" in page and "/black/rank" in page
+    assert "cannot be made" in page and "/rank" in page and "/colour" in page
     assert "cannot be made" in client.get("/calculators/whr", params={"games": "a b B"}).text  # a date is missing
     assert client.get("/calculators/no-such").status_code == 404
     # Numbers that are no figure (nan, inf) never make a server error; where the form reads one, the
     # field is named (a board is 19, 13 or 9 whatever else is sent).
-    game = {"black_rating": "1500", "white_rating": "1600", "result": "B", "board_size": "19", "handicap": "0"}
+    game = {"rating": "1500", "opponent_rating": "1600", "score": "1", "board_size": "19", "handicap": "0"}
     for value in ("inf", "nan"):
         assert client.get("/calculators/rivne-game", params={**game, "board_size": value}).status_code == 200
         handicap = client.get("/calculators/rivne-game", params={**game, "handicap": value}).text
@@ -133,7 +133,7 @@ def test_the_calculators_page_reads_in_russian_and_chinese(client, language):
     assert english_words_shown(page) == []
     assert "Calculate" not in page and "Each rule system" not in page
     # An answer: the figures' names in words translated, the rule text's symbols as they are.
-    query = {"black_rating": "1500", "white_rating": "1600", "result": "B", "board_size": "19", "handicap": "0"}
+    query = {"rating": "1500", "opponent_rating": "1600", "score": "1", "board_size": "19", "handicap": "0"}
     answer = client.get("/calculators/rivne-game", params=query, headers=headers).text
     assert english_words_shown(answer) == []
     assert f"<dt>{words['change']}</dt>" in answer and "<dt>change</dt>" not in answer

@@ -63,20 +63,65 @@ def rate_tournament(body: schemas.RivneTournamentIn) -> schemas.RivneTournamentO
 
 
 def rate_game(body: schemas.RivneSingleGameIn) -> schemas.RivneSingleGameOut:
-    errors = []
-    if body.handicap >= 1:
-        for side, player in (("black", body.black), ("white", body.white)):
-            if player.rank is None:
-                errors.append(Pointer(f"/{side}/rank", "a handicap game needs both declared ranks (Kf, 004)"))
-    refuse_if_any(errors)
-    black = rivne.Player("black", body.black.rating, body.black.rank)
-    white = rivne.Player("white", body.white.rating, body.white.rank)
-    game = rivne.Game(1, "black", "white", SCORE_OF_RESULT[body.result], body.board_size, body.handicap)
+    black, white, black_score = _black_and_white(body)
+    game = rivne.Game(1, "black", "white", black_score, body.board_size, body.handicap)
     black_figures, white_figures, black_after, white_after = under_the_rules(rivne.rate_game, black, white, game)
     return schemas.RivneSingleGameOut(
-        black=_side(black_figures, body.black.rating, black_after),
-        white=_side(white_figures, body.white.rating, white_after),
+        black=_side(black_figures, black.rating, black_after),
+        white=_side(white_figures, white.rating, white_after),
     )
+
+
+def _black_and_white(body: schemas.RivneSingleGameIn) -> tuple[rivne.Player, rivne.Player, float]:
+    """Black, white and black's score, from whichever form the body has (issue 44 item 5); a body
+    without one form whole, or with both, is refused with the fields it lacks or mixes."""
+    given = body.model_fields_set
+    # The contract gives these no null (each form's own fields): one sent is refused, not read as absent.
+    nulls = [name for name in (*schemas.FORM_NOW, *schemas.FORM_DEPRECATED) if name in given and getattr(body, name) is None]
+    refuse_if_any([Pointer(f"/{name}", "a value, not null (leave the field out instead)") for name in nulls])
+    now = given & {*schemas.FORM_NOW, *schemas.FORM_NOW_OPTIONAL}
+    deprecated = given & set(schemas.FORM_DEPRECATED)
+    if deprecated:
+        refuse_if_any(
+            [
+                Pointer(f"/{name}", f"not in one body with the deprecated {', '.join(sorted(deprecated))}: one form or the other")
+                for name in sorted(now)
+            ]
+        )
+        refuse_if_any(
+            [
+                Pointer(f"/{name}", "required with black, white and result")
+                for name in schemas.FORM_DEPRECATED
+                if name not in given
+            ]
+        )
+        assert body.black is not None and body.white is not None and body.result is not None
+        if body.handicap >= 1:
+            refuse_if_any(
+                [
+                    Pointer(f"/{side}/rank", _RANKS_NEEDED)
+                    for side, player in (("black", body.black), ("white", body.white))
+                    if player.rank is None
+                ]
+            )
+        black = rivne.Player("black", body.black.rating, body.black.rank)
+        white = rivne.Player("white", body.white.rating, body.white.rank)
+        return black, white, SCORE_OF_RESULT[body.result]
+    refuse_if_any([Pointer(f"/{name}", "required") for name in schemas.FORM_NOW if name not in given])
+    assert body.rating is not None and body.opponent_rating is not None and body.score is not None
+    if body.handicap >= 1:
+        missing = [Pointer(f"/{name}", _RANKS_NEEDED) for name in ("rank", "opponent_rank") if getattr(body, name) is None]
+        if body.colour is None:
+            missing.append(Pointer("/colour", "a handicap game needs the player's colour: black receives the stones"))
+        refuse_if_any(missing)
+    player = (body.rating, body.rank)
+    opponent = (body.opponent_rating, body.opponent_rank)
+    if body.colour == "white":
+        return rivne.Player("black", *opponent), rivne.Player("white", *player), 1.0 - body.score
+    return rivne.Player("black", *player), rivne.Player("white", *opponent), body.score
+
+
+_RANKS_NEEDED = "a handicap game needs both declared ranks (Kf, 004)"
 
 
 def figures_out(figures: rivne.GameFigures) -> schemas.RivneGameFiguresOut:

@@ -318,12 +318,19 @@ RIVNE_GAME_REQUESTS: dict[str, dict[str, Any]] = {
     "handicap": {
         "summary": "A 3 kyu takes 3 stones from a 1 dan on 13×13 and loses",
         "value": {
-            "black": {"rating": 1800, "rank": "3k"},
-            "white": {"rating": 2100, "rank": "1d"},
-            "result": "W",
+            "rating": 1800,
+            "rank": "3k",
+            "opponent_rating": 2100,
+            "opponent_rank": "1d",
+            "score": 0,
+            "colour": "black",
             "board_size": 13,
             "handicap": 3,
         },
+    },
+    "older_form": {
+        "summary": "The even game in the older form, black and white with the result from black's side (deprecated)",
+        "value": {"black": {"rating": 1500}, "white": {"rating": 1600}, "result": "B"},
     },
 }
 
@@ -431,5 +438,7 @@ RIVNE_GAME_ANSWERS: dict[str, Any] = {
         },
     },
 }
+
+RIVNE_GAME_ANSWERS["older_form"] = RIVNE_GAME_ANSWERS["even"]  # the same game, the same answer
 
 RIVNE_GAME_EXAMPLES = answers(RIVNE_GAME_REQUESTS, RIVNE_GAME_ANSWERS)

@@ -4,6 +4,7 @@
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic.config import JsonDict
 
 from app.rating.calculators import Score
 from app.schemas.common import Identifier, Result, StrictModel
@@ -206,23 +207,98 @@ class RivneGamePlayerIn(StrictModel):
     )
 
 
-GAME_EXAMPLE: dict[str, Any] = {
-    "black": {"rating": 1500},
-    "white": {"rating": 1600},
-    "result": "B",
-}
+GAME_EXAMPLE: dict[str, Any] = {"rating": 1500, "opponent_rating": 1600, "score": 1}
+
+# The single game's older form (black, white, result), taken still and marked deprecated in the contract;
+# a body gives one form or the other, whole (issue 44 item 5).
+FORM_NOW = ("rating", "opponent_rating", "score")
+FORM_NOW_OPTIONAL = ("rank", "opponent_rank", "colour")
+FORM_DEPRECATED = ("black", "white", "result")
+SingleGameRating = Annotated[float, Field(ge=0, le=3500)]
+
+
+# The fields a form requires take no null in the contract, and the service refuses one (rivne.calculator),
+# so that a body the schema allows is one the service takes. Not
+# pydantic's SkipJsonSchema[None]: it makes the field a union, whose errors name each member tried.
+def _null_left_out(schema: JsonDict) -> None:
+    members = schema.pop("anyOf", None)
+    if isinstance(members, list):
+        kept = [member for member in members if member != {"type": "null"}]
+        if len(kept) == 1 and isinstance(kept[0], dict):
+            schema.update(kept[0])
+        else:
+            schema["anyOf"] = kept
+
+
+def _deprecated_null_left_out(schema: JsonDict) -> None:
+    # Deprecated in the schema only: pydantic's Field(deprecated=...) would also warn each time the
+    # service itself reads the field to turn the older form into today's.
+    _null_left_out(schema)
+    schema["deprecated"] = True
+
+
+def _single_game_schema(schema: JsonDict) -> None:
+    """Its example, and JSON Schema's statement of what the service checks: today's form or the older
+    one, whole, not both."""
+    schema["examples"] = [GAME_EXAMPLE]
+    schema["oneOf"] = [
+        {"required": list(FORM_NOW), "not": {"anyOf": [{"required": [name]} for name in FORM_DEPRECATED]}},
+        {
+            "required": list(FORM_DEPRECATED),
+            "not": {"anyOf": [{"required": [name]} for name in FORM_NOW + FORM_NOW_OPTIONAL]},
+        },
+    ]
 
 
 class RivneSingleGameIn(StrictModel):
-    """One game alone under formula (5): no tournament around it, so no anomaly check (8)."""
+    """One game alone under formula (5): no tournament around it, so no anomaly check (8). Given as the
+    RIF Elo game calculator takes one: the player's rating, his opponent's and his score, and here his
+    colour (black receives the handicap stones) and both declared ranks. The older form, black's and
+    white's ratings with the result from black's side, is still taken (deprecated); not both in one body."""
 
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [GAME_EXAMPLE]})
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_single_game_schema)
 
-    black: RivneGamePlayerIn = Field(description="The player who had black (who received the handicap stones)")
-    white: RivneGamePlayerIn = Field(description="The player who had white")
-    result: Result = Field(description="From black's side: B black won, W white won, D draw")
+    rating: SingleGameRating | None = Field(
+        default=None,
+        description="The player's rating before the game, fractional (his start and current rating)",
+        json_schema_extra=_null_left_out,
+    )
+    opponent_rating: SingleGameRating | None = Field(
+        default=None,
+        description="The opponent's rating before the game, fractional",
+        json_schema_extra=_null_left_out,
+    )
+    score: Score | None = Field(
+        default=None, description="The player's score: 1 win, 0.5 draw (jigo), 0 loss", json_schema_extra=_null_left_out
+    )
+    colour: Literal["black", "white"] | None = Field(
+        default=None,
+        description="The player's colour; black receives the handicap stones. Needed when the handicap is 1 or more "
+        "(default black in an even game, where colour changes nothing)",
+    )
+    rank: GoRank | None = Field(
+        default=None, description="The player's declared rank (30k…1k, 1d…9d): needed when the handicap is 1 or more (Kf, 004)"
+    )
+    opponent_rank: GoRank | None = Field(
+        default=None, description="The opponent's declared rank: needed when the handicap is 1 or more (Kf, 004)"
+    )
     board_size: Literal[9, 13, 19] = Field(default=19, description="Kd: 19×19 → 1, 13×13 → 1/2, 9×9 → 1/3")
     handicap: int = Field(default=0, ge=0, le=20, description="Stones black received: 0 even, 1 no komi, N ≥ 2 stones")
+    black: RivneGamePlayerIn | None = Field(
+        default=None,
+        description="Deprecated (use rating, rank and colour): the player who had black",
+        json_schema_extra=_deprecated_null_left_out,
+    )
+    white: RivneGamePlayerIn | None = Field(
+        default=None,
+        description="Deprecated (use opponent_rating and opponent_rank): the player who had white",
+        json_schema_extra=_deprecated_null_left_out,
+    )
+    result: Result | None = Field(
+        default=None,
+        description="Deprecated (use score): from black's side, B black won, W white won, D draw",
+        json_schema_extra=_deprecated_null_left_out,
+    )
 
 
 class RivneSingleGameSideOut(RivneGameFiguresOut):
