@@ -307,7 +307,12 @@ def _step(day: dt.date, before: float | None, after: float, tournament_ids: list
 def _tournaments(session: Session, player_id: str, start: Reading, end: Reading, stepped: set[str]) -> list[dict[str, Any]]:
     """The tournaments added, corrected or withdrawn between the two snapshots, and those of the
     steps, by end, start and id; each with his games and what it did to him."""
-    earlier, later = _inputs(session, start.snapshot), _inputs(session, end.snapshot)
+    if start.snapshot.id == end.snapshot.id:
+        # One snapshot read twice (the default since a publication with no recompute after it, or two
+        # rating days): nothing was added, corrected or withdrawn in between, and its inputs need no reading.
+        earlier = later = set()
+    else:
+        earlier, later = _inputs(session, start.snapshot), _inputs(session, end.snapshot)
     changed = [r for r in _revisions_between(session, start, end, revisions.TOURNAMENT, None) if r.subject_id in earlier | later]
     revised: dict[str, list[Revision]] = {}
     for revision in changed:

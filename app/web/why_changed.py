@@ -59,7 +59,6 @@ class WhyChanged:
     """A list's section: what the form offers and shows chosen, and the API's answer or its refusal."""
 
     list_id: str
-    system: str
     offered: list[Offered]
     earlier: str | None  # as the reader asked (None: the default)
     later: str | None
@@ -104,4 +103,4 @@ def why_changed(session: Session, player_id: str, rating_list: RatingList, query
         except Problem as problem:
             refusal = problem.detail
     names = {move.tournament_id: move.name for move in answer.tournaments} if answer is not None else {}
-    return WhyChanged(rating_list.id, rating_list.system, offered, earlier, later, answer, refusal, names)
+    return WhyChanged(rating_list.id, offered, earlier, later, answer, refusal, names)
