@@ -237,8 +237,8 @@ def parse_why_query(raw: Mapping[str, str]) -> WhyQuery:
             errors.append(FieldError(f"query:{given}", f"{given} must be {expected}, not {value[:40]!r}"))
         ends.append(value or None)
     list_id = raw.get("list") or None
-    if list_id is not None:
-        check_id("list", list_id)
+    if list_id is not None and not (len(list_id) <= ID_MAX_LENGTH and _ID.fullmatch(list_id)):
+        errors.append(FieldError("query:list", f"list is a list's id, {ID_RULE}, not {list_id[:100]!r}"))
     if errors:
         raise PageInputError.of(errors)
     return WhyQuery(list_id, ends[0], ends[1])

@@ -692,4 +692,5 @@ def test_why_a_rating_changed_offers_its_form_and_says_what_the_list_cannot_answ
     bad = site.get("/players/498", params={"list": "rif-whr", "from_day": "2019-13-01", "to": "publication:x"})
     assert bad.status_code == 422 and bad.headers["content-type"].startswith("text/html")
     assert "from_day must be a day YYYY-MM-DD" in Page(bad.text).words and "to must be publication:N" in Page(bad.text).words
-    assert site.get("/players/498", params={"list": "no such list!"}).status_code == 422
+    unknown = site.get("/players/498", params={"list": "no such list!"})
+    assert unknown.status_code == 422 and "list is a list's id" in Page(unknown.text).words
