@@ -77,7 +77,9 @@ def explain(
     system = system_of(rating_list)
     before = _standing(session, system, start.snapshot, start.day, player_id)
     after = _standing(session, system, end.snapshot, end.day, player_id)
-    past_now = _standing(session, system, end.snapshot, start.day, player_id)
+    # One snapshot at both ends reads the earlier day as the earlier reading does: the past is not revised.
+    same = start.snapshot.id == end.snapshot.id
+    past_now = before if same else _standing(session, system, end.snapshot, start.day, player_id)
     history = timelines.timeline_of(session, end.snapshot).history(player_id)
     if before is None and after is None and past_now is None and not _points_between(history, start.day, end.day):
         raise NotFound(
