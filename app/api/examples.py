@@ -1369,6 +1369,7 @@ GET_PLAYER_CHANGES = _example(
         "system": "rif-whr",
         "from": {
             "reference": "publication:1",
+            "source": "publication",
             "publication": 1,
             "snapshot_id": 1,
             "date": "2017-12-31",
@@ -1378,6 +1379,7 @@ GET_PLAYER_CHANGES = _example(
         },
         "to": {
             "reference": "publication:3",
+            "source": "publication",
             "publication": 3,
             "snapshot_id": 2,
             "date": "2019-12-31",

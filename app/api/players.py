@@ -283,8 +283,9 @@ def get_player_changes(
             alias="from",
             pattern=READING_PATTERN,
             description="The earlier reading: `publication:N` (its snapshot as of its day: its rows), `snapshot:N` (as of its "
-            "list date) or a day `YYYY-MM-DD` (the snapshot current at the end of that day, UTC, as of that day); by default "
-            "the list's latest publication",
+            "list date) or a day `YYYY-MM-DD` (the snapshot current at the end of that day, UTC, as of that day; a day before "
+            "the list's first snapshot is a rating day, read from the `to` reading's snapshot); by default the list's latest "
+            "publication",
         ),
     ] = None,
     later: Annotated[
@@ -292,7 +293,8 @@ def get_player_changes(
         Query(
             alias="to",
             pattern=READING_PATTERN,
-            description="The later reading, written as `from`; by default the list's current snapshot as of today (the live list)",
+            description="The later reading, written as `from` (a day before the list's first snapshot reads the current "
+            "snapshot as of that day); by default the list's current snapshot as of today (the live list)",
         ),
     ] = None,
 ) -> PlayerChanges:
@@ -312,10 +314,15 @@ def get_player_changes(
     them) and those of the steps, each with his games in it as stored now and the change it brought
     him; `list_changes` the list's own changes (parameters, seeds, settings) in between.
 
+    A day names what the list said of him on that day: the snapshot current at the end of it, or,
+    on a day before the list's first snapshot (a history rated after the fact, such as an imported
+    decade of results), a rating day read from the `to` reading's snapshot (for `to`, the current
+    one), so that `from=2018-01-01&to=2019-12-31` reads the list's history between those days;
+    each reading's `source` says which. A day to come reads the current snapshot.
+
     A pruned snapshot is a 404 saying so (publications keep theirs for good). An unknown list,
-    publication or snapshot, a snapshot of another list, or a day before the list's first snapshot
-    is a 404 pointing at `query:list`, `query:from` or `query:to` (a day to come reads the current
-    snapshot); a player without a rating in either reading a 404 at `path:player_id`; `from` after
+    publication or snapshot, a snapshot of another list, or a list never computed is a 404 pointing
+    at `query:list`, `query:from` or `query:to`; a player without a rating in either reading a 404 at `path:player_id`; `from` after
     `to` (its day or its snapshot) a 422 at `query:from`."""
     return PlayerChanges.model_validate(rating_changes.explain(session, player_id, list_id, earlier, later))
 

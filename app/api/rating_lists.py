@@ -31,6 +31,7 @@ from app.http.caching import (
 )
 from app.http.headers import CACHED_READ, LOCATION, NOT_MODIFIED
 from app.http.session import SessionDep
+from app.problems import FieldError, InvalidInput
 from app.rating.calculators import MAX_CALC_GAMES
 from app.recompute import jobs, staleness
 from app.recompute.jobs import wake_worker
@@ -463,6 +464,11 @@ async def get_player_history(
     list_id: Annotated[
         Identifier, Query(alias="list", description="The rating list whose history is read (default `rif-whr`)")
     ] = "rif-whr",
+    first: Annotated[
+        Date | None,
+        Query(alias="from", description="Only his points on this rating day or after (the day a point rates, not a snapshot's)"),
+    ] = None,
+    last: Annotated[Date | None, Query(alias="to", description="Only his points on this rating day or before")] = None,
     if_none_match: IfNoneMatch = None,
 ) -> Response:
     """Read a player's rating history
@@ -470,20 +476,32 @@ async def get_player_history(
     The series a chart draws: one point per day on which the player's rating changed under the list's
     current snapshot, oldest first, each with the tournaments rated into it. Under WHR that is every
     day he played; under the historical Elo list the seeds, the ends of the 1995 rating periods and
-    the 1997 events (INTERPRETATIONS 6.21). Empty while the list has no snapshot; `stale_since` as the
-    list's. Cached like the list's ratings: `ETag`, and a 304 for `If-None-Match`."""
+    the 1997 events (INTERPRETATIONS 6.21). `from` and `to` are rating days, the days the points
+    rate, as the list's `as_of` is (not the days snapshots were computed): the points between them,
+    both included, whenever the snapshot that holds them was written. Empty while the list has no
+    snapshot; `stale_since` as the list's. `from` after `to` is a 422 at `query:from`. Cached like
+    the list's ratings: `ETag`, and a 304 for `If-None-Match`."""
+    if first is not None and last is not None and first > last:
+        raise InvalidInput(
+            f"`from` ({first}) is after `to` ({last}).", [FieldError("query:from", f"{first} is after the `to` day {last}")]
+        )
     current = await current_snapshot(list_id)
+    days = (first, last)
     if current is not None:
         etag, cache_control = read_validators(HISTORY_READ, current, request.scope)
         if matches(if_none_match, etag):
             return not_modified(etag, cache_control)
-        body = response_cache.responses.get(("history", current.snapshot_id, current.created_at, current.stale_since, player_id))
+        body = response_cache.responses.get(
+            ("history", current.snapshot_id, current.created_at, current.stale_since, player_id, days)
+        )
         if body is not None:
             return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": cache_control})
-    return await run_in_threadpool(_history_answer, player_id, list_id, request.scope, if_none_match)
+    return await run_in_threadpool(_history_answer, player_id, list_id, days, request.scope, if_none_match)
 
 
-def _history_answer(player_id: str, list_id: str, scope: Scope, if_none_match: str | None) -> Response:
+def _history_answer(
+    player_id: str, list_id: str, days: tuple[dt.date | None, dt.date | None], scope: Scope, if_none_match: str | None
+) -> Response:
     with db.session_scope() as session:
         rating_list = service.get_rating_list(session, list_id)
         stale = staleness.of(rating_list)
@@ -495,10 +513,15 @@ def _history_answer(player_id: str, list_id: str, scope: Scope, if_none_match: s
             return not_modified(etag, cache_control)
         snapshot = service.get_snapshot(session, list_id, None)
         # (as in get_player_history)
-        key = ("history", snapshot.id, snapshot.created_at, stale_since, player_id) if snapshot else None
+        key = ("history", snapshot.id, snapshot.created_at, stale_since, player_id, days) if snapshot else None
 
         def history() -> bytes:
-            points = service.player_history(session, player_id, snapshot)
+            first, last = days
+            points = [
+                point
+                for point in service.player_history(session, player_id, snapshot)
+                if (first is None or point["date"] >= first) and (last is None or point["date"] <= last)
+            ]
             snapshot_id = snapshot.id if snapshot else None
             answer = {
                 "player_id": player_id,

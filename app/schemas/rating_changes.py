@@ -17,6 +17,13 @@ class Reading(BaseModel):
     """One end of the explanation: a snapshot of the list read as of a day, and his line there."""
 
     reference: str = Field(description="What named it, as asked (`publication:3`, `snapshot:17`, `2026-03-01`) or `current`")
+    source: str = Field(
+        description="How it was read: `publication` or `snapshot` (named so), `current` (the live list), "
+        "`current_that_day` (a day on which the list had a snapshot: the one current at the end of that day, what the list "
+        "said then) or `rating_day` (a day before the list's first snapshot, as for a history rated after the fact: what "
+        "the later reading's snapshot says of that day, or for the later reading the current snapshot, as the list `as_of` "
+        "that day shows it)"
+    )
     publication: int | None = Field(description="The publication's number, when a publication named it")
     snapshot_id: int = Field(description="The snapshot read (`GET /v1/rating-lists/{list_id}/snapshots/{snapshot_id}`)")
     date: dt.date = Field(description="The day the snapshot is read as of")

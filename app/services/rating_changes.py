@@ -2,7 +2,9 @@
 
 A reading is a snapshot of the list read as of a day: a publication (its snapshot as of its day,
 which is what its rows hold), a snapshot (as of its list date) or a day (the snapshot that was the
-list's current one at the end of that day, as of that day; docs/decisions.md 7.36). Between an
+list's current one at the end of that day, as of that day; docs/decisions.md 7.36), and a day before
+the list had any snapshot is a rating day: what the list says of him that day, read from the later
+reading's snapshot (or, for the later reading itself, the current one; 7.130). Between an
 earlier reading (snapshot A, day a) and a later one (B, b) his rating moved from A(a) to B(b), in
 two parts that add up by construction:
 
@@ -40,6 +42,9 @@ from app.settings import get_settings
 from app.snapshots import snapshot_changes, timelines
 
 CURRENT = "current"
+# How a reading was found (``Reading.source``): named as a publication or a snapshot, the live list,
+# the snapshot current at the end of a day, or a day before the list's first snapshot (7.130).
+PUBLICATION, SNAPSHOT, CURRENT_THAT_DAY, RATING_DAY = "publication", "snapshot", "current_that_day", "rating_day"
 GAMES, LATER_GAMES = "games", "later_games"
 ADDED, CORRECTED, WITHDRAWN, NO_LONGER_RATED, RATED = "added", "corrected", "withdrawn", "no_longer_rated", "rated"
 _REFERENCE = re.compile(r"^(publication|snapshot):([0-9]+)$")
@@ -53,6 +58,7 @@ class Reading:
     reference: str
     snapshot: RatingSnapshot
     day: dt.date
+    source: str
     publication: int | None = None
 
 
@@ -65,12 +71,15 @@ def explain(
     if session.get(Player, player_id) is None:
         raise NotFound(f"Player {player_id!r} does not exist.", [FieldError("path:player_id", f"no player {player_id!r}")])
     now = on or today()
-    start = _reading(session, rating_list, earlier, "from", now)
-    end = _reading(session, rating_list, later, "to", now)
+    # The later reading first: a day before the list's first snapshot is read from its snapshot (7.130).
+    end = _reading(session, rating_list, later, "to", now, rating_list.current_snapshot_id)
+    start = _reading(session, rating_list, earlier, "from", now, end.snapshot.id)
     system = system_of(rating_list)
     before = _standing(session, system, start.snapshot, start.day, player_id)
     after = _standing(session, system, end.snapshot, end.day, player_id)
-    past_now = _standing(session, system, end.snapshot, start.day, player_id)
+    # One snapshot at both ends reads the earlier day as the earlier reading does: the past is not revised.
+    same = start.snapshot.id == end.snapshot.id
+    past_now = before if same else _standing(session, system, end.snapshot, start.day, player_id)
     history = timelines.timeline_of(session, end.snapshot).history(player_id)
     if before is None and after is None and past_now is None and not _points_between(history, start.day, end.day):
         raise NotFound(
@@ -106,9 +115,11 @@ def _rating_list(session: Session, list_id: str) -> RatingList:
         raise NotFound(error.detail, [FieldError("query:list", f"no rating list {list_id!r}")]) from None
 
 
-def _reading(session: Session, rating_list: RatingList, reference: str | None, name: str, now: dt.date) -> Reading:
+def _reading(
+    session: Session, rating_list: RatingList, reference: str | None, name: str, now: dt.date, holder: int | None
+) -> Reading:
     """What ``from`` (``name``) or ``to`` names: by default the latest publication and the current
-    snapshot as of today."""
+    snapshot as of today. ``holder``: the snapshot that reads a day before the list's first one."""
     pointer = f"query:{name}"
     if reference is None and name == "from":
         latest = latest_publication(session, rating_list.id)
@@ -118,10 +129,10 @@ def _reading(session: Session, rating_list: RatingList, reference: str | None, n
                 "(a snapshot or a day).",
                 [FieldError(pointer, "required while the list has no publication")],
             )
-        return Reading(f"publication:{latest.number}", _snapshot_of(session, latest), latest.date, latest.number)
+        return Reading(f"publication:{latest.number}", _snapshot_of(session, latest), latest.date, PUBLICATION, latest.number)
     if reference is None:
         snapshot = _kept_snapshot(session, rating_list, rating_list.current_snapshot_id, pointer, "current")
-        return Reading(CURRENT, snapshot, max(now, snapshot.list_date))
+        return Reading(CURRENT, snapshot, max(now, snapshot.list_date), CURRENT)
     matched = _REFERENCE.fullmatch(reference)
     if matched is not None and matched.group(1) == "publication":
         number = int(matched.group(2))
@@ -134,12 +145,19 @@ def _reading(session: Session, rating_list: RatingList, reference: str | None, n
                 "lists them.",
                 [FieldError(pointer, f"no publication {number} of {rating_list.id!r}")],
             )
-        return Reading(reference, _snapshot_of(session, publication), publication.date, number)
+        return Reading(reference, _snapshot_of(session, publication), publication.date, PUBLICATION, number)
     if matched is not None:
         snapshot = _kept_snapshot(session, rating_list, int(matched.group(2)), pointer, reference)
-        return Reading(reference, snapshot, snapshot.list_date)
+        return Reading(reference, snapshot, snapshot.list_date, SNAPSHOT)
     day = _day(reference, pointer)
-    return Reading(reference, _current_at_end_of(session, rating_list, day, pointer), day)
+    that_day = _current_at_end_of(session, rating_list, day, pointer)
+    if that_day is not None:
+        return Reading(reference, that_day, day, CURRENT_THAT_DAY)
+    # The list said nothing on that day (its history was rated after it): the day is a rating day,
+    # what the later reading says of him then, so that the past is not "revised" by a list that did not
+    # exist; the later reading's own such day reads the current snapshot, as the list `as_of` it does.
+    snapshot = _kept_snapshot(session, rating_list, holder, pointer, f"the one that reads {day}")
+    return Reading(reference, snapshot, day, RATING_DAY)
 
 
 def _snapshot_of(session: Session, publication: Publication) -> RatingSnapshot:
@@ -187,10 +205,10 @@ def _day(reference: str, pointer: str) -> dt.date:
     return day
 
 
-def _current_at_end_of(session: Session, rating_list: RatingList, day: dt.date, pointer: str) -> RatingSnapshot:
+def _current_at_end_of(session: Session, rating_list: RatingList, day: dt.date, pointer: str) -> RatingSnapshot | None:
     """The snapshot that was the list's current one at the end of ``day`` (UTC): the one its last
     recompute finished by then wrote (every snapshot is a recompute job's, and jobs are kept). For
-    a day to come, the current one: the latest known."""
+    a day to come, the current one: the latest known. None before the list's first snapshot."""
     end = dt.datetime.combine(day + dt.timedelta(days=1), dt.time(), tzinfo=dt.UTC)
     snapshot_id = session.scalar(
         select(Job.snapshot_id)
@@ -199,10 +217,7 @@ def _current_at_end_of(session: Session, rating_list: RatingList, day: dt.date, 
         .limit(1)
     )
     if snapshot_id is None:
-        raise NotFound(
-            f"Rating list {rating_list.id!r} had no snapshot by the end of {day}.",
-            [FieldError(pointer, f"no snapshot of {rating_list.id!r} was current on {day}")],
-        )
+        return None
     return _kept_snapshot(session, rating_list, snapshot_id, pointer, f"the current one on {day}")
 
 
@@ -236,6 +251,7 @@ def _standing(
 def _reading_answer(reading: Reading, standing: Standing | None) -> dict[str, Any]:
     return {
         "reference": reading.reference,
+        "source": reading.source,
         "publication": reading.publication,
         "snapshot_id": reading.snapshot.id,
         "date": reading.day,
@@ -293,7 +309,12 @@ def _step(day: dt.date, before: float | None, after: float, tournament_ids: list
 def _tournaments(session: Session, player_id: str, start: Reading, end: Reading, stepped: set[str]) -> list[dict[str, Any]]:
     """The tournaments added, corrected or withdrawn between the two snapshots, and those of the
     steps, by end, start and id; each with his games and what it did to him."""
-    earlier, later = _inputs(session, start.snapshot), _inputs(session, end.snapshot)
+    if start.snapshot.id == end.snapshot.id:
+        # One snapshot read twice (the default since a publication with no recompute after it, or two
+        # rating days): nothing was added, corrected or withdrawn in between, and its inputs need no reading.
+        earlier = later = set()
+    else:
+        earlier, later = _inputs(session, start.snapshot), _inputs(session, end.snapshot)
     changed = [r for r in _revisions_between(session, start, end, revisions.TOURNAMENT, None) if r.subject_id in earlier | later]
     revised: dict[str, list[Revision]] = {}
     for revision in changed:

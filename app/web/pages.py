@@ -26,6 +26,7 @@ from app.problems import FieldError, InvalidInput, Problem
 from app.recompute import staleness
 from app.schemas.common import EARLIEST_DATE, ID_MAX_LENGTH, ID_PATTERN, ID_RULE, LATEST_DATE, shown_fields
 from app.schemas.conditions import conditioned_systems, whole_documents
+from app.schemas.rating_changes import READING_PATTERN
 from app.schemas.rating_lists import RatingRowRead
 from app.schemas.tournaments import Category, TournamentDetails
 from app.services import player_record, players, predictions, publications, revisions, tournament_reads
@@ -34,6 +35,7 @@ from app.snapshots import snapshot_facts
 from app.web import display, i18n
 from app.web.charts import ChartPoint, rating_chart
 from app.web.crosstable import CrossGame, Crosstable, Standing, crosstable
+from app.web.why_changed import WhyChanged, WhyQuery, why_changed
 
 STATUSES = ("active", "inactive", "provisional", "all")
 PAGE_SIZES = (50, 100, 200, 500)
@@ -212,6 +214,34 @@ def parse_search(raw: Mapping[str, str]) -> str:
     if "\x00" in q:
         raise PageInputError.of([FieldError("query:q", "q must not contain NUL characters")])
     return q
+
+
+# The why-changed form's ends (app/web/why_changed.py), checked as the API's `from` and `to` are.
+_WHY_READING = re.compile(READING_PATTERN)
+_WHY_DAY = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+
+
+def parse_why_query(raw: Mapping[str, str]) -> WhyQuery:
+    """The form's fields: `list`, `from` and `to` (a publication chosen, or any reference the API
+    takes, as a link may carry), `from_day` and `to_day` (a day typed). A value the API's pattern
+    refuses is a 422 naming it, as the API answers; empty fields are unset."""
+    errors: list[FieldError] = []
+    ends: list[str | None] = []
+    for name in ("from", "to"):
+        typed = (raw.get(f"{name}_day") or "").strip()
+        chosen = (raw.get(name) or "").strip()
+        value, given = (typed, f"{name}_day") if typed else (chosen, name)
+        if value and not _WHY_READING.fullmatch(value):
+            day_given = given.endswith("_day") or _WHY_DAY.fullmatch(value)
+            expected = "a day YYYY-MM-DD from 1900 to 2199" if day_given else "publication:N, snapshot:N or a day YYYY-MM-DD"
+            errors.append(FieldError(f"query:{given}", f"{given} must be {expected}, not {value[:40]!r}"))
+        ends.append(value or None)
+    list_id = raw.get("list") or None
+    if list_id is not None and not (len(list_id) <= ID_MAX_LENGTH and _ID.fullmatch(list_id)):
+        errors.append(FieldError("query:list", f"list is a list's id, {ID_RULE}, not {list_id[:100]!r}"))
+    if errors:
+        raise PageInputError.of(errors)
+    return WhyQuery(list_id, ends[0], ends[1])
 
 
 def _positive(raw: Mapping[str, str], name: str, default: int | None, errors: list[FieldError], *, most: int) -> int | None:
@@ -632,6 +662,7 @@ class PlayerList:
     changes: list[player_record.TournamentChange]
     has_titles: bool
     stale: staleness.Stale | None = None  # the list does not show every change since (its notice)
+    why: WhyChanged | None = None  # why his rating changed (issue 47 item 1)
 
 
 @dataclass(frozen=True)
@@ -650,7 +681,9 @@ def merged_into(session: Session, player_id: str) -> str | None:
     return player.merged_into if player is not None else None
 
 
-def player_page(session: Session, player_id: str, language: i18n.Language, page: int = 1) -> dict[str, Any]:
+def player_page(
+    session: Session, player_id: str, language: i18n.Language, page: int = 1, why: WhyQuery | None = None
+) -> dict[str, Any]:
     player = players.get_player(session, player_id)
     latin = display.full_name(player.name, player.surname) or player.id
     name = i18n.shown_name(latin, player.native_name, language)
@@ -687,6 +720,7 @@ def player_page(session: Session, player_id: str, language: i18n.Language, page:
                 changes,
                 has_titles=any(c.change.title_after for c in changes),
                 stale=staleness.of(rating_list),
+                why=why_changed(session, player_id, rating_list, why or WhyQuery()),
             )
         )
     games_total = player_record.game_count(session, player_id)

@@ -33,7 +33,7 @@ from app.services import publications
 from app.services import rating_lists as lists_service
 from app.snapshots.current_snapshots import players_edition
 from app.web import calculators as web_calculators
-from app.web import display, i18n, pages
+from app.web import display, i18n, pages, why_changed
 
 HERE = Path(__file__).resolve().parent
 STATIC = {"site.css": "text/css; charset=utf-8"}
@@ -68,6 +68,7 @@ COMMON_GLOBALS: dict[str, Any] = {
     "tie_break": display.tie_break,
     "figure": display.figure,
     "figure_labels": web_calculators.FIGURE_LABELS,
+    "why_how": why_changed.HOW_WORDS,
     "figure_symbols": web_calculators.FIGURE_SYMBOLS,
     "value_labels": web_calculators.VALUE_LABELS,
     "worded_figures": web_calculators.WORDED_FIGURES,
@@ -346,6 +347,7 @@ def player(player_id: str, request: Request, session: SessionDep) -> Response:
     try:
         pages.check_id("player_id", player_id)
         page = pages.parse_page(request.query_params)
+        why = pages.parse_why_query(request.query_params)
     except Problem as problem:
         return _error(request, problem)
     merged_into = pages.merged_into(session, player_id)
@@ -355,7 +357,7 @@ def player(player_id: str, request: Request, session: SessionDep) -> Response:
         return RedirectResponse(
             display.with_query(display.player_path(merged_into), page=page if page != 1 else None), status_code=307
         )
-    return _page(request, language, "player.html", lambda: pages.player_page(session, player_id, language, page))
+    return _page(request, language, "player.html", lambda: pages.player_page(session, player_id, language, page, why))
 
 
 @router.get("/players/{player_id}/vs/{opponent_id}")

@@ -600,3 +600,97 @@ def test_crosstable_follows_the_tournaments_own_standings_and_places_the_rest_by
     ]
     assert table.rows[0].cells["1"][0].text == "4\u2212b"  # the opponent by his number in this order
     assert not crosstable(["a"], [], order_key=str).by_standings
+
+
+# --- why his rating changed (issue 47 item 1) ---------------------------------------------------------
+
+
+def why_section(html: str, list_id: str) -> str:
+    """The why-changed part of a list's section of a player's page."""
+    start = html.index(f'<section class="why" id="why-{list_id}"')
+    return html[start : html.index("</section>", start)]
+
+
+def shown_difference(later: float | None, earlier: float | None) -> str:
+    """A part of the change as the section shows it: the shown later rating minus the shown earlier."""
+    if later is None or earlier is None:
+        return ""
+    value = int(shown(later)) - int(shown(earlier))
+    return f"+{value}" if value > 0 else f"\u2212{-value}" if value < 0 else "0"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("player_id", "asked"),
+    [
+        ("952", {"from_day": "2018-01-01", "to_day": "2019-12-31"}),  # the issue's question: no games in between
+        ("498", {"from_day": "2018-01-01", "to_day": "2019-12-31"}),  # T0015 in July 2018
+        ("498", {"from_day": "2016-01-01"}),  # to the live list
+        ("498", {"from": "snapshot:earlier", "to": "snapshot:later"}),  # rif-whr's two computations
+    ],
+)
+def test_why_a_rating_changed_shows_the_apis_answer_in_its_numbers(site, player_id, asked):
+    site.cookies.clear()  # in English, whichever language an earlier test chose
+    snapshots = [item["id"] for item in site.get("/v1/rating-lists/rif-whr/snapshots").json()["items"]]
+    names = {"snapshot:later": f"snapshot:{snapshots[0]}", "snapshot:earlier": f"snapshot:{snapshots[1]}"}
+    asked = {key: names.get(value, value) for key, value in asked.items()}
+    query = {"from": asked.get("from_day", asked.get("from")), "to": asked.get("to_day", asked.get("to"))}
+    answer = site.get(f"/v1/players/{player_id}/changes", params={"list": "rif-whr", **{k: v for k, v in query.items() if v}})
+    assert answer.status_code == 200, answer.text
+    api = answer.json()
+    html = site.get(f"/players/{player_id}", params={"list": "rif-whr", **asked}).text
+    section = why_section(html, "rif-whr")
+    figures = dict(re.findall(r'data-why="(\w+)">(?:<strong>)?([^<]*)', section))
+    start, end = api["from"], api["to"]
+    assert figures["from"] == shown(start["rating"]) and figures["to"] == shown(end["rating"])
+    assert figures["change"] == shown_difference(end["rating"], start["rating"])
+    assert figures["past_revised"] == shown_difference(api["past_rating_now"], start["rating"])
+    assert figures["new_games"] == shown_difference(end["rating"], api["past_rating_now"])
+    # The parts shown add up to the change shown, as the API's parts add up to its change.
+    as_number = {key: int(value.replace("\u2212", "-").lstrip("+")) for key, value in figures.items()}
+    assert as_number["past_revised"] + as_number["new_games"] == as_number["change"] == as_number["to"] - as_number["from"]
+    page = Page(section)
+    if api["steps"]:
+        rows = cells(page.table("day by day"))
+        assert [row["Date"] for row in rows] == [day(step["date"]) for step in api["steps"]]
+        assert [(row["Before"], row["After"]) for row in rows] == [
+            (shown(step["rating_before"]), shown(step["rating_after"])) for step in api["steps"]
+        ]
+        assert [row["Change"] for row in rows] == [
+            shown_difference(step["rating_after"], step["rating_before"]) for step in api["steps"]
+        ]
+        assert {link for link in page.links if link.startswith("/tournaments/")} == {
+            f"/tournaments/{i}" for step in api["steps"] for i in step["tournament_ids"]
+        }
+    else:
+        assert "day by day" not in page.words
+    # Each reading is said in words, and the same question asked of the API is a link.
+    assert f"From {day(start['date'])} to" in page.words or start["source"] != "rating_day"
+    rating_day = "A day before the list was first computed is read as the later reading rates that day."
+    assert (rating_day in page.words) == ("rating_day" in (start["source"], end["source"]))
+    same = "Both readings are of the same computation of the list: nothing of his past was read again"
+    assert (same in page.words) == (start["snapshot_id"] == end["snapshot_id"])
+    api_link = next(link for link in page.links if link.startswith("/v1/players/"))
+    assert site.get(api_link).json() == api
+
+
+@pytest.mark.slow
+def test_why_a_rating_changed_offers_its_form_and_says_what_the_list_cannot_answer(site):
+    site.cookies.clear()
+    page = get_page(site, "/players/498")
+    section = Page(why_section(site.get("/players/498").text, "rif-whr"))
+    assert "The list has no publication yet to compare with: choose two days." in section.words
+    assert "/players/498#why-rif-whr" in page.sources  # the form's action
+    # The API's refusal, in its words: `from` after `to`.
+    backwards = site.get("/players/498", params={"list": "rif-whr", "from_day": "2019-01-01", "to_day": "2018-01-01"})
+    assert backwards.status_code == 200
+    words = Page(why_section(backwards.text, "rif-whr")).words
+    assert "The list cannot explain it: `from` is after `to`" in words
+    # Only the list asked about answers the days asked; the others keep their default.
+    assert "The list has no publication yet" in Page(why_section(backwards.text, "rif-elo")).words
+    # A day the API's pattern refuses is a 422 page naming the field, as the API answers.
+    bad = site.get("/players/498", params={"list": "rif-whr", "from_day": "2019-13-01", "to": "publication:x"})
+    assert bad.status_code == 422 and bad.headers["content-type"].startswith("text/html")
+    assert "from_day must be a day YYYY-MM-DD" in Page(bad.text).words and "to must be publication:N" in Page(bad.text).words
+    unknown = site.get("/players/498", params={"list": "no such list!"})
+    assert unknown.status_code == 422 and "list is a list's id" in Page(unknown.text).words

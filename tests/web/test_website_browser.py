@@ -187,6 +187,32 @@ def test_the_geometry_check_finds_overlapping_blocks_and_key_cells_off_the_scree
     assert not any('key cell "Player"' in problem for problem in found), found
 
 
+def test_why_a_rating_changed_fits_a_small_phone_in_every_language(client, chromium, axe_source):  # type: ignore[no-untyped-def]
+    """The why-changed section of issue 47 item 1, with its form, figures and both tables: at 360 px
+    the page does not scroll sideways, its tables' key cells stay on the screen and no blocks
+    overlap; at 390 px axe-core finds no serious or critical violation."""
+    from tests.web.test_website_why_changed import history_with_a_correction
+
+    history_with_a_correction(client)
+    path = "/players/p1?list=rif-whr&from=publication%3A1&to=publication%3A2"
+    problems: list[tuple[str, int, object]] = []
+    with running_server() as server, Browser(chromium) as browser:
+        for code in LANGUAGES:
+            for width, height in (SMALL_PHONE, PHONE):
+                page = browser.open(
+                    f"{server.url}/language/{code}?next={quote(path, safe='')}", width=width, height=height, mobile=True
+                )
+                assert page.evaluate("document.querySelectorAll('#why-rif-whr table').length") == 2, code
+                if not page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"):
+                    problems.append((code, width, "the page scrolls sideways"))
+                problems += [(code, width, found) for found in page.evaluate(GEOMETRY)]
+                if width == PHONE[0]:
+                    violations = page.axe(axe_source)
+                    problems += [(code, width, v) for v in violations if v["impact"] in ("serious", "critical")]
+                page.call("Page.close")
+    assert not problems, "\n".join(map(str, problems))
+
+
 # Each violation of a document's Content-Security-Policy, recorded before the document's own scripts run.
 RECORD_VIOLATIONS = (
     "window.violations = [];"
