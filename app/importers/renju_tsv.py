@@ -21,6 +21,7 @@ from app.importers.source import ImportOptions, SubmissionSource
 from app.importers.staging import rows_for_ids, temporary_database
 
 __all__ = [
+    "ASIDE",
     "REASONS",
     "ParsedFile",
     "ParsedGame",
@@ -47,8 +48,10 @@ REASONS = {
     UNKNOWN_COUNTRY: "a country record whose code is no IOC or ISO code (app/countries.py): its players and"
     " tournaments are stored without a country",
     UNKNOWN_RECORD: "the line's first column is not country, player, tournament or game; the line is skipped",
-    UNKNOWN_TOURNAMENT: "the game names a tournament with no tournament record in the file, so it has no"
-    " date; it is not stored (a game is never dated by guess)",
+    UNKNOWN_TOURNAMENT: "the game names a tournament with no tournament record in this file: the renju WHR site"
+    " keeps such games beside the renju.net database export, which defines their tournaments (and their"
+    " dates and rated flags), and uses them only with it; here the game has no date, so it is not stored"
+    " (a game is never dated by guess)",
     UNKNOWN_RESULT: "the result column is not B (black won), W (white won) or D (draw); the game is not stored",
     **{
         f"malformed {kind} record": f"the {kind} line has too few columns or a value that cannot be read"
@@ -57,6 +60,11 @@ REASONS = {
         for kind in RECORD_TYPES
     },
 }
+
+
+# Rows the file means as they are and that hold nothing to store here: left aside, not rejected
+# (SubmissionSource; docs/decisions.md 142).
+ASIDE = frozenset({UNKNOWN_TOURNAMENT})
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,9 +138,11 @@ def read(path: Path, options: ImportOptions) -> SubmissionSource:
     same submissions and rejected rows as ``to_submissions(parse_path(path))``, which holds the whole
     file."""
     index = _index(path)
-    source = SubmissionSource("renju.net results (tab-separated)", index.records.tournament_count(), iter(()), dict(REASONS))
+    source = SubmissionSource(
+        "renju.net results (tab-separated)", index.records.tournament_count(), iter(()), dict(REASONS), aside_reasons=ASIDE
+    )
     for row in index.parsed.rejected:
-        source.reject(row.reason, f"line {row.line_number}: {row.detail}" if row.detail else f"line {row.line_number}")
+        source.note(row.reason, f"line {row.line_number}: {row.detail}" if row.detail else f"line {row.line_number}")
     source.submissions = _streamed_submissions(path, index)
     return source
 
