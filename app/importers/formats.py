@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from app.importers import egd_h9, opengotha, renju_tsv, renju_xml
+from app.importers import directory, egd_h9, opengotha, renju_tsv, renju_xml
 from app.importers.renju_tsv import RejectedRow
 from app.importers.source import FileRefused, ImportOptions, SubmissionSource, xml_element_names
 
@@ -89,7 +89,9 @@ def detect_format(path: Path) -> FileFormat:
                     f" {file_format.max_bytes:,} (it is read whole into memory); split it"
                 )
             return file_format
-    known = "; ".join(f.name for f in FORMATS)
+    # The player directories too: the command reads them as well (app.cli), and a file meant as one
+    # that it did not recognise is what this message answers (issue 47 item 7).
+    known = "; ".join([*(f.name for f in FORMATS), *directory.FORMAT_NAMES])
     elements = xml_element_names(head, 2)
     if elements:
         raise UnknownFormat(
