@@ -41,13 +41,19 @@ RECORD_TYPES = ("country", "player", "tournament", "game")
 GAME_COLUMNS = 8  # game, id, tournament, round, rule, black, white, result
 
 UNKNOWN_RECORD = "unknown record type"
+UNUSED_RECORD = "city or rule record"
+# Records the renju WHR site's reader of this file also takes (its cities and rules, by renju.net id)
+# and that this reader has no use for: a tournament's city and rule come from the tournament record.
+UNUSED_RECORD_TYPES = ("city", "rule")
 UNKNOWN_TOURNAMENT = "game of a tournament the file does not define"
 UNKNOWN_RESULT = "unknown result code"
 UNKNOWN_COUNTRY = "unknown country code"
 REASONS = {
     UNKNOWN_COUNTRY: "a country record whose code is no IOC or ISO code (app/countries.py): its players and"
     " tournaments are stored without a country",
-    UNKNOWN_RECORD: "the line's first column is not country, player, tournament or game; the line is skipped",
+    UNKNOWN_RECORD: "the line's first column is not country, player, tournament or game (nor city or rule); the line is skipped",
+    UNUSED_RECORD: "a city or rule record, which the renju WHR site's reader takes too: the tournaments' rules are"
+    " known by their ids (1 and 5: RIF) and their cities are not stored from this file, so the line is not used",
     UNKNOWN_TOURNAMENT: "the game names a tournament with no tournament record in this file: the renju WHR site"
     " keeps such games beside the renju.net database export, which defines their tournaments (and their"
     " dates and rated flags), and uses them only with it; here the game has no date, so it is not stored"
@@ -64,7 +70,7 @@ REASONS = {
 
 # Rows the file means as they are and that hold nothing to store here: left aside, not rejected
 # (SubmissionSource; docs/decisions.md 142).
-ASIDE = frozenset({UNKNOWN_TOURNAMENT})
+ASIDE = frozenset({UNKNOWN_TOURNAMENT, UNUSED_RECORD})
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +129,7 @@ def looks_like(head: bytes) -> bool:
     Bytes that are not UTF-8 do not matter here: reading the file says so."""
     for line in head.decode("utf-8", errors="replace").splitlines():
         if line.strip():
-            return line.split("\t", 1)[0].strip() in RECORD_TYPES and "\t" in line
+            return line.split("\t", 1)[0].strip() in (*RECORD_TYPES, *UNUSED_RECORD_TYPES) and "\t" in line
     return False
 
 
@@ -199,6 +205,8 @@ def _parse_record(parsed: ParsedFile, line_number: int, columns: list[str]) -> P
                 result=values[6],
                 line_number=line_number,
             )
+        elif kind in UNUSED_RECORD_TYPES:
+            parsed.rejected.append(RejectedRow(line_number, UNUSED_RECORD, kind))
         else:
             parsed.rejected.append(RejectedRow(line_number, UNKNOWN_RECORD, repr(kind)))
     except (IndexError, ValueError) as error:
