@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 from app.settings import PROJECT_ROOT, get_settings
 
 if TYPE_CHECKING:
+    from collections import Counter
+
     from app.schema_migrations import MigrationRun
 
 OPENAPI_PATH = PROJECT_ROOT / "openapi" / "openapi.json"
@@ -213,26 +215,42 @@ def _import(
         options = ImportOptions(_id_list(rated_anyway), _id_list(not_rated_anyway))
         file_format = detect_format(path)
         migrate()
-        bar = tqdm(total=0, unit="tournament", disable=not progress, file=sys.stderr)
+        bars: list[tqdm[None]] = []
 
         def advance(done: int, total: int) -> None:
+            # Made at the first report, when the file's count of tournaments is known: a bar made
+            # before with no total printed "0tournament [00:00, ?tournament/s]" first (issue 47 item 7).
+            if not bars:
+                bars.append(tqdm(total=total, unit=" tournaments", disable=not progress, file=sys.stderr, leave=True))
+            bar = bars[0]
             bar.total = total
             bar.update(done - bar.n)
 
-        report = import_results_file(path, on_progress=advance, options=options, file_format=file_format)
-        bar.close()
+        try:
+            report = import_results_file(path, on_progress=advance, options=options, file_format=file_format)
+        finally:
+            for bar in bars:
+                bar.close()
     if failed:
         return 1
     print(f"Import of {path} ({report.format_name})")
-    print(f"  tournaments stored: {report.tournaments_stored} (already present, unchanged: {report.tournaments_unchanged})")
+    new = report.tournaments_stored - report.tournaments_corrected
+    corrected = (
+        f"; corrected, as the file gives them otherwise: {report.tournaments_corrected}" if report.tournaments_corrected else ""
+    )
+    print(f"  tournaments stored: {new} (already present, unchanged: {report.tournaments_unchanged}{corrected})")
     print(f"  players stored:     {report.players_stored}")
-    print(f"  games stored:       {report.games_stored}")
-    print(f"  rows rejected:      {sum(report.rejected.values())}")
-    for reason, count in sorted(report.rejected.items(), key=lambda item: -item[1]):
-        print(f"    {count:>7}  {reason}")
-        if reason in report.explanations:
-            print(f"             means: {report.explanations[reason]}")
-        print(f"             e.g. {'; '.join(report.examples.get(reason, []))}")
+    not_rated = (
+        f" ({report.games_not_rated} of them not played or unrated: stored, never rated)" if report.games_not_rated else ""
+    )
+    print(f"  games stored:       {report.games_stored}{not_rated}")
+    if report.left_aside:
+        print(
+            f"  left aside:         {report.left_aside.total()} (what the file means as it is and holds nothing to store; no error)"
+        )
+        _print_reasons(report.left_aside, report.explanations, report.examples)
+    print(f"  rows rejected:      {report.rejected.total()}")
+    _print_reasons(report.rejected, report.explanations, report.examples)
     if report.player_reviews:
         print(f"  players to review:  {sum(report.player_reviews.values())} (stored as they were; GET /v1/player-reviews)")
         for kind, count in sorted(report.player_reviews.items()):
@@ -243,12 +261,28 @@ def _import(
             f"  recomputes queued:  {', '.join(f'{list_id} (job {job})' for list_id, job in sorted(report.jobs_queued.items()))}"
         )
         if recompute:
-            from app.recompute.jobs import run_pending_jobs
+            from app.recompute.jobs import FAILED, run_or_await_jobs
 
-            print(f"  recomputes run:     {run_pending_jobs()} (the rest, if any, were run by the service's worker)")
+            ended = run_or_await_jobs(report.jobs_queued.values())
+            here = len(ended.statuses.keys() & ended.ran_here)
+            print(
+                f"  recomputes run:     {len(ended.statuses)} of {len(report.jobs_queued)}"
+                f" ({here} here, {len(ended.statuses) - here} by the service's worker)"
+            )
+            failed = sorted(list_id for list_id, job in report.jobs_queued.items() if ended.statuses.get(job) == FAILED)
+            if failed:
+                print(f"  recomputes failed:  {', '.join(failed)} (GET /v1/jobs/{{id}} says why)")
     for list_id, why in sorted(report.not_recomputed.items()):
         print(f"  not recomputed:     {list_id}: {why}")
     return 0
+
+
+def _print_reasons(counts: "Counter[str]", explanations: dict[str, str], examples: dict[str, list[str]]) -> None:
+    for reason, count in sorted(counts.items(), key=lambda item: -item[1]):
+        print(f"    {count:>7}  {reason}")
+        if reason in explanations:
+            print(f"             means: {explanations[reason]}")
+        print(f"             e.g. {'; '.join(examples.get(reason, []))}")
 
 
 # What each kind of review of a player means, in the import's report.

@@ -12,6 +12,7 @@ from typing import Any
 from fastapi.openapi.models import Example
 
 from app.rating.examples import REAL_TOURNAMENT  # noqa: F401 (the tests and clients read it here)
+from app.rating.rounding import change_as_shown
 from app.schemas.tournaments import TournamentDetails, TournamentSummary
 from app.version import VERSION
 
@@ -41,43 +42,43 @@ _JUVISY_PLAYERS = [  # id, first name, surname, declared rank, club
     ("nicita-giovanni", "Giovanni", "Nicita", "10k", "91SM"),
     ("rebelo-manuela", "Manuela", "Rebelo", "18k", "92Ge"),
 ]  # fmt: skip
-_JUVISY_GAMES = [  # round, black, white, result, handicap stones
-    ("1", "daguenet-mathieu", "minieri-davide", "W", 0),
-    ("1", "lemoine-theo", "li-boyuan", "B", 0),
-    ("1", "roullier-louise", "nemo-andre", "W", 0),
-    ("1", "eden-timothy", "perroux-etienne", "B", 0),
-    ("1", "sebouk-david", "burq-francois", "W", 2),
-    ("1", "pinchard-alexandre", "moscardo-leo", "W", 1),
+_JUVISY_GAMES = [  # round, black, white, result, handicap stones (within a round by black, then white: decision 143)
     ("1", "bourgin-maxime", "ravera-sylvain", "B", 0),
-    ("1", "sarocchi-pierre-luc", "yung-oscar", "W", 2),
+    ("1", "daguenet-mathieu", "minieri-davide", "W", 0),
+    ("1", "eden-timothy", "perroux-etienne", "B", 0),
+    ("1", "lemoine-theo", "li-boyuan", "B", 0),
+    ("1", "pinchard-alexandre", "moscardo-leo", "W", 1),
     ("1", "rebelo-manuela", "nicita-giovanni", "W", 7),
-    ("2", "minieri-davide", "lemoine-theo", "B", 0),
-    ("2", "pinchard-alexandre", "li-boyuan", "W", 4),
-    ("2", "nemo-andre", "moscardo-leo", "B", 0),
-    ("2", "perroux-etienne", "roullier-louise", "B", 0),
+    ("1", "roullier-louise", "nemo-andre", "W", 0),
+    ("1", "sarocchi-pierre-luc", "yung-oscar", "W", 2),
+    ("1", "sebouk-david", "burq-francois", "W", 2),
     ("2", "burq-francois", "bourgin-maxime", "B", 0),
-    ("2", "sebouk-david", "eden-timothy", "B", 4),
-    ("2", "ravera-sylvain", "yung-oscar", "B", 0),
+    ("2", "minieri-davide", "lemoine-theo", "B", 0),
+    ("2", "nemo-andre", "moscardo-leo", "B", 0),
     ("2", "nicita-giovanni", "vargas-olga", "W", 3),
+    ("2", "perroux-etienne", "roullier-louise", "B", 0),
+    ("2", "pinchard-alexandre", "li-boyuan", "W", 4),
+    ("2", "ravera-sylvain", "yung-oscar", "B", 0),
     ("2", "rebelo-manuela", "sarocchi-pierre-luc", "W", 8),
+    ("2", "sebouk-david", "eden-timothy", "B", 4),
     ("3", "li-boyuan", "minieri-davide", "W", 0),
     ("3", "moscardo-leo", "lemoine-theo", "W", 1),
-    ("3", "pinchard-alexandre", "nemo-andre", "W", 4),
-    ("3", "roullier-louise", "eden-timothy", "B", 0),
-    ("3", "perroux-etienne", "burq-francois", "B", 0),
-    ("3", "sebouk-david", "bourgin-maxime", "W", 2),
     ("3", "nicita-giovanni", "yung-oscar", "W", 3),
-    ("3", "sarocchi-pierre-luc", "ravera-sylvain", "B", 3),
+    ("3", "perroux-etienne", "burq-francois", "B", 0),
+    ("3", "pinchard-alexandre", "nemo-andre", "W", 4),
     ("3", "rebelo-manuela", "vargas-olga", "B", 9),
-    ("4", "pinchard-alexandre", "minieri-davide", "W", 4),
-    ("4", "lemoine-theo", "nemo-andre", "B", 0),
-    ("4", "moscardo-leo", "li-boyuan", "W", 1),
-    ("4", "sebouk-david", "roullier-louise", "W", 4),
+    ("3", "roullier-louise", "eden-timothy", "B", 0),
+    ("3", "sarocchi-pierre-luc", "ravera-sylvain", "B", 3),
+    ("3", "sebouk-david", "bourgin-maxime", "W", 2),
     ("4", "bourgin-maxime", "perroux-etienne", "W", 0),
     ("4", "eden-timothy", "burq-francois", "W", 0),
-    ("4", "yung-oscar", "vargas-olga", "B", 0),
-    ("4", "rebelo-manuela", "ravera-sylvain", "W", 9),
+    ("4", "lemoine-theo", "nemo-andre", "B", 0),
+    ("4", "moscardo-leo", "li-boyuan", "W", 1),
     ("4", "nicita-giovanni", "sarocchi-pierre-luc", "B", 1),
+    ("4", "pinchard-alexandre", "minieri-davide", "W", 4),
+    ("4", "rebelo-manuela", "ravera-sylvain", "W", 9),
+    ("4", "sebouk-david", "roullier-louise", "W", 4),
+    ("4", "yung-oscar", "vargas-olga", "B", 0),
 ]  # fmt: skip
 _JUVISY_STANDINGS = [  # player, place, MMS, SOS, SOSOS
     ("minieri-davide", 1, 36, 128, 503),
@@ -288,7 +289,8 @@ _T0017_GAMES = [_stored_game(game) for game in REAL_TOURNAMENT["games"]]
 # in his first tournament, starts from the list's start rating and is provisional after 4 games.
 _T0017_CHANGES = [
     {"list_id": "rif-whr", "snapshot_id": 1, "player_id": player_id, "system": "rif-whr", "rating_before": before,
-     "rating_after": after, "change": change, "change_unrounded": change, "games_counted": 4, "status_after": status,
+     "rating_after": after, "change": change_as_shown(before, after, change), "change_unrounded": change,
+     "games_counted": 4, "status_after": status,
      "title_after": None, "details": {"deviation_after": deviation, "day_after": "2017-04-09"}}
     for player_id, before, after, change, deviation, status in [
         ("1003", 2236.603517922445, 2247.568929204488, 10.965411282043078, 80.45846171593881, "active"),
@@ -811,6 +813,7 @@ _TOP_THREE_2019: list[dict[str, Any]] = [
         "previous_rating": 2522.477960046187,
         "previous_rank": 1,
         "change": 0.0,
+        "change_unrounded": 0.0,
     },
     {
         "rank": 2,
@@ -826,7 +829,8 @@ _TOP_THREE_2019: list[dict[str, Any]] = [
         "counters": None,
         "previous_rating": 2476.862796068698,
         "previous_rank": 2,
-        "change": 13.477798319180692,
+        "change": 13.0,
+        "change_unrounded": 13.477798319180692,
     },
     {
         "rank": 3,
@@ -842,7 +846,8 @@ _TOP_THREE_2019: list[dict[str, Any]] = [
         "counters": None,
         "previous_rating": 2442.4664317083207,
         "previous_rank": 3,
-        "change": 25.765218506286146,
+        "change": 26.0,
+        "change_unrounded": 25.765218506286146,
     },
 ]  # fmt: skip
 GET_RATINGS = _example(
@@ -948,11 +953,11 @@ WHAT_IF = _example(
         "list_id": "rif-whr", "rated": True, "reason": None, "list_date": "2026-11-24",
         "players": [
             {"player_id": "3578", "system": "rif-whr", "rating_before": 2106.859069283636,
-             "rating_after": 2142.7973188114925, "change": 35.93824952785644, "change_unrounded": 35.93824952785644,
+             "rating_after": 2142.7973188114925, "change": 36.0, "change_unrounded": 35.93824952785644,
              "games_counted": 2, "status_after": "provisional", "title_after": None,
              "details": {"deviation_after": 157.36817904210974, "day_after": "2019-12-21"}},
             {"player_id": "503", "system": "rif-whr", "rating_before": 2175.5508682921763,
-             "rating_after": 2139.612618765018, "change": -35.938249527158405, "change_unrounded": -35.938249527158405,
+             "rating_after": 2139.612618765018, "change": -36.0, "change_unrounded": -35.938249527158405,
              "games_counted": 2, "status_after": "active", "title_after": None,
              "details": {"deviation_after": 143.14919913185102, "day_after": "2019-12-21"}},
         ],

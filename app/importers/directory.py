@@ -7,7 +7,8 @@ Three formats, recognised from the content:
   the site's rating; see tests/data/renju-players-2022/README.md). ``ljcity.tsv`` beside it, when
   there, gives cities their English names. Each player also gets the external id ``renjunet:<id>``.
 - this service's own directory CSV (UTF-8, comma-separated, RFC 4180 quoting), whose first line is
-  the header ``id,name,surname,native_name,country,city,gender,external_ids``: the player's id, Latin
+  the header ``id,name,surname,native_name,country,city,gender,external_ids`` (or ``id`` and some of
+  the others, in any order): the player's id, Latin
   first name and surname, native name, country (IOC or ISO code, or an English or Chinese name),
   city, gender (``M``/``F``), and his ids in other systems separated by spaces (``egd:13300010
   renjunet:952``). An empty cell leaves that field as it is stored.
@@ -31,11 +32,17 @@ from pathlib import Path
 from typing import Any
 
 from app.countries import country_code
+from app.importers.source import FileRefused
 from app.names import not_displayed
 
-__all__ = ["CSV_COLUMNS", "DirectoryFile", "DirectoryRow", "WomenList", "looks_like", "read"]
+__all__ = ["CSV_COLUMNS", "FORMAT_NAMES", "DirectoryFile", "DirectoryRow", "WomenList", "looks_like", "read"]
 
 CSV_COLUMNS = ("id", "name", "surname", "native_name", "country", "city", "gender", "external_ids")
+WHR_FORMAT = "renju WHR site's player directory (ljinfo.tsv)"
+CSV_FORMAT = "player directory (CSV)"
+WOMEN_FORMAT = "renju WHR site's list of women (female.tsv)"
+# As the message of a file no format knows names them (app.importers.formats).
+FORMAT_NAMES = (WHR_FORMAT, f"{CSV_FORMAT[:-1]}, header id and any of {','.join(CSV_COLUMNS[1:])})", WOMEN_FORMAT)
 RENJUNET = "renjunet"
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:\-]{0,63}$")
 _EXTERNAL_ID = re.compile(r"^[a-z][a-z0-9-]{0,19}:[A-Za-z0-9][A-Za-z0-9._\-]{0,63}$")
@@ -55,8 +62,8 @@ REASONS = {
     BAD_ID: "the id is not 1 to 64 ASCII letters, digits, '.', '_', ':' or '-' (the rule of every id)",
     BAD_EXTERNAL_ID: "an external id must be scheme:value, e.g. egd:13300010 or renjunet:952",
     BAD_GENDER: "gender is M, F or empty",
-    MALFORMED: "the line has fewer columns than the format's (or more, in the CSV; in the list of women: a line that"
-    " is neither tournament, id, rounds nor player, id)",
+    MALFORMED: "the line has fewer columns than the format's (in the CSV: other than its header's; in the list of"
+    " women: a line that is neither tournament, id, rounds nor player, id)",
     REPEATED: "two lines give the same player id",
     TOO_LONG: "names and cities are stored with at most 200 characters",
     NOT_ONE_LINE: "names and cities are one line of text shown to people: no control characters (TAB, CR and LF among"
@@ -104,7 +111,7 @@ def looks_like(head: bytes) -> bool:
     tab-separated columns whose sixth is ``+`` or ``-``."""
     text = head.decode("utf-8", errors="replace").lstrip("\ufeff")
     first = text.split("\n", 1)[0].strip()
-    if tuple(column.strip() for column in first.split(",")) == CSV_COLUMNS:
+    if _csv_header(first):
         return True
     lines = [line for line in text.split("\n")[:20] if line.strip()]
     if len(text) == len(head) and len(lines) > 1:
@@ -114,9 +121,18 @@ def looks_like(head: bytes) -> bool:
     )
 
 
+def _csv_header(line: str) -> bool:
+    """Whether a first line is the directory CSV's header: some of its columns, in any order (a file
+    of ids and countries alone is one), or a header starting with ``id`` whatever else it names (so
+    that reading it says which columns it does not know, instead of "no known format")."""
+    columns = [column.strip() for column in line.split(",")]
+    return len(columns) > 1 and (columns[0] == "id" or all(column in CSV_COLUMNS for column in columns))
+
+
 def read(path: Path) -> DirectoryFile:
+    """Raises ``FileRefused`` for a CSV whose header lacks ``id`` or names a column the format does not have."""
     text = path.read_text(encoding="utf-8-sig")
-    if text.split("\n", 1)[0].strip().startswith("id,"):
+    if _csv_header(text.split("\n", 1)[0].strip()):
         return _read_csv(text)
     first = next((line for line in text.split("\n") if line.strip()), "")
     if _women_columns(first) is not None:
@@ -138,7 +154,7 @@ def _women_columns(line: str) -> list[str] | None:
 
 def _read_women(text: str) -> DirectoryFile:
     women = WomenList()
-    directory = DirectoryFile("renju WHR site's list of women (female.tsv)", women=women)
+    directory = DirectoryFile(WOMEN_FORMAT, women=women)
     for line_number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
@@ -158,7 +174,7 @@ def _read_women(text: str) -> DirectoryFile:
 
 
 def _read_whr(text: str, cities: dict[str, str]) -> DirectoryFile:
-    directory = DirectoryFile("renju WHR site's player directory (ljinfo.tsv)")
+    directory = DirectoryFile(WHR_FORMAT)
     for line_number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
@@ -192,17 +208,29 @@ def _cities(path: Path) -> dict[str, str]:
 
 
 def _read_csv(text: str) -> DirectoryFile:
-    directory = DirectoryFile("player directory (CSV)")
+    """The CSV's rows by its header's columns: a file may give some of them, in any order (a column
+    it does not give is an empty cell, which leaves the stored value, decision 144)."""
+    directory = DirectoryFile(CSV_FORMAT)
     reader = csv.reader(io.StringIO(text))
-    next(reader, None)  # the header
+    header = [column.strip() for column in next(reader, [])]
+    unknown = [column for column in header if column not in CSV_COLUMNS]
+    repeated = sorted({column for column in header if header.count(column) > 1})
+    if "id" not in header or unknown or repeated:
+        problems = [*(["no column id"] if "id" not in header else [])]
+        problems += [f"columns it does not know: {', '.join(map(repr, unknown))}"] if unknown else []
+        problems += [f"columns given twice: {', '.join(repeated)}"] if repeated else []
+        raise FileRefused(
+            f"the player directory CSV's header has {'; '.join(problems)}; its columns are {','.join(CSV_COLUMNS)}"
+            " (id and any of the others, in any order)"
+        )
     for row in reader:
         line_number = reader.line_num
         if not any(cell.strip() for cell in row):
             continue
-        if len(row) != len(CSV_COLUMNS):
+        if len(row) != len(header):
             directory.reject(MALFORMED, f"line {line_number}")
             continue
-        cells = dict(zip(CSV_COLUMNS, (cell.strip() for cell in row), strict=True))
+        cells = dict.fromkeys(CSV_COLUMNS, "") | dict(zip(header, (cell.strip() for cell in row), strict=True))
         fields: dict[str, Any] = {name: cells[name] for name in ("name", "surname", "native_name", "city") if cells[name]}
         if cells["gender"]:
             if cells["gender"].upper() not in ("M", "F"):

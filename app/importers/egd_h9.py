@@ -31,6 +31,8 @@ from app.importers.renju_tsv import RejectedRow
 from app.importers.source import decimal_number, whole_number
 
 __all__ = [
+    "ASIDE",
+    "game_order",
     "ParsedH9",
     "ParsedPlayer",
     "RoundCell",
@@ -233,6 +235,11 @@ REASONS = {
     UNKNOWN_COUNTRY: "the player's country is no IOC or ISO code (app/countries.py): he is stored without a country",
 }
 STANDINGS_NOT_STORED = "standings the service cannot hold"
+# A round without a game and a player who played none are what the table means: left aside, not
+# rejected (SubmissionSource; docs/decisions.md 142).
+ASIDE = frozenset(
+    {*(reason for reason in REASONS if reason.startswith("round without a game")), "player without a game in the tournament"}
+)
 
 _NO_GAME = {
     "+": "round without a game: bye (0+)",
@@ -323,7 +330,7 @@ def _to_submissions(parsed: ParsedH9) -> tuple[list[dict[str, Any]], list[Reject
         "handicap_rule": header.get("HA") or None,
         "komi": decimal_number(header.get("KM"), "header KM[]", low=-MAX_READABLE, high=MAX_READABLE),
         "players": players,
-        "games": sorted(games, key=lambda g: round_order(g["round"])),
+        "games": sorted(games, key=game_order),
     }
     standings = _standings(parsed, ids, playing)
     unfit = _unfit_standings(standings)
@@ -400,6 +407,13 @@ def _dates(value: str) -> tuple[date, date]:
     start = date.fromisoformat(parts[0])
     end = date.fromisoformat(parts[-1])
     return start, max(start, end)
+
+
+def game_order(game: dict[str, Any]) -> tuple[tuple[int, str], str, str]:
+    """Games in round order, and within a round by black's and white's ids: a Go file's games of
+    one round have no order of their own (the h9 table writes them by the players' lines, OpenGotha
+    by its tables), so both files of one tournament store them in the same order (decision 143)."""
+    return round_order(game["round"]), game["black"], game["white"]
 
 
 def round_order(label: str) -> tuple[int, str]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from app.importers import egd_h9, opengotha, renju_tsv, renju_xml
+from app.importers import directory, egd_h9, opengotha, renju_tsv, renju_xml
 from app.importers.renju_tsv import RejectedRow
 from app.importers.source import FileRefused, ImportOptions, SubmissionSource, xml_element_names
 
@@ -35,16 +35,19 @@ class FileFormat:
 
 
 def whole_file_reader(
-    name: str, read_path: Callable[[Path], tuple[list[dict[str, Any]], list[RejectedRow]]], explanations: dict[str, str]
+    name: str,
+    read_path: Callable[[Path], tuple[list[dict[str, Any]], list[RejectedRow]]],
+    explanations: dict[str, str],
+    aside_reasons: frozenset[str] = frozenset(),
 ) -> Callable[[Path, ImportOptions], SubmissionSource]:
     """A reader for a format whose files are small enough to parse whole into submissions and
-    rejected rows (a Go tournament's table)."""
+    the rows left out (a Go tournament's table); ``aside_reasons``: those left aside, not rejected."""
 
     def read(path: Path, options: ImportOptions) -> SubmissionSource:
-        submissions, rejected_rows = read_path(path)
-        source = SubmissionSource(name, len(submissions), iter(submissions), explanations)
-        for row in rejected_rows:
-            source.reject(row.reason, f"line {row.line_number}: {row.detail}" if row.detail else f"line {row.line_number}")
+        submissions, rows_left_out = read_path(path)
+        source = SubmissionSource(name, len(submissions), iter(submissions), explanations, aside_reasons=aside_reasons)
+        for row in rows_left_out:
+            source.note(row.reason, f"line {row.line_number}: {row.detail}" if row.detail else f"line {row.line_number}")
         return source
 
     return read
@@ -55,13 +58,13 @@ FORMATS: tuple[FileFormat, ...] = (
     FileFormat(
         "OpenGotha tournament (XML)",
         opengotha.looks_like,
-        whole_file_reader("OpenGotha tournament (XML)", opengotha.read_path, opengotha.REASONS),
+        whole_file_reader("OpenGotha tournament (XML)", opengotha.read_path, opengotha.REASONS, opengotha.ASIDE),
         GO_FILE_MAX_BYTES,
     ),
     FileFormat(
         "EGD results table (h9)",
         egd_h9.looks_like,
-        whole_file_reader("EGD results table (h9)", egd_h9.read_path, egd_h9.REASONS),
+        whole_file_reader("EGD results table (h9)", egd_h9.read_path, egd_h9.REASONS, egd_h9.ASIDE),
         GO_FILE_MAX_BYTES,
     ),
     FileFormat("renju.net results (tab-separated)", renju_tsv.looks_like, renju_tsv.read),
@@ -86,7 +89,9 @@ def detect_format(path: Path) -> FileFormat:
                     f" {file_format.max_bytes:,} (it is read whole into memory); split it"
                 )
             return file_format
-    known = "; ".join(f.name for f in FORMATS)
+    # The player directories too: the command reads them as well (app.cli), and a file meant as one
+    # that it did not recognise is what this message answers (issue 47 item 7).
+    known = "; ".join([*(f.name for f in FORMATS), *directory.FORMAT_NAMES])
     elements = xml_element_names(head, 2)
     if elements:
         raise UnknownFormat(

@@ -12,16 +12,17 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import Any
 
 from app.countries import country_code
-from app.importers.egd_h9 import MAX_HANDICAP, UNKNOWN_COUNTRY, player_id, round_order, tournament_id
+from app.importers.egd_h9 import MAX_HANDICAP, UNKNOWN_COUNTRY, game_order, player_id, tournament_id
 from app.importers.renju_tsv import RejectedRow
 from app.importers.source import NoDoctypeTreeBuilder, decimal_number, whole_number
 
-__all__ = ["looks_like", "read", "read_path"]
+__all__ = ["ASIDE", "REASONS", "looks_like", "read", "read_path"]
 
 # OpenGotha result codes -> (result from black's side, played)
 RESULTS = {
@@ -52,6 +53,9 @@ REASONS = {
     "player without a game in the tournament": "the player played no game, so he is not created",
     UNKNOWN_COUNTRY: "the player's country is no IOC or ISO code (app/countries.py): he is stored without a country",
 }
+
+# What the file means as it is and holds no game: left aside, not rejected (docs/decisions.md 142).
+ASIDE = frozenset({"round without a game: bye", "player without a game in the tournament"})
 
 
 def looks_like(head: bytes) -> bool:
@@ -134,6 +138,7 @@ def read(data: bytes) -> tuple[list[dict[str, Any]], list[RejectedRow]]:
         else:
             rejected.append(RejectedRow(position, "player without a game in the tournament"))
     name = general.get("name") or general.get("shortName") or "Unnamed Go tournament"
+    timing = _timing(general)
     submission = {
         "id": tournament_id(name, start),
         "name": name[:300],
@@ -142,15 +147,13 @@ def read(data: bytes) -> tuple[list[dict[str, Any]], list[RejectedRow]]:
         "end": end.isoformat(),
         "country": None,
         "city": general.get("location") or None,
-        "time_control_minutes": whole_number(
-            general.get("basicTime"), "GeneralParameterSet: basicTime", low=0, high=MAX_READABLE
-        ),
+        "time_control_minutes": None if timing is None else timing.adjusted_seconds // 60,
         "board_size": whole_number(general.get("size"), "GeneralParameterSet: size", low=0, high=MAX_READABLE) or 19,
-        "tournament_class": None,
+        "tournament_class": None if timing is None else timing.egf_class(),
         "handicap_rule": f"h{handicap.get('hdCorrection')}" if handicap is not None and handicap.get("hdCorrection") else None,
         "komi": decimal_number(general.get("komi"), "GeneralParameterSet: komi", low=-MAX_READABLE, high=MAX_READABLE),
         "players": submission_players,
-        "games": sorted(games, key=lambda g: round_order(g["round"])),
+        "games": sorted(games, key=game_order),
     }
     return [submission], rejected
 
@@ -168,3 +171,53 @@ def _player(element: ET.Element, surname: str, first_name: str, position: int) -
         "club": (element.get("club") or "").strip()[:100] or None,
         "egf_pin": element.get("egfPin") if re.fullmatch(r"[0-9]{1,20}", element.get("egfPin") or "") else None,
     }
+
+
+@dataclass(frozen=True)
+class _Timing:
+    """A tournament's clock as OpenGotha's GeneralParameterSet gives it, in seconds."""
+
+    basic_seconds: int
+    adjusted_seconds: int
+    fischer: bool
+    internet: bool
+
+    def egf_class(self) -> str:
+        """The EGD's tournament class, by the thresholds OpenGotha writes into the h9 header's CL[]
+        (its Tournament.egfClass): A, B, C for games over the board, D on the internet, X below."""
+        basic, adjusted = self.basic_seconds, self.adjusted_seconds
+        if self.internet:
+            return "D" if basic >= (1800 if self.fischer else 2400) and adjusted >= 3000 else "X"
+        thresholds = ((2700, 4500), (1800, 3000), (1200, 1800)) if self.fischer else ((3600, 4500), (2400, 3000), (1500, 1800))
+        for tournament_class, (least_basic, least_adjusted) in zip("ABC", thresholds, strict=True):
+            if basic >= least_basic and adjusted >= least_adjusted:
+                return tournament_class
+        return "X"
+
+
+def _timing(general: ET.Element) -> _Timing | None:
+    """The time control as the EGD reads it: OpenGotha's basic time plus its complementary time
+    weighed as OpenGotha does when it writes the h9 header's TM[] (its Tournament.egfAdjustedTime):
+    45 byo-yomi periods, 60 seconds' worth of Canadian byo-yomi moves, 120 Fischer increments. So
+    the two files OpenGotha writes of one tournament give the same time and class
+    (docs/decisions.md 143); None without a basic time."""
+    basic = whole_number(general.get("basicTime"), "GeneralParameterSet: basicTime", low=0, high=MAX_READABLE)
+    if basic is None:
+        return None
+    system = general.get("complementaryTimeSystem", "")
+
+    def seconds(attribute: str, default: int) -> int:
+        value = whole_number(general.get(attribute), f"GeneralParameterSet: {attribute}", low=0, high=MAX_READABLE)
+        return default if value is None else value
+
+    basic_seconds = basic * 60
+    if system == "STDBYOYOMI":
+        adjusted = basic_seconds + 45 * seconds("stdByoYomiTime", 30)
+    elif system == "CANBYOYOMI":
+        adjusted = basic_seconds + 60 * seconds("canByoYomiTime", 300) // max(1, seconds("nbMovesCanTime", 15))
+    elif system == "FISCHER":
+        adjusted = basic_seconds + 120 * seconds("fischerTime", 10)
+    else:  # SUDDENDEATH, or a file without the attribute
+        adjusted = basic_seconds
+    internet = (general.get("bInternet") or "").strip().lower() == "true"
+    return _Timing(basic_seconds, adjusted, system == "FISCHER", internet)

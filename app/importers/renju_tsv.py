@@ -21,6 +21,7 @@ from app.importers.source import ImportOptions, SubmissionSource
 from app.importers.staging import rows_for_ids, temporary_database
 
 __all__ = [
+    "ASIDE",
     "REASONS",
     "ParsedFile",
     "ParsedGame",
@@ -40,15 +41,23 @@ RECORD_TYPES = ("country", "player", "tournament", "game")
 GAME_COLUMNS = 8  # game, id, tournament, round, rule, black, white, result
 
 UNKNOWN_RECORD = "unknown record type"
+UNUSED_RECORD = "city or rule record"
+# Records the renju WHR site's reader of this file also takes (its cities and rules, by renju.net id)
+# and that this reader has no use for: a tournament's city and rule come from the tournament record.
+UNUSED_RECORD_TYPES = ("city", "rule")
 UNKNOWN_TOURNAMENT = "game of a tournament the file does not define"
 UNKNOWN_RESULT = "unknown result code"
 UNKNOWN_COUNTRY = "unknown country code"
 REASONS = {
     UNKNOWN_COUNTRY: "a country record whose code is no IOC or ISO code (app/countries.py): its players and"
     " tournaments are stored without a country",
-    UNKNOWN_RECORD: "the line's first column is not country, player, tournament or game; the line is skipped",
-    UNKNOWN_TOURNAMENT: "the game names a tournament with no tournament record in the file, so it has no"
-    " date; it is not stored (a game is never dated by guess)",
+    UNKNOWN_RECORD: "the line's first column is not country, player, tournament or game (nor city or rule); the line is skipped",
+    UNUSED_RECORD: "a city or rule record, which the renju WHR site's reader takes too: the tournaments' rules are"
+    " known by their ids (1 and 5: RIF) and their cities are not stored from this file, so the line is not used",
+    UNKNOWN_TOURNAMENT: "the game names a tournament with no tournament record in this file: the renju WHR site"
+    " keeps such games beside the renju.net database export, which defines their tournaments (and their"
+    " dates and rated flags), and uses them only with it; here the game has no date, so it is not stored"
+    " (a game is never dated by guess)",
     UNKNOWN_RESULT: "the result column is not B (black won), W (white won) or D (draw); the game is not stored",
     **{
         f"malformed {kind} record": f"the {kind} line has too few columns or a value that cannot be read"
@@ -57,6 +66,11 @@ REASONS = {
         for kind in RECORD_TYPES
     },
 }
+
+
+# Rows the file means as they are and that hold nothing to store here: left aside, not rejected
+# (SubmissionSource; docs/decisions.md 142).
+ASIDE = frozenset({UNKNOWN_TOURNAMENT, UNUSED_RECORD})
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +129,7 @@ def looks_like(head: bytes) -> bool:
     Bytes that are not UTF-8 do not matter here: reading the file says so."""
     for line in head.decode("utf-8", errors="replace").splitlines():
         if line.strip():
-            return line.split("\t", 1)[0].strip() in RECORD_TYPES and "\t" in line
+            return line.split("\t", 1)[0].strip() in (*RECORD_TYPES, *UNUSED_RECORD_TYPES) and "\t" in line
     return False
 
 
@@ -130,9 +144,11 @@ def read(path: Path, options: ImportOptions) -> SubmissionSource:
     same submissions and rejected rows as ``to_submissions(parse_path(path))``, which holds the whole
     file."""
     index = _index(path)
-    source = SubmissionSource("renju.net results (tab-separated)", index.records.tournament_count(), iter(()), dict(REASONS))
+    source = SubmissionSource(
+        "renju.net results (tab-separated)", index.records.tournament_count(), iter(()), dict(REASONS), aside_reasons=ASIDE
+    )
     for row in index.parsed.rejected:
-        source.reject(row.reason, f"line {row.line_number}: {row.detail}" if row.detail else f"line {row.line_number}")
+        source.note(row.reason, f"line {row.line_number}: {row.detail}" if row.detail else f"line {row.line_number}")
     source.submissions = _streamed_submissions(path, index)
     return source
 
@@ -189,6 +205,8 @@ def _parse_record(parsed: ParsedFile, line_number: int, columns: list[str]) -> P
                 result=values[6],
                 line_number=line_number,
             )
+        elif kind in UNUSED_RECORD_TYPES:
+            parsed.rejected.append(RejectedRow(line_number, UNUSED_RECORD, kind))
         else:
             parsed.rejected.append(RejectedRow(line_number, UNKNOWN_RECORD, repr(kind)))
     except (IndexError, ValueError) as error:

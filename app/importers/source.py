@@ -109,9 +109,15 @@ class ImportOptions:
 
 @dataclass
 class SubmissionSource:
-    """``submissions`` is read once; ``rejected`` is complete when it has been read to the end.
-    ``tournament_count`` is the number of submissions to expect (for a progress bar); a reader that
-    rejects a tournament while reading lowers it."""
+    """``submissions`` is read once; ``rejected`` and ``left_aside`` are complete when it has been
+    read to the end. ``tournament_count`` is the number of submissions to expect (for a progress
+    bar); a reader that rejects a tournament while reading lowers it.
+
+    A row is *rejected* when something in it is wrong or unreadable; it is *left aside* when it is
+    what the file means it to be and only holds nothing to store (a bye, a player who played no
+    game, a game of a tournament another file defines): the report counts the two apart, so that
+    an import with nothing wrong says so (issue 47 item 7). ``aside_reasons`` are the format's
+    reasons of the second kind."""
 
     format_name: str
     tournament_count: int
@@ -119,9 +125,25 @@ class SubmissionSource:
     explanations: dict[str, str]
     rejected: Counter[str] = field(default_factory=Counter)
     examples: dict[str, list[str]] = field(default_factory=dict)
+    left_aside: Counter[str] = field(default_factory=Counter)
+    aside_reasons: frozenset[str] = frozenset()
 
     def reject(self, reason: str, example: str, count: int = 1) -> None:
         self.rejected[reason] += count
+        self._example(reason, example)
+
+    def leave_aside(self, reason: str, example: str, count: int = 1) -> None:
+        self.left_aside[reason] += count
+        self._example(reason, example)
+
+    def note(self, reason: str, example: str, count: int = 1) -> None:
+        """A row a reader left out, counted as left aside or rejected by its reason."""
+        if reason in self.aside_reasons:
+            self.leave_aside(reason, example, count)
+        else:
+            self.reject(reason, example, count)
+
+    def _example(self, reason: str, example: str) -> None:
         kept = self.examples.setdefault(reason, [])
         if len(kept) < EXAMPLES_KEPT:
             kept.append(example)

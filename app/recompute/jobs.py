@@ -15,8 +15,9 @@ import os
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import CursorResult, Result, exists, func, select, text, update
@@ -318,6 +319,43 @@ def run_pending_jobs(
         run_job(job_id, list_date, serves_readers=serves_readers)
         ran += 1
     return ran
+
+
+def run_or_await_jobs(
+    job_ids: Collection[int], worker: str | None = None, *, poll_seconds: float = RECHECK_SECONDS
+) -> "JobsEnded":
+    """Run the queued jobs, these and any other, in this process, and wait for those of ``job_ids``
+    another process claimed first (the service's worker) until each has ended: an import promises
+    that the recomputes it queued have run when it returns, whoever ran them (issue 47 item 7). A
+    job whose worker dies is queued again by a claim's check (``requeue_dead_jobs``) and then run
+    here. The statuses of ``job_ids`` at their end, and the jobs this process ran."""
+    worker = worker or worker_name()
+    ended = JobsEnded()
+    waiting = set(job_ids)
+    while True:
+        while True:
+            with session_scope() as session:
+                claimed = claim_next_job(session, worker)
+            if claimed is None:
+                break
+            run_job(claimed)
+            ended.ran_here.add(claimed)
+        with session_scope() as session:
+            rows = session.execute(select(Job.id, Job.status).where(Job.id.in_(waiting))).all()
+        for job_id, status in rows:
+            if status in (SUCCEEDED, FAILED):
+                ended.statuses[job_id] = status
+                waiting.discard(job_id)
+        waiting &= {job_id for job_id, _ in rows}  # a job no longer stored is not waited for
+        if not waiting:
+            return ended
+        time.sleep(poll_seconds)
+
+
+@dataclass
+class JobsEnded:
+    statuses: dict[int, str] = field(default_factory=dict)
+    ran_here: set[int] = field(default_factory=set)  # every job this process ran, the promised ones and others
 
 
 def _record_timings(job_id: int, timings: dict[str, float]) -> None:

@@ -1,11 +1,12 @@
 import datetime as dt
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 
 from app.schemas.common import Date, DisplayText, Identifier, StrictModel
 from app.schemas.players import Gender
 from app.schemas.systems import described, list_params, seed_counters, seed_rating, seed_status, system_ids
+from app.schemas.tournaments import CHANGE_AS_SHOWN, CHANGE_UNROUNDED, change_as_shown_of
 
 StatusFilter = Literal["active", "inactive", "provisional", "all"]
 # The women's (f) or men's (m) list as a filter of any list (issue 24 item 5).
@@ -142,9 +143,14 @@ class RatingRowRead(BaseModel):
     )
     change: Change = Field(
         None,
-        description="rating − previous_rating; or `new` when he had no row in the publication compared with, `returned` "
-        "when he was inactive there and is not now; null when there is no publication to compare with (and on a "
-        "pinned snapshot's rows)",
+        description="rating − previous_rating as the list shows them, a whole number (under WHR and Rivne, whose ratings "
+        "are unrounded: rating rounded minus previous_rating rounded, half away from zero; `change_unrounded` has the "
+        "difference itself); or `new` when he had no row in the publication compared with, `returned` when he was "
+        "inactive there and is not now; null when there is no publication to compare with (and on a pinned snapshot's rows)",
+    )
+    change_unrounded: float | None = Field(
+        None,
+        description="rating − previous_rating before any rounding; null where `change` is not a number",
     )
 
 
@@ -331,12 +337,17 @@ class WhatIfChange(BaseModel):
     """What the tournament would do to one player on this list, as its `rating_changes` would show it
     once submitted and the list recomputed the same day."""
 
+    @model_validator(mode="after")
+    def _change_as_shown(self) -> "WhatIfChange":
+        change_as_shown_of(self)
+        return self
+
     player_id: str = Field(description="The player")
     system: str = Field(description="The rule system that would rate it")
     rating_before: float | None = Field(description="His rating before the tournament; null when he has none")
     rating_after: float | None = Field(description="His rating after it; null when he would still have none")
-    change: float | None = Field(description="rating_after − rating_before, rounded where the system rounds (Elo: integers)")
-    change_unrounded: float | None = Field(description="The change before rounding (equal to `change` under WHR)")
+    change: float | None = Field(description=CHANGE_AS_SHOWN)
+    change_unrounded: float | None = Field(description=CHANGE_UNROUNDED)
     games_counted: int = Field(description="His games of the tournament that the system would count")
     status_after: str | None = Field(description="His status after it, in the system's terms")
     title_after: str | None = Field(description="Grade or rank after it, for systems that award them")

@@ -16,6 +16,7 @@ from pydantic import (
     model_validator,
 )
 
+from app.rating.rounding import change_as_shown
 from app.schemas.common import (
     ID_RULE,
     CountryCode,
@@ -340,8 +341,31 @@ class TournamentSummary(_StoredDetails):
         return {**values, **flat_values(values["conditions"])}
 
 
+# What `change` and `change_unrounded` of a rating change say, wherever one is read (decision 145).
+CHANGE_AS_SHOWN = (
+    "The change as the list shows it, a whole number: the rules' own where they round (Elo, Olufsen: rating_after − "
+    "rating_before); under WHR and Rivne, whose ratings are unrounded, rating_after rounded minus rating_before rounded "
+    "(half away from zero), so that the rounded ratings and the change add up; null when the player has no rating after"
+)
+CHANGE_UNROUNDED = "rating_after − rating_before before any rounding, as the rules compute it"
+
+
+def change_as_shown_of(model: Any) -> None:
+    """Sets a read model's ``change`` to the change as shown, from its ``change_unrounded`` (or its
+    change) and its ratings before and after (``app.rating.rounding.change_as_shown``)."""
+    unrounded = model.change_unrounded if model.change_unrounded is not None else model.change
+    model.change = change_as_shown(model.rating_before, model.rating_after, unrounded if model.change is not None else None)
+    if model.change is not None and model.change_unrounded is None:
+        model.change_unrounded = unrounded
+
+
 class RatingChangeRead(BaseModel):
     """What one rating list's current snapshot did to one player in this tournament."""
+
+    @model_validator(mode="after")
+    def _change_as_shown(self) -> "RatingChangeRead":
+        change_as_shown_of(self)
+        return self
 
     list_id: str = Field(description="The rating list")
     snapshot_id: int = Field(description="The list's snapshot that computed the change")
@@ -352,8 +376,8 @@ class RatingChangeRead(BaseModel):
         "null when he had none"
     )
     rating_after: float | None = Field(description="Rating after it; null when he still has none")
-    change: float | None = Field(description="rating_after − rating_before, rounded where the system rounds (Elo: integers)")
-    change_unrounded: float | None = Field(description="The change before rounding (equal to `change` under WHR)")
+    change: float | None = Field(description=CHANGE_AS_SHOWN)
+    change_unrounded: float | None = Field(description=CHANGE_UNROUNDED)
     games_counted: int = Field(description="The player's games of the tournament that the system counted")
     status_after: str | None = Field(description="The player's status after it, in the system's terms (e.g. active, official)")
     title_after: str | None = Field(None, description="Grade or rank after it, for systems that award them")

@@ -19,9 +19,9 @@ from app import performance
 from app.db import begin_writing, bulk_session_scope, checkpoint_after_import, in_lists
 from app.importers.formats import FileFormat, detect_format
 from app.importers.source import FileRefused, ImportOptions, SubmissionSource
-from app.models import Game, Player, Tournament
+from app.models import Game, Player, Tournament, TournamentPlayer, TournamentStanding
 from app.problems import Conflict, InvalidInput, PayloadTooLarge, validation_message
-from app.schemas.tournaments import TournamentIn
+from app.schemas.tournaments import STORED_FIELDS, TOURNAMENT_PLAYER_FIELDS, TournamentIn
 from app.services import revisions
 from app.services.bulk_load import drop_game_player_indexes, finish_import, leaves_for_later
 from app.services.player_identity import KnownPlayers, match_go_players
@@ -74,7 +74,15 @@ class ImportReport:
     tournaments_unchanged: int = 0
     players_stored: int = 0
     games_stored: int = 0
+    # Of the games stored, those marked not played (a walkover, a game won by default, a game the
+    # file marks unrated): stored and never rated, as the contract's ``played: false`` says.
+    games_not_rated: int = 0
+    # Tournaments already stored that the file gave other facts: corrected (their games replaced).
+    tournaments_corrected: int = 0
     rejected: Counter[str] = field(default_factory=Counter)
+    # What the file holds that is no error and nothing to store (a bye, a game of a tournament another
+    # file defines), by reason: counted apart from what is rejected (docs/decisions.md 142).
+    left_aside: Counter[str] = field(default_factory=Counter)
     # The recompute queued for each list that rates a stored or corrected tournament, as a submission queues it.
     jobs_queued: dict[str, int] = field(default_factory=dict)
     # Each list whose ratings the stored or corrected tournaments move and that queued no recompute
@@ -179,12 +187,13 @@ def import_results_file(
     if on_progress:
         on_progress(done, source.tournament_count)  # a reader may have rejected the last ones
     if tally.offered == 0:
-        reasons = ", ".join(f"{count} {reason}" for reason, count in source.rejected.most_common(3))
+        reasons = ", ".join(f"{count} {reason}" for reason, count in (source.rejected + source.left_aside).most_common(3))
         raise FileRefused(f"nothing to import: the file holds no tournament with a game{f' ({reasons})' if reasons else ''}")
     with bulk_session_scope() as session:
         report.players_stored = _count(session, Player) - players_before
         report.games_stored = _count(session, Game) - games_before
     report.rejected = source.rejected
+    report.left_aside = source.left_aside
     report.examples = source.examples
     return report
 
@@ -268,6 +277,8 @@ class _BatchOutcome:
 
     stored: int = 0
     games_stored: int = 0
+    games_not_rated: int = 0
+    corrected: int = 0
     unchanged: int = 0
     rejections: list[tuple[str, str, int]] = field(default_factory=list)
     jobs_queued: dict[str, int] = field(default_factory=dict)
@@ -280,6 +291,8 @@ class _BatchOutcome:
     def add(self, other: _BatchOutcome) -> None:
         self.stored += other.stored
         self.games_stored += other.games_stored
+        self.games_not_rated += other.games_not_rated
+        self.corrected += other.corrected
         self.unchanged += other.unchanged
         self.rejections += other.rejections
         self.jobs_queued |= other.jobs_queued
@@ -296,7 +309,9 @@ class _BatchOutcome:
 
     def apply(self, report: ImportReport, source: SubmissionSource, created: dict[str, str]) -> None:
         report.tournaments_stored += self.stored
+        report.tournaments_corrected += self.corrected
         report.tournaments_unchanged += self.unchanged
+        report.games_not_rated += self.games_not_rated
         report.jobs_queued |= self.jobs_queued
         report.not_recomputed |= self.not_recomputed
         for reason, example, count in self.rejections:
@@ -328,6 +343,8 @@ def _import_batch(session: Session, batch: list[dict[str, Any]], max_games: int,
                         left.indexes_kept = True
                     if not _matched_by_pin_and_name(session, outcome, raw):
                         continue
+                if raw.get("id") in seen:
+                    _keep_what_the_file_leaves_blank(session, raw)
                 submission = TournamentIn.model_validate(raw)
                 again = submission.id in seen
                 seen.add(submission.id)
@@ -356,10 +373,13 @@ def _import_batch(session: Session, batch: list[dict[str, Any]], max_games: int,
                         session, submission.id, submission, max_games=max_games, actor=IMPORT_ACTOR, find_duplicates=False
                     )
                     queued.append(Changed(submission, rated_before, revisions.CORRECTED))
+                    outcome.corrected += 1
                 outcome.note_reviews([done])
                 known.forget_new()  # the players it created are stored now
                 outcome.stored += 1
                 outcome.games_stored += len(submission.games)
+                if not stored:  # a correction's games replace those stored: the report counts what it adds
+                    outcome.games_not_rated += _not_rated(submission)
             except RepeatedTournament as repeat:
                 outcome.rejections.append((REPEATED_TOURNAMENT, f"tournament {raw['id']}: {repeat.errors[0].detail}", 1))
             except (InvalidInput, PayloadTooLarge, Conflict) as problem:
@@ -384,10 +404,55 @@ def _import_batch(session: Session, batch: list[dict[str, Any]], max_games: int,
     return outcome
 
 
+# What a stored tournament keeps when a file of it leaves the field blank: every stored field but
+# the conditions (a system's, given whole or not at all) and the rated flag (always given).
+_KEPT_WHEN_BLANK = tuple(name for name in STORED_FIELDS if name not in ("conditions", "rated"))
+
+
+def _keep_what_the_file_leaves_blank(session: Session, raw: dict[str, Any]) -> None:
+    """A stored tournament imported again keeps what this file leaves blank: its fields, what each
+    player declared at it, and its standings (docs/decisions.md 143). Two files of one tournament
+    carry different parts of it (the EGD's h9 table its class and standings, OpenGotha's file the
+    players' ratings and EGF PINs; the renju.net export its cities, the results file none), so
+    that importing either again corrected away what only the other carries, each time; a blank in a
+    file says nothing about the tournament, a value in it says what the file's program holds."""
+    tournament = session.get(Tournament, raw["id"])
+    if tournament is None:
+        return
+    for name in _KEPT_WHEN_BLANK:
+        if raw.get(name) is None and getattr(tournament, name) is not None:
+            raw[name] = getattr(tournament, name)
+    declared = {
+        row.player_id: row
+        for row in session.scalars(select(TournamentPlayer).where(TournamentPlayer.tournament_id == tournament.id))
+    }
+    for player in raw.get("players") or []:
+        row = declared.get(str(player.get("id"))) if isinstance(player, dict) else None
+        if row is None:
+            continue
+        for name in TOURNAMENT_PLAYER_FIELDS:
+            if player.get(name) is None and getattr(row, name) is not None:
+                player[name] = getattr(row, name)
+    if not raw.get("standings"):
+        standings = session.scalars(
+            select(TournamentStanding).where(TournamentStanding.tournament_id == tournament.id).order_by(TournamentStanding.seq)
+        ).all()
+        if standings:
+            raw["standings"] = [
+                {"player": standing.player_id, "place": standing.place, "tie_breaks": standing.tie_breaks}
+                for standing in standings
+            ]
+
+
 def _store_pending(session: Session, outcome: _BatchOutcome, pending: PendingTournaments, left: _LeftForEnd) -> None:
     outcome.note_reviews(store_new_tournaments(session, pending.checked, actor=IMPORT_ACTOR, search_terms_later=left.deferring))
     outcome.stored += len(pending)
     outcome.games_stored += sum(len(checked.submission.games) for checked in pending.checked)
+    outcome.games_not_rated += sum(_not_rated(checked.submission) for checked in pending.checked)
+
+
+def _not_rated(submission: TournamentIn) -> int:
+    return sum(1 for game in submission.games if game.played is False)
 
 
 def _player_ids(batch: list[dict[str, Any]]) -> list[str]:

@@ -77,7 +77,9 @@ def import_directory(session: Session, directory: DirectoryFile, *, actor: str) 
     report is not empty the caller must roll back: some of it may be applied."""
     report = DirectoryReport(
         directory.format_name,
-        rows=len(directory.rows),
+        # Every player line the file holds, those refused included: "1 of 2" read "players in the
+        # file: 1" when one line of two was refused (issue 47 item 7).
+        rows=len(directory.rows) + directory.rejected.total(),
         rejected=Counter(directory.rejected),
         examples={reason: list(examples) for reason, examples in directory.examples.items()},
         explanations={**directory_format.REASONS, **SERVICE_REASONS, **SKIPPED_REASONS},

@@ -36,6 +36,7 @@ from sqlalchemy.orm import Session
 from app.db import session_scope
 from app.models import Player, Publication, PublicationEntry, RatingList, RatingSnapshot, Tournament
 from app.problems import Conflict, FieldError, InvalidInput, NotFound
+from app.rating.rounding import change_as_shown
 from app.rating.system import NO_DAY, RatingSystem
 from app.schemas.rating_lists import Change, RatingRowRead
 from app.services import revisions
@@ -397,23 +398,33 @@ def publication_rows(
     return [row_read(rank, entry) for rank, entry in enumerate(entries, start=offset + 1)], total
 
 
-def change_of(change: float | None, marker: str | None) -> Change:
-    """A row's change as the contract shows it: the marker instead of a number, when there is one."""
+def change_of(change: float | None, marker: str | None, previous: float | None = None, rating: float | None = None) -> Change:
+    """A row's change as the contract shows it: the marker instead of a number, when there is one;
+    else the change as the list shows it, a whole number (``change_as_shown``, decision 145)."""
     if marker == "new":
         return "new"
     if marker == "returned":
         return "returned"
-    return change
+    return change_as_shown(previous, rating, change)
+
+
+def row_change(change: float | None, marker: str | None, previous: float | None, rating: float) -> dict[str, Any]:
+    """A row's ``change`` and ``change_unrounded``: the difference itself only beside a number."""
+    shown = change_of(change, marker, previous, rating)
+    return {"change": shown, "change_unrounded": change if isinstance(shown, float) else None}
 
 
 def row_read(rank: int, entry: PublicationEntry) -> RatingRowRead:
     """A stored row as the live list's rows read: its columns by their names, and the two the
     publication keeps in its own terms (the previous place, the change or its marker)."""
     kept = {name: getattr(entry, name) for name in _ROW_COLUMNS}
-    return RatingRowRead(**kept, rank=rank, previous_rank=entry.previous_place, change=change_of(entry.change, entry.marker))
+    changes = row_change(entry.change, entry.marker, entry.previous_rating, entry.rating)
+    return RatingRowRead(**kept, rank=rank, previous_rank=entry.previous_place, **changes)
 
 
-_ROW_COLUMNS = [name for name in RatingRowRead.model_fields if name not in ("rank", "previous_rank", "change")]
+_ROW_COLUMNS = [
+    name for name in RatingRowRead.model_fields if name not in ("rank", "previous_rank", "change", "change_unrounded")
+]
 
 
 def compare_rows(session: Session, publication: Publication | None, rows: list[RatingRowRead]) -> list[RatingRowRead]:
@@ -435,7 +446,7 @@ def compare_rows(session: Session, publication: Publication | None, rows: list[R
                 update={
                     "previous_rating": fields["previous_rating"],
                     "previous_rank": fields["previous_place"],
-                    "change": change_of(fields["change"], fields["marker"]),
+                    **row_change(fields["change"], fields["marker"], fields["previous_rating"], row.rating),
                 }
             )
         )

@@ -19,6 +19,7 @@ from app.recompute import compute
 from app.services import publications
 from app.services.rating_lists import get_rating_list
 from app.snapshots import timelines
+from app.version import VERSION
 
 TOLERANCE = 1e-3
 
@@ -102,7 +103,8 @@ def report(result: Verification, tolerance: float = TOLERANCE) -> list[str]:
     lines = [
         f"Publication {publication.number} of {publication.list_id} ({publication.title!r}, as of {publication.date}), "
         f"snapshot {snapshot.id} of {snapshot.list_date} ({snapshot.system or 'system not recorded'}, "
-        f"service {snapshot.service_version or 'version not recorded'}), computed again from the stored data:"
+        f"computed by service {snapshot.service_version or 'of a version not recorded'}), computed again by service"
+        f" {VERSION} from the stored data:"
     ]
     if result.identical:
         lines.append(f"identical: the same {result.players} players with the same ratings (within {tolerance:g})")

@@ -8,7 +8,7 @@ import datetime as dt
 from urllib.parse import quote, urlencode
 
 from app.names import full_name as full_name  # (the templates and pages name it here)
-from app.rating.rounding import round_half_away_from_zero
+from app.rating.rounding import change_as_shown, round_half_away_from_zero
 
 MINUS = "\u2212"
 PLUS_MINUS = "\u00b1"
@@ -40,9 +40,7 @@ def shown_change(before: float | None, after: float | None, change: float | None
     """The change as the row shows it: the shown after minus the shown before, so that a row adds up
     (a WHR change of 0.6 between 1900.4 and 1901.0 reads 1900, 1901, +1); the stored change when
     there is no rating before (a newcomer)."""
-    if before is not None and after is not None:
-        return signed(round_half_away_from_zero(after) - round_half_away_from_zero(before))
-    return signed(change)
+    return signed(change_as_shown(before, after, change))
 
 
 def score(value: float) -> str:

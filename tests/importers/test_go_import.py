@@ -38,10 +38,12 @@ def test_both_juvisy_files_give_the_same_tournament_field_by_field():
     for field in ("id", "name", "category", "start", "end", "city", "country", "board_size", "komi", "handicap_rule"):
         assert h9[field] == xml[field], field
     assert (h9["id"], h9["komi"], h9["handicap_rule"]) == (JUVISY_ID, 7.5, "h1")
-    # Only the h9 header has the class; the time differs by what each program writes (h9 TM[82] counts
-    # the byo-yomi in, OpenGotha's basicTime is the main time alone).
-    assert (h9["tournament_class"], xml["tournament_class"]) == ("A", None)
-    assert (h9["time_control_minutes"], xml["time_control_minutes"]) == (82, 60)
+    # The h9 header's TM[82] and CL[A] are what OpenGotha computes from the XML's clock (basicTime 60,
+    # 30 s byo-yomi: 60 + 45 × 30 s = 82.5 minutes, class A from 60 and 82): the reader computes the same.
+    assert (h9["tournament_class"], xml["tournament_class"]) == ("A", "A")
+    assert (h9["time_control_minutes"], xml["time_control_minutes"]) == (82, 82)
+    # The two files list a round's games in other orders; both readers store them in one.
+    assert [_game_key(game) for game in h9["games"]] == [_game_key(game) for game in xml["games"]]
 
     h9_players = {p["id"]: p for p in h9["players"]}
     xml_players = {p["id"]: p for p in xml["players"]}
@@ -90,6 +92,26 @@ def test_juvisy_imported_from_both_files_through_the_submission_service(client: 
     assert (again.tournaments_stored, again.tournaments_unchanged) == (0, 1)
 
 
+@pytest.mark.parametrize("first, second", [(JUVISY_H9, JUVISY_XML), (JUVISY_XML, JUVISY_H9)])
+def test_both_juvisy_files_imported_again_change_nothing_in_either_order(client: TestClient, first: Path, second: Path):
+    """Each file carries a part of the tournament the other lacks (the h9 its standings, the XML the
+    players' ratings and PINs): the second file adds its part once, and importing either again finds
+    the tournament unchanged, instead of correcting away the other's part each time (issue 47 item 7)."""
+    assert import_results_file(first).tournaments_stored == 1
+    added = import_results_file(second)
+    assert (added.tournaments_stored, added.tournaments_corrected, added.games_stored) == (1, 1, 0)
+    stored = client.get(f"/v1/tournaments/{JUVISY_ID}").json()
+    for path in (first, second, first):
+        again = import_results_file(path)
+        assert (again.tournaments_stored, again.tournaments_unchanged, again.jobs_queued) == (0, 1, {}), path.name
+    assert client.get(f"/v1/tournaments/{JUVISY_ID}").json() == stored
+    assert (stored["time_control_minutes"], stored["tournament_class"], len(stored["standings"])) == (82, "A", 19)
+    nicita = next(p for p in stored["players"] if p["id"] == "nicita-giovanni")
+    assert (nicita["rating"], nicita["rating_origin"], nicita["egf_pin"]) == (1114.0, "EGF : 1114", "17033126")
+    revisions = client.get(f"/v1/tournaments/{JUVISY_ID}/revisions").json()
+    assert revisions["total"] == 2  # stored, then the second file's part added: nothing since
+
+
 def _import(path: Path) -> str:
     result = subprocess.run(
         [sys.executable, "-m", "app.cli", "import", "--no-progress", str(path)],
@@ -112,7 +134,7 @@ def test_egc_2013_imported_end_to_end_with_every_row_accounted_for(client: TestC
     assert "1418  round without a game: not paired (0=)" in first
     assert "2  round without a game: bye (0+)" in first
     assert "2  round without a game: absent (0-)" in first
-    assert "rows rejected:      1422" in first
+    assert "left aside:         1422" in first and "rows rejected:      0" in first
     # Every player line is a stored player, and every one of the 594 × 10 round cells is half of a
     # stored game or a round without a game: 2 × 2259 + 1422 = 5940.
     assert 2 * 2259 + 1422 == 594 * 10

@@ -12,7 +12,11 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from app import db
+from app.importers import directory
+from app.importers.formats import UnknownFormat, detect_format
+from app.importers.source import FileRefused
 from app.models import Player, PlayerExternalId, Revision
+from app.services.player_directory import DirectoryRefused, import_directory_file
 from tests.helpers import AUTH, DATA, ROOT, cli_import_renju_cn, recompute_now, tournament_body
 
 DIRECTORY = DATA / "renju-players-2022" / "ljinfo.tsv"
@@ -112,6 +116,54 @@ def test_a_directory_with_a_line_it_cannot_take_stores_nothing(tmp_path: Path, c
     output = _import(taken, status=1)
     assert "1  external id another player holds" in output and "renjunet:9 is player 9's" in output
     assert _stored() == before
+
+
+def test_a_directory_csv_with_some_columns_in_any_order_is_taken_with_those(tmp_path: Path, client: TestClient) -> None:
+    """A federation's export of ids and countries alone is a directory (issue 47 item 7): what it does
+    not give is kept as stored, as an empty cell is."""
+    assert client.post("/v1/players", json={"id": "37", "name": "Ants", "city": "Tallinn"}, headers=AUTH).status_code == 201
+    partial = tmp_path / "countries.csv"
+    partial.write_text("country,id\nEE,37\nJapan,j1\n", encoding="utf-8")
+    report = import_directory_file(partial)
+    assert (report.rows, report.created, report.updated) == (2, 1, 1)
+    ants = client.get("/v1/players/37").json()
+    assert (ants["name"], ants["city"], ants["country"]) == ("Ants", "Tallinn", "EST")
+    assert client.get("/v1/players/j1").json()["country"] == "JPN"
+    assert import_directory_file(partial).unchanged == 2
+
+
+@pytest.mark.parametrize(
+    "header, said",
+    [
+        ("id,country,rating", "columns it does not know: 'rating'"),
+        ("name,country", "no column id"),
+        ("id,country,country", "columns given twice: country"),
+    ],
+)
+def test_a_directory_csv_header_the_format_lacks_says_which_columns(tmp_path: Path, header: str, said: str) -> None:
+    path = tmp_path / "players.csv"
+    path.write_text(f"{header}\n1,EE,3\n", encoding="utf-8")
+    assert directory.looks_like(path.read_bytes())  # the directory's refusal, not "no known format"
+    with pytest.raises(FileRefused, match=said) as refused:
+        import_directory_file(path)
+    assert "its columns are id,name,surname,native_name,country,city,gender,external_ids" in str(refused.value)
+
+
+def test_a_refused_line_counts_among_the_players_of_the_file(tmp_path: Path, client: TestClient) -> None:
+    path = tmp_path / "players.csv"
+    path.write_text(CSV_HEADER + "1,A,B,,EST,,,\n2,C,D,,Atlantis,,,\n", encoding="utf-8")
+    with pytest.raises(DirectoryRefused) as refused:
+        import_directory_file(path)
+    assert (refused.value.report.rows, refused.value.report.rejected.total()) == (2, 1)
+
+
+def test_a_file_of_no_format_lists_the_directories_among_the_formats(tmp_path: Path) -> None:
+    path = tmp_path / "other.txt"
+    path.write_text("foo;bar\n1;2\n", encoding="utf-8")
+    with pytest.raises(UnknownFormat) as unknown:
+        detect_format(path)
+    for name in directory.FORMAT_NAMES:
+        assert name in str(unknown.value)
 
 
 WOMEN = DATA / "renju-players-2022" / "female.tsv"

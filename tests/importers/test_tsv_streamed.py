@@ -6,7 +6,7 @@ import random
 from collections import Counter
 from pathlib import Path
 
-from app.importers.renju_tsv import parse_path, read, to_submissions
+from app.importers.renju_tsv import ASIDE, parse_path, read, to_submissions
 from app.importers.source import ImportOptions
 from tests.helpers import RENJU_CN
 
@@ -17,7 +17,8 @@ def assert_same_as_the_whole_file_parse(path: Path) -> list[dict]:
     whole, rejected = to_submissions(parse_path(path))
     assert submissions == whole
     assert streamed.tournament_count == len(whole)
-    assert streamed.rejected == Counter(row.reason for row in rejected)
+    assert streamed.rejected + streamed.left_aside == Counter(row.reason for row in rejected)
+    assert set(streamed.left_aside) <= ASIDE and not set(streamed.rejected) & ASIDE
     examples: dict[str, list[str]] = {}
     for row in rejected:
         kept = examples.setdefault(row.reason, [])

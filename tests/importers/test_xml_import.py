@@ -402,9 +402,9 @@ def test_rules_decide_the_list_and_rated_flags_follow_the_file_and_the_override_
     assert (read["205"]["start"], read["205"]["end"]) == ("2018-02-01", "2018-02-28")
     assert {g["date"] for g in read["205"]["games"]} == {"2018-02-28"}
 
-    # Run again without the list that unrated 203: only that tournament changes, and is stored again.
+    # Run again without the list that unrated 203: only that tournament changes, and is corrected.
     again = run_import(export, "--rated-anyway", str(rated_anyway))
-    assert "tournaments stored: 1 (already present, unchanged: 5)" in again
+    assert "tournaments stored: 0 (already present, unchanged: 5; corrected, as the file gives them otherwise: 1)" in again
     assert client.get("/v1/tournaments/203").json()["rated"] is True
 
 

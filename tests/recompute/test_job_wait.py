@@ -93,3 +93,27 @@ def test_a_wait_for_an_unknown_job_or_out_of_range_is_a_problem_at_once(client):
         answer = client.get(f"/v1/jobs/{job_id}", params={"wait": wait})
         assert answer.status_code == 422, answer.text
         assert [error["pointer"] for error in answer.json()["errors"]] == ["query:wait"]
+
+
+def test_an_import_waits_for_the_job_another_worker_claimed_until_it_has_ended(client):
+    """The import's promise (issue 47 item 7): its recomputes have run when it returns, whoever ran
+    them. A job the service's worker claimed first is not this process's to run: it waits for it."""
+    job_id = _queued_job(client)
+    with jobs.session_scope() as session:
+        assert jobs.claim_next_job(session, "the-service:1") == job_id
+    runner = threading.Timer(0.5, jobs.run_job, args=(job_id,))
+    started = time.monotonic()
+    runner.start()
+    try:
+        ended = jobs.run_or_await_jobs([job_id], poll_seconds=0.05)
+    finally:
+        runner.join()
+    assert time.monotonic() - started >= 0.5
+    assert ended.statuses == {job_id: "succeeded"} and ended.ran_here == set()
+    assert client.get(f"/v1/jobs/{job_id}").json()["status"] == "succeeded"
+
+
+def test_an_import_runs_the_queued_jobs_itself(client):
+    job_id = _queued_job(client)
+    ended = jobs.run_or_await_jobs([job_id])
+    assert ended.statuses == {job_id: "succeeded"} and ended.ran_here == {job_id}

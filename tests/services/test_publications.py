@@ -11,8 +11,10 @@ from sqlalchemy import func, select, text
 from app import db
 from app.cli import main as cli
 from app.models import Publication, Revision
+from app.rating.rounding import round_half_away_from_zero
 from app.recompute.jobs import run_pending_jobs
 from app.services import publications
+from app.version import VERSION
 from tests.helpers import AUTH, tournament_body
 
 PLAYERS = [
@@ -103,18 +105,26 @@ def test_a_publication_is_numbered_stored_and_reads_the_same_whatever_changes_la
         row = by_id[player_id]
         assert row["previous_rating"] == published[player_id]["rating"]
         assert row["previous_rank"] == published[player_id]["rank"]  # all of them were active on 1
-        assert row["change"] == row["rating"] - published[player_id]["rating"]
+        # The change as the list shows it (whole ratings, decision 145), the difference itself beside it.
+        assert row["change_unrounded"] == row["rating"] - published[player_id]["rating"]
+        assert row["change"] == round_half_away_from_zero(row["rating"]) - round_half_away_from_zero(
+            published[player_id]["rating"]
+        )
 
     # Publication 2 compares with 1, and the live list follows the latest publication.
     second = publish(client, "2021-06-01", "RIF rating list, June 2021")
     assert second.status_code == 201 and second.json()["number"] == 2 and second.json()["previous_number"] == 1
     two = {row["player_id"]: row for row in rows(client, 2)["items"]}
     assert two["p5"]["change"] == "new"
-    assert two["p1"]["change"] == two["p1"]["rating"] - published["p1"]["rating"]
+    assert two["p1"]["change_unrounded"] == two["p1"]["rating"] - published["p1"]["rating"]
+    assert two["p1"]["change"] == round_half_away_from_zero(two["p1"]["rating"]) - round_half_away_from_zero(
+        published["p1"]["rating"]
+    )
     assert two["p1"]["name"] == "Renamed Soosõrv"
     live = client.get("/v1/rating-lists/rif-whr/ratings", params={"status": "all", "as_of": "2021-06-01"}).json()
     assert live["compared_with"]["number"] == 2
-    assert all(row["change"] == 0 for row in live["items"])  # the same snapshot on the same day
+    # The same snapshot on the same day: 0, and no float noise either way (issue 47 item 6).
+    assert all(row["change"] == 0 and row["change_unrounded"] == 0 for row in live["items"])
     listed = client.get("/v1/rating-lists/rif-whr/publications").json()
     assert [p["number"] for p in listed["items"]] == [2, 1] and listed["total"] == 2
     assert client.get("/v1/rating-lists/rif-whr/publications/2").json()["title"] == "RIF rating list, June 2021"
@@ -225,6 +235,8 @@ def test_verify_is_identical_until_a_stored_game_changes_behind_the_services_bac
     assert cli(["verify", "rif-whr", "1"]) == 0
     out = capsys.readouterr().out
     assert "identical" in out and "inputs: unchanged" in out
+    # The service's one version, the snapshot's and this one's (issue 47 item 6: it printed 0.1.0).
+    assert f"computed by service {VERSION}), computed again by service {VERSION} from" in out
     # A tournament stored later is no input of the publication's snapshot: still identical.
     submit(client, long_tournament("T3", "2020-07-01"))
     assert cli(["verify", "rif-whr", "1"]) == 0, capsys.readouterr().out

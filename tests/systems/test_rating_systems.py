@@ -12,6 +12,7 @@ from app import db
 from app.models import Player, RatingList
 from app.rating import registry, rif_elo, whr
 from app.rating.calculators import CalculationRefused, Calculator, Pointer, answers
+from app.rating.rounding import round_half_away_from_zero
 from app.rating.system import Entry, Point, RatingSystem, Replay, ReplayInput, last_point_held
 from app.recompute import compute
 from app.snapshots.current_snapshots import current_snapshots
@@ -384,7 +385,10 @@ def test_whr_change_per_tournament_and_history_names_tournaments(client):
     assert changes["p1"]["rating_before"] == pytest.approx(points[0]["rating"]) and changes["p1"][
         "rating_after"
     ] == pytest.approx(points[1]["rating"])
-    assert changes["p1"]["change"] == pytest.approx(points[1]["rating"] - points[0]["rating"])
+    assert changes["p1"]["change_unrounded"] == pytest.approx(points[1]["rating"] - points[0]["rating"])
+    # As the list shows it, whole ratings that add up (decision 145): not the unrounded difference.
+    shown = round_half_away_from_zero(points[1]["rating"]) - round_half_away_from_zero(points[0]["rating"])
+    assert changes["p1"]["change"] == shown and changes["p1"]["change"] != changes["p1"]["change_unrounded"]
     assert changes["p3"]["rating_before"] == 1900.0  # a newcomer starts from the virtual rating
     assert changes["p3"]["system"] == "rif-whr" and changes["p3"]["title_after"] is None and changes["p3"]["games_counted"] == 1
 
