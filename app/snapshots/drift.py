@@ -182,7 +182,9 @@ def passes(change: float | None, threshold: float) -> bool:
 def of_snapshot(
     session: Session, snapshot: RatingSnapshot, standings_on: Callable[[HeldPoints, dt.date], Standings]
 ) -> MonthEnds:
-    """The snapshot's month ends, built once per process and kept (``prepared`` builds them first)."""
+    """The snapshot's month ends, built once per process and kept (``prepared`` builds them first);
+    its list is noted as one whose drift this process answers (``asked``)."""
+    _asked.add(snapshot.list_id)
     key = (snapshot.id, snapshot.created_at)
     found = _kept.get(key)
     if found is not None:
@@ -228,6 +230,12 @@ def prepared(session: Session, snapshot: RatingSnapshot, standings_on: Callable[
     return month_ends(held_on, standings_on, month_end_days(int(points.day.min()), last))
 
 
+def asked(list_id: str) -> bool:
+    """Whether this process has answered the list's drift: then its next snapshot's month ends are read
+    before its readers ask (``app.snapshots.snapshot_preparation.prepare_drift``, decision 128)."""
+    return list_id in _asked
+
+
 def keep(snapshot: RatingSnapshot, built: MonthEnds) -> None:
     _kept.put((snapshot.id, snapshot.created_at), built)
 
@@ -238,6 +246,8 @@ def is_kept(snapshot: RatingSnapshot) -> bool:
 
 def forget_all() -> None:
     _kept.clear()
+    _asked.clear()
 
 
+_asked: set[str] = set()
 _kept: caches.BoundedCache[MonthEnds] = caches.BoundedCache("drift", "cache_drift_bytes", MonthEnds.nbytes)

@@ -14,8 +14,8 @@ from app import db
 from app.importers.renju_tsv import parse_path, to_submissions
 from app.services import drift as drift_service
 from app.services import rating_lists as lists_service
-from app.snapshots import drift
-from tests.helpers import AUTH, RENJU_CN, recompute_now
+from app.snapshots import drift, snapshot_preparation
+from tests.helpers import AUTH, RENJU_CN, recompute_now, tournament_body
 
 LIST_DATE = dt.date(2020, 3, 15)  # after the file's last games (2019): the series ends with their month
 
@@ -153,3 +153,32 @@ def test_month_ends_run_from_the_first_month_to_the_last_day():
     ]
     assert drift.change_over_12_months(np.arange(12.0)) is None  # fewer than 13 months: no change to tell
     assert drift.change_over_12_months(np.arange(13.0)) == 12.0
+
+
+def test_a_new_snapshots_month_ends_are_read_before_its_readers_where_the_drift_was_read(client):
+    assert client.post("/v1/tournaments", json=tournament_body(), headers=AUTH).status_code == 201
+    recompute_now(client)
+    with db.session_scope() as session:
+        assert not snapshot_preparation.prepare_drift(session, "rif-whr")  # nobody asked: nothing read
+    assert client.get("/v1/rating-lists/rif-whr/drift").status_code == 200
+    assert (
+        client.post(
+            "/v1/tournaments",
+            json=tournament_body(
+                "T2", start="2020-07-01", end="2020-07-02", games=[{"black": "p1", "white": "p2", "result": "W"}]
+            ),
+            headers=AUTH,
+        ).status_code
+        == 201
+    )
+    recompute_now(client)
+    with db.session_scope() as session:
+        snapshot = lists_service.get_snapshot(session, "rif-whr", None)
+        assert snapshot is not None and not drift.is_kept(snapshot)
+        assert snapshot_preparation.prepare_drift(session, "rif-whr")
+        assert drift.is_kept(snapshot)
+        assert not snapshot_preparation.prepare_drift(session, "rif-whr")  # kept already
+        assert not snapshot_preparation.prepare_drift(session, "rif-whr-gomoku")  # never asked, no snapshot
+    answer = client.get("/v1/rating-lists/rif-whr/drift").json()
+    drift.forget_all()
+    assert client.get("/v1/rating-lists/rif-whr/drift").json() == answer  # what a reader builds himself
