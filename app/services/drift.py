@@ -85,7 +85,11 @@ def _months(series: drift.Series) -> list[DriftMonth]:
         strict=True,
     ):
         date = dt.date.fromordinal(day)
-        shown = None if math.isnan(mean) else DriftPercentiles(**{f"p{p}": v for p, v in zip(drift.PERCENTILES, percentiles)})
+        shown = (
+            None
+            if math.isnan(mean)
+            else DriftPercentiles(**{f"p{p}": v for p, v in zip(drift.PERCENTILES, percentiles, strict=True)})
+        )
         months.append(
             DriftMonth(
                 month=f"{date.year:04d}-{date.month:02d}",

@@ -137,20 +137,23 @@ def series(ends: MonthEnds, cohort_year: int | None) -> Series:
     """The series with the cohort of ``cohort_year``: every player active on one or more of that
     year's month ends, followed through every month in which he is active (decision 126)."""
     months = len(ends.days)
-    month_of_row = np.repeat(np.arange(months), ends.counts)
     cohort_size = 0
     cohort_active = np.zeros(months, dtype=np.int64)
     cohort_mean = np.full(months, np.nan)
     if cohort_year is not None and months:
-        in_year = ends.years()[month_of_row] == cohort_year
+        # A month's rows are contiguous, and so are a year's months: its members are one slice's players.
+        in_year = np.flatnonzero(ends.years() == cohort_year)
         member = np.zeros(int(ends.player.max(initial=-1)) + 1, dtype=bool)
-        member[ends.player[in_year]] = True
+        if len(in_year):
+            member[ends.player[ends.offsets[in_year[0]] : ends.offsets[in_year[-1] + 1]]] = True
         cohort_size = int(member.sum())
         of_cohort = member[ends.player]
-        cohort_active = np.bincount(month_of_row[of_cohort], minlength=months).astype(np.int64)
-        sums = np.bincount(month_of_row[of_cohort], weights=ends.rating[of_cohort], minlength=months)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            cohort_mean = np.where(cohort_active > 0, sums / np.maximum(cohort_active, 1), np.nan)
+        # Each month's count and sum of its members' ratings, as differences of running sums at its bounds.
+        counted = np.concatenate(([0], np.cumsum(of_cohort, dtype=np.int64)))
+        summed = np.concatenate(([0.0], np.cumsum(np.where(of_cohort, ends.rating, 0.0))))
+        cohort_active = counted[ends.offsets[1:]] - counted[ends.offsets[:-1]]
+        sums = summed[ends.offsets[1:]] - summed[ends.offsets[:-1]]
+        cohort_mean = np.divide(sums, cohort_active, out=np.full(months, np.nan), where=cohort_active > 0)
     return Series(
         days=ends.days,
         active=ends.counts,
