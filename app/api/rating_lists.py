@@ -597,9 +597,9 @@ async def get_drift(
         Query(
             ge=1,
             le=9999,
-            description="The cohort's base year: its players are those active on one or more of that year's month ends; "
-            "one of the series' years (422 otherwise). Default: the year 5 years before the series' last month, or its "
-            "first year when the series is shorter",
+            description="The cohort's base year: its players are those active on one or more of that year's month ends "
+            "(none for a year without a month in the series). Default: the year 5 years before the series' last month, "
+            "or its first year when the series is shorter",
         ),
     ] = None,
     if_none_match: IfNoneMatch = None,

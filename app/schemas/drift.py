@@ -62,7 +62,7 @@ class Drift(BaseModel):
     )
     cohort_year: int | None = Field(
         description="The cohort's base year: the query's `cohort_year`, by default the year 5 years before the "
-        "series' last month (its first year for a shorter series); null for an empty series"
+        "series' last month (its first year for a shorter series); null for an empty series asked for none"
     )
     cohort_size: int = Field(ge=0, description="The cohort: the players active on one or more month ends of `cohort_year`")
     months: list[DriftMonth] = Field(

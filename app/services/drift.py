@@ -10,7 +10,6 @@ import math
 from sqlalchemy.orm import Session
 
 from app.models import RatingList
-from app.problems import FieldError, InvalidInput
 from app.recompute import staleness
 from app.schemas.drift import Drift, DriftChange, DriftMonth, DriftPercentiles
 from app.services.rating_lists import get_rating_list, get_snapshot, system_of
@@ -25,14 +24,14 @@ def threshold_of(rating_list: RatingList) -> float:
 
 
 def drift_of(session: Session, list_id: str, cohort_year: int | None) -> Drift:
-    """The list's drift series on its current snapshot; a 422 for a cohort year outside the series."""
+    """The list's drift series on its current snapshot. A cohort year without a month in the series has
+    no members (decision 126): what the contract takes is answered."""
     rating_list = get_rating_list(session, list_id)
     system = system_of(rating_list)
     snapshot = get_snapshot(session, list_id, None)
     stale = staleness.of(rating_list)
     threshold = threshold_of(rating_list)
     if snapshot is None:
-        _check_cohort_year(cohort_year, None)
         empty = DriftChange(mean=None, median=None, cohort_mean=None)
         return Drift(
             list_id=list_id,
@@ -40,7 +39,7 @@ def drift_of(session: Session, list_id: str, cohort_year: int | None) -> Drift:
             snapshot_id=None,
             list_date=None,
             stale_since=stale.since if stale is not None else None,
-            cohort_year=None,
+            cohort_year=cohort_year,
             cohort_size=0,
             months=[],
             change_12_months=empty,
@@ -49,8 +48,6 @@ def drift_of(session: Session, list_id: str, cohort_year: int | None) -> Drift:
         )
     params = system.params(snapshot.params)
     ends = drift.of_snapshot(session, snapshot, lambda held, day: system.standings_on(held, day, params))
-    years = ends.years()
-    _check_cohort_year(cohort_year, (int(years[0]), int(years[-1])) if len(years) else None)
     series = drift.series(ends, cohort_year if cohort_year is not None else drift.default_cohort_year(ends))
     median = series.percentiles[:, drift.PERCENTILES.index(50)] if len(series.days) else series.mean
     change = DriftChange(
@@ -103,20 +100,3 @@ def _months(series: drift.Series) -> list[DriftMonth]:
             )
         )
     return months
-
-
-def _check_cohort_year(cohort_year: int | None, span: tuple[int, int] | None) -> None:
-    """A cohort year is one of the series' years (a 422 naming them otherwise)."""
-    if cohort_year is None:
-        return
-    if span is None:
-        raise InvalidInput(
-            "The list has no month ends yet (no recompute, or no rated day): no cohort year can be chosen.",
-            [FieldError("query:cohort_year", "the series is empty")],
-        )
-    first, last = span
-    if not first <= cohort_year <= last:
-        raise InvalidInput(
-            f"The cohort year must be one of the series' years, {first}-{last}.",
-            [FieldError("query:cohort_year", f"{cohort_year} is not within {first}-{last}")],
-        )

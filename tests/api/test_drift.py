@@ -1,7 +1,8 @@
 """GET /v1/rating-lists/{list_id}/drift through the HTTP API (issue 46 item 4), on the real Chinese
 results stored and rated: each month is the list's own ratings read as of its end, the cohort the
 players active in its year; cached with an ETag (304) that follows the list's threshold, which an
-officer sets with PATCH; 404 for an unknown list, 422 for a cohort year outside the series."""
+officer sets with PATCH; 404 for an unknown list, 422 for a cohort year that is not a year, an empty
+cohort for one without a month in the series."""
 
 import datetime as dt
 import statistics
@@ -9,7 +10,7 @@ import statistics
 import pytest
 
 from app.importers.renju_tsv import parse_path, to_submissions
-from tests.helpers import AUTH, RENJU_CN, recompute_now, tournament_body
+from tests.helpers import AUTH, RENJU_CN, recompute_now, round_robin, tournament_body
 
 LIST_DATE = dt.date(2020, 3, 15)
 DRIFT = "/v1/rating-lists/rif-whr/drift"
@@ -83,10 +84,10 @@ def test_drift_of_the_real_results_through_the_api(client):
 def test_drift_refusals_are_problems(client):
     unknown = client.get("/v1/rating-lists/no-such-list/drift")
     assert unknown.status_code == 404 and unknown.headers["content-type"].startswith("application/problem+json")
-    # Before any recompute the series is empty: any cohort year is outside it.
+    # Before any recompute the series is empty.
     empty = client.get(DRIFT)
     assert empty.status_code == 200 and empty.json()["months"] == [] and empty.json()["flagged"] is False
-    for bad in ("2014", "nineteen", "0", "10000", "2014.5"):
+    for bad in ("nineteen", "0", "10000", "2014.5", ""):
         refused = client.get(DRIFT, params={"cohort_year": bad})
         assert refused.status_code == 422, (bad, refused.text)
         assert refused.headers["content-type"].startswith("application/problem+json")
@@ -98,14 +99,22 @@ def test_drift_refusals_are_problems(client):
     assert client.patch("/v1/rating-lists/rif-whr", json={"drift_threshold": 40}).status_code == 401
 
 
-def test_a_cohort_year_outside_the_series_is_a_422(client):
-    assert client.post("/v1/tournaments", json=tournament_body(), headers=AUTH).status_code == 201
+def test_a_cohort_year_outside_the_series_has_no_members(client):
+    # Ten players in two round robins of 2020 and 2021: 18 rated games each, active from the second.
+    ids = [f"p{i}" for i in range(10)]
+    players = [{"id": player_id, "name": "Player", "surname": player_id.upper()} for player_id in ids]
+    for number, (day, results) in enumerate((("2020-06-06", "BWD"), ("2021-03-13", "WDB"))):
+        body = tournament_body(f"T{number}", start=day, end=day, players=players, games=round_robin(ids, results * 15))
+        assert client.post("/v1/tournaments", json=body, headers=AUTH).status_code == 201
     recompute_now(client)
     body = client.get(DRIFT).json()
     years = {int(month["month"][:4]) for month in body["months"]}
     assert body["cohort_year"] == min(years)  # a series shorter than 5 years: its first year
-    inside = client.get(DRIFT, params={"cohort_year": max(years)})
-    assert inside.status_code == 200
+    inside = client.get(DRIFT, params={"cohort_year": max(years)}).json()
+    assert inside["cohort_size"] > 0
     outside = client.get(DRIFT, params={"cohort_year": min(years) - 1})
-    assert outside.status_code == 422
-    assert outside.json()["errors"][0]["pointer"] == "query:cohort_year"
+    assert outside.status_code == 200
+    answer = outside.json()
+    assert answer["cohort_year"] == min(years) - 1 and answer["cohort_size"] == 0
+    assert all(month["cohort_active"] == 0 and month["cohort_mean"] is None for month in answer["months"])
+    assert [month["mean"] for month in answer["months"]] == [month["mean"] for month in body["months"]]
