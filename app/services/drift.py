@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from app.models import RatingList
 from app.recompute import staleness
-from app.schemas.drift import Drift, DriftChange, DriftMonth, DriftPercentiles
+from app.schemas.drift import Drift, DriftChange
 from app.services.rating_lists import get_rating_list, get_snapshot, system_of
 from app.snapshots import drift
 
@@ -55,23 +55,27 @@ def drift_of(session: Session, list_id: str, cohort_year: int | None) -> Drift:
         median=drift.change_over_12_months(median),
         cohort_mean=drift.change_over_12_months(series.cohort_mean),
     )
-    return Drift(
-        list_id=list_id,
-        system=system.id,
-        snapshot_id=snapshot.id,
-        list_date=snapshot.list_date,
-        stale_since=stale.since if stale is not None else None,
-        cohort_year=series.cohort_year,
-        cohort_size=series.cohort_size,
-        months=_months(series),
-        change_12_months=change,
-        threshold=threshold,
-        flagged=drift.passes(change.mean, threshold) or drift.passes(change.cohort_mean, threshold),
+    return Drift.model_validate(
+        {
+            "list_id": list_id,
+            "system": system.id,
+            "snapshot_id": snapshot.id,
+            "list_date": snapshot.list_date,
+            "stale_since": stale.since if stale is not None else None,
+            "cohort_year": series.cohort_year,
+            "cohort_size": series.cohort_size,
+            "months": _months(series),
+            "change_12_months": change,
+            "threshold": threshold,
+            "flagged": drift.passes(change.mean, threshold) or drift.passes(change.cohort_mean, threshold),
+        }
     )
 
 
-def _months(series: drift.Series) -> list[DriftMonth]:
-    months = []
+def _months(series: drift.Series) -> list[dict[str, object]]:
+    """Each month as the fields of a ``DriftMonth``: validated with the whole answer in one call of
+    pydantic-core (a model built a month took most of a RIF-sized series' read)."""
+    months: list[dict[str, object]] = []
     for day, active, mean, percentiles, cohort_active, cohort_mean in zip(
         series.days.tolist(),
         series.active.tolist(),
@@ -82,21 +86,21 @@ def _months(series: drift.Series) -> list[DriftMonth]:
         strict=True,
     ):
         date = dt.date.fromordinal(day)
-        shown = (
-            None
-            if math.isnan(mean)
-            else DriftPercentiles(**{f"p{p}": v for p, v in zip(drift.PERCENTILES, percentiles, strict=True)})
-        )
+        known = not math.isnan(mean)
         months.append(
-            DriftMonth(
-                month=f"{date.year:04d}-{date.month:02d}",
-                date=date,
-                active_players=active,
-                mean=None if math.isnan(mean) else mean,
-                median=None if shown is None else shown.p50,
-                percentiles=shown,
-                cohort_active=cohort_active,
-                cohort_mean=None if math.isnan(cohort_mean) else cohort_mean,
-            )
+            {
+                "month": f"{date.year:04d}-{date.month:02d}",
+                "date": date,
+                "active_players": active,
+                "mean": mean if known else None,
+                "median": percentiles[_MEDIAN] if known else None,
+                "percentiles": dict(zip(_PERCENTILE_FIELDS, percentiles, strict=True)) if known else None,
+                "cohort_active": cohort_active,
+                "cohort_mean": None if math.isnan(cohort_mean) else cohort_mean,
+            }
         )
     return months
+
+
+_MEDIAN = drift.PERCENTILES.index(50)
+_PERCENTILE_FIELDS = tuple(f"p{p}" for p in drift.PERCENTILES)

@@ -26,6 +26,7 @@ from app.problems import FieldError, InvalidInput, Problem
 from app.recompute import staleness
 from app.schemas.common import EARLIEST_DATE, ID_MAX_LENGTH, ID_PATTERN, ID_RULE, LATEST_DATE, shown_fields
 from app.schemas.conditions import conditioned_systems, whole_documents
+from app.schemas.drift import DriftMonth
 from app.schemas.rating_lists import RatingRowRead
 from app.schemas.tournaments import Category, TournamentDetails
 from app.services import drift as drift_service
@@ -1154,5 +1155,28 @@ def drift_page(session: Session, list_id: str, cohort_year: int | None, language
         "chart": chart,
         "years": years,
         "stale": staleness.of(rating_list) if answer.snapshot_id is not None else None,
-        "rows": list(reversed(answer.months)),
+        "rows_html": _drift_rows_html(answer.months, language),
     }
+
+
+def _drift_rows_html(months: list[DriftMonth], language: i18n.Language) -> Markup:
+    """The drift table's body, newest month first, built here as a list page's is (``rows_html``): a
+    RIF-sized series is 418 rows of ten cells, which a template loop renders in more time than the
+    series takes to compute. Every cell is digits, signs and an ISO month."""
+    lines = []
+    for month in reversed(months):
+        p = month.percentiles
+        numbers = [month.mean, month.median, month.cohort_mean]
+        quantiles = [p.p10, p.p25, p.p75, p.p90] if p is not None else [None] * 4
+        cells = [
+            *(display.number(value) for value in numbers),
+            i18n.shown_count(month.active_players, language.locale),
+            *(display.number(value) for value in quantiles),
+            i18n.shown_count(month.cohort_active, language.locale),
+        ]
+        lines.append(
+            f'<tr><th scope="row"><time datetime="{month.date.isoformat()}">{month.month}</time></th>'
+            + "".join(f'<td class="num">{cell}</td>' for cell in cells)
+            + "</tr>"
+        )
+    return Markup("\n".join(lines))
