@@ -1,14 +1,15 @@
 """How a list's ratings drift (issue 46 item 4): from a snapshot's timeline, each month's end as the
 list stood on it, its active players' ratings summed up (mean, median, fixed percentiles) and the
-mean of a fixed cohort, the players active in a base year (docs/decisions.md 125-127).
+mean of a fixed cohort, the players active in a base year (docs/decisions.md 125-128).
 
 Who is active on a month's end is what the list's ratings read as of that day answers
 (``GET /v1/rating-lists/{id}/ratings?as_of=…&status=active``): each player's last point on or before
 the day read by the system's own ``standings_on``, his status there ``active``. The month ends are
 read once per snapshot into ``MonthEnds`` (the active players' numbers and ratings, month by month,
-with each month's summary), kept per process in a cache bounded in bytes (``app.caches``) and built
-by the snapshot's preparation for its first readers; a series for a cohort is then a few array
-operations over it.
+with each month's summary), kept per process in a cache bounded in bytes (``app.caches``): by its
+first reader, or, for a list whose drift the process has answered before, by the new snapshot's
+preparation (``app.snapshots.snapshot_preparation.prepare_drift``); a series for a cohort is then a
+few array operations over it.
 
 The series, its cohort and its last 12 months' change are pure functions of a ``MonthEnds``
 (``series``, ``change_over_12_months``), which a test builds from a history of its own."""
