@@ -44,13 +44,15 @@ class MonthEnds:
     offsets: np.ndarray  # int64, len(days) + 1
     player: np.ndarray  # int32
     rating: np.ndarray  # float64
+    month: np.ndarray  # int16: each row's month (a game is dated 1900-2199: 3,600 months)
     # Each month's summary of its active players (what does not depend on a cohort): NaN for a month
     # without any.
     mean: np.ndarray
     percentiles: np.ndarray  # (months, len(PERCENTILES))
 
     def nbytes(self) -> int:
-        return sum(a.nbytes for a in (self.days, self.offsets, self.player, self.rating, self.mean, self.percentiles))
+        arrays = (self.days, self.offsets, self.player, self.rating, self.month, self.mean, self.percentiles)
+        return sum(a.nbytes for a in arrays)
 
     @property
     def counts(self) -> np.ndarray:
@@ -121,6 +123,7 @@ def summarised(days: np.ndarray, players: list[np.ndarray], ratings: list[np.nda
         offsets=np.concatenate(([0], np.cumsum(counts))).astype(np.int64),
         player=np.concatenate(players) if players else np.empty(0, dtype=np.int32),
         rating=np.concatenate(ratings) if ratings else np.empty(0, dtype=np.float64),
+        month=np.repeat(np.arange(len(days), dtype=np.int16), counts),
         mean=mean,
         percentiles=percentiles,
     )
@@ -149,11 +152,10 @@ def series(ends: MonthEnds, cohort_year: int | None) -> Series:
             member[ends.player[ends.offsets[in_year[0]] : ends.offsets[in_year[-1] + 1]]] = True
         cohort_size = int(member.sum())
         of_cohort = member[ends.player]
-        # Each month's count and sum of its members' ratings, as differences of running sums at its bounds.
-        counted = np.concatenate(([0], np.cumsum(of_cohort, dtype=np.int64)))
-        summed = np.concatenate(([0.0], np.cumsum(np.where(of_cohort, ends.rating, 0.0))))
-        cohort_active = counted[ends.offsets[1:]] - counted[ends.offsets[:-1]]
-        sums = summed[ends.offsets[1:]] - summed[ends.offsets[:-1]]
+        # Each month's count and sum of its members' ratings, counted over their rows alone.
+        month = ends.month[of_cohort]
+        cohort_active = np.bincount(month, minlength=months).astype(np.int64)
+        sums = np.bincount(month, weights=ends.rating[of_cohort], minlength=months)
         cohort_mean = np.divide(sums, cohort_active, out=np.full(months, np.nan), where=cohort_active > 0)
     return Series(
         days=ends.days,
