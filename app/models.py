@@ -283,6 +283,9 @@ class RatingList(Base):
     # Such changes counted, ever: a recompute clears stale_since only if the count is still what it
     # read before reading its inputs, so that a change made while it ran leaves the list stale.
     input_changes: Mapped[int] = mapped_column(Integer, server_default=text("0"), default=0)
+    # The change of the mean rating over 12 months from which the list's drift is flagged (issue 46
+    # item 4); null: its system's default (docs/decisions.md 127).
+    drift_threshold: Mapped[float | None] = mapped_column(Float)
 
 
 class RatingSnapshot(Base):

@@ -52,6 +52,7 @@ class Settings(BaseSettings):
     cache_responses_bytes: ByteSize = Field(default=ByteSize(32 * 2**20), ge=0)
     cache_timelines_bytes: ByteSize = Field(default=ByteSize(64 * 2**20), ge=0)
     cache_changes_bytes: ByteSize = Field(default=ByteSize(32 * 2**20), ge=0)
+    cache_drift_bytes: ByteSize = Field(default=ByteSize(16 * 2**20), ge=0)
     log_level: str = "INFO"
 
     @field_validator("cors_origins", mode="before")

@@ -367,6 +367,10 @@ def _reads(
         "head-to-head web page": [
             f"/players/{players[400 + other + 2 * i]}/vs/{players[401 + other + 2 * i]}" for i in range(count)
         ],
+        # Issue 46 item 4: the list's drift, each time another cohort (the month ends are the snapshot's:
+        # the first read of a process builds them, the others sum them up for their cohort).
+        "drift (API)": [f"/v1/rating-lists/rif-whr/drift?cohort_year={year - 5 - other - i}" for i in range(count)],
+        "drift web page": [f"/lists/rif-whr/drift?cohort_year={year - 6 - other - i}" for i in range(count)],
     }
     prefix = label or ("after a restart" if after_restart else "uncached")
     rows: list[tuple[str, str, str, bool | None]] = []

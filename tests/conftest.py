@@ -44,7 +44,7 @@ from sqlalchemy import text  # noqa: E402
 from app import db  # noqa: E402
 from app.http import response_cache  # noqa: E402
 from app.settings import get_settings  # noqa: E402
-from app.snapshots import snapshot_changes, timelines  # noqa: E402
+from app.snapshots import drift, snapshot_changes, timelines  # noqa: E402
 from app.snapshots.current_snapshots import current_snapshots  # noqa: E402
 from tests import slow  # noqa: E402
 from tests.helpers import alembic_runner, empty_database  # noqa: E402
@@ -113,6 +113,7 @@ def _clean_tables() -> Iterator[None]:
     response_cache.responses.clear()
     timelines.forget_all()
     snapshot_changes.forget_all()
+    drift.forget_all()
 
 
 @pytest.fixture(scope="session")

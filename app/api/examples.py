@@ -681,6 +681,7 @@ _RIF_WHR = {
     "publication_days": None,
     "stale_since": None,
     "stale_reason": None,
+    "drift_threshold": None,
 }
 _RIF_ELO: dict[str, Any] = {
     "id": "rif-elo",
@@ -695,16 +696,17 @@ _RIF_ELO: dict[str, Any] = {
     "publication_days": ["04-30", "08-31", "12-31"],
     "stale_since": _ELO_STALE_SINCE,
     "stale_reason": _ELO_STALE_REASON,
+    "drift_threshold": None,
 }
 _RIVNE = {"id": "rivne", "name": "Go club rating (Rivne)", "system": "rivne", "category": "go",
           "params": {"newcomer_start": "rank"}, "eligibility": {"rated_only": True}, "auto_recompute": True,
           "requires_review": False, "current_snapshot_id": None, "publication_days": None, "stale_since": None,
-          "stale_reason": None}  # fmt: skip
+          "stale_reason": None, "drift_threshold": None}  # fmt: skip
 _ERU = {"id": "eru", "name": "Estonian kyu/dan ranks and rating (ERU)", "system": "eru", "category": "renju",
         "params": {"first_rank": "15k"},
         "eligibility": {"rated_only": True, "recognised_by": ["eru_calendar", "referee_accepted", "international"]},
         "auto_recompute": True, "requires_review": False, "current_snapshot_id": None, "publication_days": None,
-        "stale_since": None, "stale_reason": None}  # fmt: skip
+        "stale_since": None, "stale_reason": None, "drift_threshold": None}  # fmt: skip
 LIST_RATING_LISTS = _example(
     "The lists a new installation has, the WHR list recomputed once",
     [
@@ -722,6 +724,7 @@ LIST_RATING_LISTS = _example(
             "publication_days": None,
             "stale_since": None,
             "stale_reason": None,
+            "drift_threshold": None,
         },
         _RIF_ELO,
         _RIF_WHR,
@@ -738,6 +741,7 @@ LIST_RATING_LISTS = _example(
             "publication_days": None,
             "stale_since": None,
             "stale_reason": None,
+            "drift_threshold": None,
         },
         _RIVNE,
     ],  # fmt: skip
@@ -1737,4 +1741,56 @@ GET_HEAD_TO_HEAD = _example(
     },  # fmt: skip
     "Each game with what the WHR list (the one list recomputed here) predicted of it from both players' history "
     "as of the day before.",
+)
+
+
+GET_DRIFT = _example(
+    "The WHR list over the Chinese file (2009-11 to 2019-12; its last two months shown), its cohort of 2014",
+    {
+        "list_id": "rif-whr",
+        "system": "rif-whr",
+        "snapshot_id": 1,
+        "list_date": "2026-12-03",
+        "stale_since": None,
+        "cohort_year": 2014,
+        "cohort_size": 195,
+        "months": [
+            {
+                "month": "2019-11",
+                "date": "2019-11-30",
+                "active_players": 124,
+                "mean": 2081.2623313343997,
+                "median": 2088.556226219376,
+                "percentiles": {
+                    "p10": 1806.6401881828779,
+                    "p25": 1950.900210364398,
+                    "p50": 2088.556226219376,
+                    "p75": 2228.9551630545807,
+                    "p90": 2333.0229343535607,
+                },
+                "cohort_active": 80,
+                "cohort_mean": 2127.0308921264336,
+            },
+            {
+                "month": "2019-12",
+                "date": "2019-12-31",
+                "active_players": 128,
+                "mean": 2083.1472243102544,
+                "median": 2088.556226219376,
+                "percentiles": {
+                    "p10": 1808.3366631043286,
+                    "p25": 1950.900210364398,
+                    "p50": 2088.556226219376,
+                    "p75": 2228.9551630545807,
+                    "p90": 2337.430545426585,
+                },
+                "cohort_active": 82,
+                "cohort_mean": 2130.5316998392436,
+            },
+        ],
+        "change_12_months": {"mean": 15.523622885450095, "median": 5.371706886148786, "cohort_mean": 29.231599189355165},
+        "threshold": 50.0,
+        "flagged": False,
+    },
+    "Every month of the series is in `months`, oldest first; the example shows the last two of its 122.",
 )

@@ -1,4 +1,5 @@
 import datetime as dt
+import hashlib
 from functools import partial
 from typing import Annotated, Any
 
@@ -36,6 +37,7 @@ from app.rating.calculators import MAX_CALC_GAMES
 from app.recompute import jobs, staleness
 from app.recompute.jobs import wake_worker
 from app.schemas.common import MAX_DATABASE_ID, CountryCode, Date, Identifier, Page
+from app.schemas.drift import Drift
 from app.schemas.jobs import JobAccepted
 from app.schemas.predictions import Prediction
 from app.schemas.rating_lists import (
@@ -58,6 +60,7 @@ from app.schemas.rating_lists import (
     WhatIfRead,
 )
 from app.schemas.tournaments import TournamentIn
+from app.services import drift as drift_service
 from app.services import predictions, publications
 from app.services import rating_lists as service
 from app.services import what_if as what_if_service
@@ -69,6 +72,9 @@ from app.snapshots.current_snapshots import Current, players_edition
 RATINGS_READ = ListRead(path_param="list_id", compared=True)
 HISTORY_READ = ListRead(query_param="list")
 PREDICT_READ = ListRead(path_param="list_id")
+# The drift read's ETag also names the list's threshold, which only the database knows: it is not
+# declared a list read (``list_read``) and so not answered before routing, but by its endpoint.
+DRIFT_READ = ListRead(path_param="list_id")
 
 # (what-if takes a tournament body: its 422 names the unknown players with the schema's errors)
 router = APIRouter(tags=["rating lists"], route_class=ReferencesCheckedRoute)
@@ -595,6 +601,66 @@ def _prediction_answer(list_id: str, a: str, b: str, scope: Scope, if_none_match
 
         def answer() -> bytes:
             return predictions.predict(session, list_id, a, b).model_dump_json().encode()
+
+        body = response_cache.responses.kept_or_built(key, answer)
+    return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": cache_control})
+
+
+@router.get(
+    "/v1/rating-lists/{list_id}/drift",
+    operation_id="get_drift",
+    response_model=Drift,
+    responses={**responses(examples.GET_DRIFT, headers=CACHED_READ), **NOT_MODIFIED},
+)
+async def get_drift(
+    list_id: ListIdPath,
+    request: Request,
+    cohort_year: Annotated[
+        int | None,
+        Query(
+            ge=1,
+            le=9999,
+            description="The cohort's base year: its players are those active on one or more of that year's month ends "
+            "(none for a year without a month in the series). Default: the year 5 years before the series' last month, "
+            "or its first year when the series is shorter",
+        ),
+    ] = None,
+    if_none_match: IfNoneMatch = None,
+) -> Response:
+    """How the list's ratings drift, month by month
+
+    On each month's end, from the month of the list's first rated day to that of its last (or of its
+    list date, when that comes first), what the list's current snapshot says of its active players (by
+    the list's own status rule, as its ratings read as of that day answers it): how many, their mean
+    and median rating and fixed percentiles (10, 25, 50, 75, 90); and the mean rating of a fixed cohort,
+    the players active on one or more month ends of `cohort_year`, over those of them active on the
+    month's end. `change_12_months` is the last month's mean, median and cohort mean less those of 12
+    months before; `flagged` says whether the change of the mean or of the cohort's mean reaches the
+    list's `threshold` either way (`drift_threshold`, set with `PATCH /v1/rating-lists/{list_id}`).
+
+    Cached like the list's ratings: `ETag` (which changes with the snapshot, the stale mark and the
+    threshold), and a 304 for `If-None-Match`."""
+    return await run_in_threadpool(_drift_answer, list_id, cohort_year, request.scope, if_none_match)
+
+
+def _drift_answer(list_id: str, cohort_year: int | None, scope: Scope, if_none_match: str | None) -> Response:
+    with db.session_scope() as session:
+        rating_list = service.get_rating_list(session, list_id)
+        stale = staleness.of(rating_list)
+        stale_since = stale.since if stale is not None else None
+        threshold = drift_service.threshold_of(rating_list)
+        # The threshold is a setting the snapshot does not carry: the ETag names it too (DRIFT_READ).
+        etag, cache_control = read_validators(
+            DRIFT_READ, Current(rating_list.current_snapshot_id, None, None, stale_since), scope
+        )
+        etag = 'W/"' + hashlib.sha256(f"{etag}\nthreshold {threshold!r}".encode()).hexdigest()[:32] + '"'
+        if matches(if_none_match, etag):
+            return not_modified(etag, cache_control)
+        snapshot = service.get_snapshot(session, list_id, None)
+        key = ("drift", snapshot.id, snapshot.created_at, stale_since, threshold, cohort_year) if snapshot else None
+
+        def answer() -> bytes:
+            return drift_service.drift_of(session, list_id, cohort_year).model_dump_json().encode()
 
         body = response_cache.responses.kept_or_built(key, answer)
     return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": cache_control})

@@ -624,6 +624,10 @@ class RatingSystem(Generic[ParamsT, SeedT]):
     # Whether its ratings carry a deviation (a standard error on the rating's scale): then the chance
     # that one player stands above another is read from both (app/services/predictions.py).
     has_deviation: bool = False
+    # The change of a list's mean rating over 12 months, in its rating points, from which its drift is
+    # flagged unless the list sets its own (issue 46 item 4, docs/decisions.md 127): 50 on the Elo
+    # scales (RIF, WHR's display scale, Olufsen, the Estonian table).
+    drift_threshold: float = 50.0
 
     def params(self, stored: dict[str, Any] | None) -> ParamsT:
         """The list's (or a snapshot's) stored parameters, validated, with the model's defaults for what

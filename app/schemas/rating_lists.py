@@ -33,6 +33,12 @@ STALE_REASON_DESCRIPTION = (
     "replaced`); null when `stale_since` is"
 )
 
+DRIFT_THRESHOLD_DESCRIPTION = (
+    "The change over 12 months of the mean rating of the list's active players, or of its cohort's, in rating points "
+    "either way, from which its drift is flagged (`GET /v1/rating-lists/{list_id}/drift`); null: its system's "
+    "default, 50 on the Elo scales (rif-whr, rif-elo, olufsen, eru) and 30 on the Rivne Go scale"
+)
+
 
 class RatingListRead(BaseModel):
     """A rating list: which rule system rates which tournaments, with which parameters."""
@@ -63,6 +69,7 @@ class RatingListRead(BaseModel):
     )
     stale_since: dt.datetime | None = Field(None, description=STALE_SINCE_DESCRIPTION)
     stale_reason: str | None = Field(None, description=STALE_REASON_DESCRIPTION)
+    drift_threshold: float | None = Field(None, description=DRIFT_THRESHOLD_DESCRIPTION)
 
 
 # A day every year has, MM-DD: the pattern states each month's length (so 02-29, 04-31 are refused by the contract itself).
@@ -90,6 +97,15 @@ class RatingListSettingsPatch(StrictModel):
         description="Days of the year (MM-DD, e.g. 04-30) on which the worker publishes the list by itself, as of that "
         "day, from its current snapshot: once each, up to 14 days late; 02-29 is not a day every year (use 02-28). "
         "An empty list or null: no schedule",
+    )
+
+    drift_threshold: float | None = Field(
+        None,
+        gt=0,
+        le=10_000,
+        allow_inf_nan=False,
+        description="Rating points over 12 months from which the list's drift is flagged (more than 0); null: the "
+        "default of its system (50 on the Elo scales, 30 on the Rivne Go scale)",
     )
 
     @field_validator("publication_days")

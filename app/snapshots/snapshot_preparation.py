@@ -23,7 +23,8 @@ from sqlalchemy.orm import Session
 from app import metrics
 from app.db import session_scope
 from app.models import RatingList, RatingSnapshot
-from app.snapshots import snapshot_changes, timelines
+from app.rating.registry import UnknownSystem, get_system
+from app.snapshots import drift, snapshot_changes, timelines
 
 log = logging.getLogger("app.snapshot_preparation")
 
@@ -46,6 +47,33 @@ def prepared_for_readers(session: Session, snapshot: RatingSnapshot) -> Callable
     return keep
 
 
+def prepare_drift(session: Session, list_id: str) -> bool:
+    """The month ends of the list's current snapshot (``app.snapshots.drift``), read now when this
+    process has answered the list's drift before and does not keep them yet: a second of a RIF-sized
+    history's, which its next drift reader would otherwise wait for (decision 128). Whether they
+    were read."""
+    rating_list = session.get(RatingList, list_id)
+    if not drift.asked(list_id) or rating_list is None or rating_list.current_snapshot_id is None:
+        return False
+    snapshot = session.get(RatingSnapshot, rating_list.current_snapshot_id)
+    if snapshot is None or drift.is_kept(snapshot):
+        return False
+    try:
+        system = get_system(rating_list.system)
+    except UnknownSystem:
+        return False  # (its readers are told so)
+    params = system.params(snapshot.params)
+    drift.of_snapshot(session, snapshot, lambda held, day: system.standings_on(held, day, params))
+    return True
+
+
+def prepare_drifts() -> None:
+    """``prepare_drift`` of every list (the in-process worker, after a recompute it ran)."""
+    with session_scope() as session:
+        for list_id in sorted(session.scalars(select(RatingList.id))):
+            prepare_drift(session, list_id)
+
+
 def prepare_new_snapshots(seen: Seen | None) -> Seen:
     """One look at the lists' current snapshots: each that differs from ``seen`` is prepared and kept.
     ``seen`` None is the process's first look, which only notes them: the warm-up (app.warm_up)
@@ -65,6 +93,7 @@ def prepare_new_snapshots(seen: Seen | None) -> Seen:
                 continue
             started = time.perf_counter()
             prepared_for_readers(session, snapshot)()
+            prepare_drift(session, list_id)
             seconds = time.perf_counter() - started
             metrics.observe_snapshot_preparation(list_id, seconds)
             log.info(

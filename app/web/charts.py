@@ -10,6 +10,7 @@ import datetime as dt
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from gettext import NullTranslations
 
 from markupsafe import Markup, escape
@@ -222,3 +223,104 @@ def _grid(
 
 def _coords(pairs: list[tuple[float, float]]) -> str:
     return " ".join(f"{px:.1f},{py:.1f}" for px, py in pairs)
+
+
+@dataclass(frozen=True)
+class DriftPoint:
+    """One month of a list's drift (``app.schemas.drift.DriftMonth``): None where it had no active player."""
+
+    date: dt.date
+    mean: float | None
+    median: float | None
+    lower_quartile: float | None
+    upper_quartile: float | None
+    cohort_mean: float | None
+
+
+def drift_chart(
+    points: Sequence[DriftPoint],
+    *,
+    chart_id: str,
+    subject: str,
+    translations: NullTranslations | None = None,
+    format_rating: Callable[[float], str] = number,
+    format_day: Callable[[dt.date], str] = dt.date.isoformat,
+) -> Markup:
+    """A list's drift (issue 46 item 4) drawn as the player's chart is: the active players' mean (a
+    line), their median (dashed) inside the band of their middle half (25th to 75th percentile), and
+    the cohort's mean (dotted); a month without a value breaks its line."""
+    shown = [p for p in points if p.mean is not None or p.cohort_mean is not None]
+    if not shown:
+        return Markup("")
+    first_day, last_day = points[0].date.toordinal(), points[-1].date.toordinal()
+    if last_day - first_day < 60:
+        first_day, last_day = first_day - 45, last_day + 45
+    values = [v for p in shown for v in (p.mean, p.median, p.lower_quartile, p.upper_quartile, p.cohort_mean) if v is not None]
+    y_ticks = _rating_ticks(min(values), max(values))
+    low, high = y_ticks[0], y_ticks[-1]
+
+    def x(day: dt.date) -> float:
+        return LEFT + (day.toordinal() - first_day) / (last_day - first_day) * PLOT_WIDTH
+
+    def y(rating: float) -> float:
+        return TOP + (high - rating) / (high - low) * PLOT_HEIGHT
+
+    title_id, desc_id = f"{chart_id}-title", f"{chart_id}-desc"
+    words = describe_drift(points, translations or NullTranslations(), format_rating, format_day)
+    parts = [
+        f'<svg class="chart drift" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-labelledby="{title_id} {desc_id}" focusable="false">',
+        f'<title id="{title_id}">{escape(subject)}</title>',
+        f'<desc id="{desc_id}">{escape(words)}</desc>',
+    ]
+    parts += _grid(y_ticks, y, dt.date.fromordinal(first_day), dt.date.fromordinal(last_day), x)
+    for run in _runs(points, lambda p: p.lower_quartile is not None and p.upper_quartile is not None):
+        upper = [(x(p.date), y(p.upper_quartile or 0.0)) for p in run]
+        lower = [(x(p.date), y(p.lower_quartile or 0.0)) for p in reversed(run)]
+        parts.append(f'<polygon class="band" points="{_coords(upper + lower)}"/>')
+    for css, field_name in (("line", "mean"), ("line median", "median"), ("line cohort", "cohort_mean")):
+        for run in _runs(points, partial(_has, field_name)):
+            line = [(x(p.date), y(getattr(p, field_name))) for p in run]
+            parts.append(f'<polyline class="{css}" points="{_coords(line)}"/>')
+    parts.append("</svg>")
+    return Markup("".join(parts))
+
+
+def describe_drift(
+    points: Sequence[DriftPoint],
+    translations: NullTranslations,
+    format_rating: Callable[[float], str] = number,
+    format_day: Callable[[dt.date], str] = dt.date.isoformat,
+) -> str:
+    """The drift chart in words: its months, and the mean's and the cohort's first and last values."""
+    gettext, ngettext = translations.gettext, translations.ngettext
+    words = [
+        ngettext("%(num)d month from %(first)s to %(last)s.", "%(num)d months from %(first)s to %(last)s.", len(points))
+        % {"num": len(points), "first": format_day(points[0].date), "last": format_day(points[-1].date)}
+    ]
+    for label, field_name in (
+        (gettext("The active players' mean rating went from %(first)s to %(last)s."), "mean"),
+        (gettext("The cohort's mean rating went from %(first)s to %(last)s."), "cohort_mean"),
+    ):
+        known: list[float] = [getattr(p, field_name) for p in points if getattr(p, field_name) is not None]
+        if known:
+            words.append(label % {"first": format_rating(known[0]), "last": format_rating(known[-1])})
+    return " ".join(words)
+
+
+def _has(field_name: str, point: DriftPoint) -> bool:
+    return getattr(point, field_name) is not None
+
+
+def _runs(points: Sequence[DriftPoint], has: Callable[[DriftPoint], bool]) -> list[list[DriftPoint]]:
+    """The runs of consecutive points that ``has`` a value (a single point is drawn as a run of one)."""
+    runs: list[list[DriftPoint]] = []
+    current: list[DriftPoint] = []
+    for point in points:
+        if has(point):
+            current.append(point)
+        elif current:
+            runs.append(current)
+            current = []
+    if current:
+        runs.append(current)
+    return runs

@@ -27,13 +27,15 @@ from app.recompute import staleness
 from app.schemas.common import EARLIEST_DATE, ID_MAX_LENGTH, ID_PATTERN, ID_RULE, LATEST_DATE, shown_fields
 from app.schemas.conditions import conditioned_systems, whole_documents
 from app.schemas.rating_changes import READING_PATTERN
+from app.schemas.drift import DriftMonth
 from app.schemas.rating_lists import RatingRowRead
 from app.schemas.tournaments import Category, TournamentDetails
+from app.services import drift as drift_service
 from app.services import player_record, players, predictions, publications, revisions, tournament_reads
 from app.services import rating_lists as lists_service
 from app.snapshots import snapshot_facts
 from app.web import display, i18n
-from app.web.charts import ChartPoint, rating_chart
+from app.web.charts import ChartPoint, DriftPoint, drift_chart, rating_chart
 from app.web.crosstable import CrossGame, Crosstable, Standing, crosstable
 from app.web.why_changed import WhyChanged, WhyQuery, why_changed
 
@@ -1145,3 +1147,70 @@ def tournament_index(session: Session, query: TournamentQuery) -> dict[str, Any]
         "pages": max(1, math.ceil(total / TOURNAMENTS_PAGE_SIZE)),
         "page_link": lambda n: display.with_query("/tournaments", **query.params(page=n if n != 1 else None)),
     }
+
+
+def parse_drift_query(raw: Mapping[str, str]) -> int | None:
+    """The cohort's base year, as the drift endpoint's ``cohort_year`` takes it (1-9999; empty: the default)."""
+    typed = (raw.get("cohort_year") or "").strip()
+    if not typed:
+        return None
+    if not (typed.isascii() and typed.isdigit() and 1 <= int(typed) <= 9999):
+        raise PageInputError.of([FieldError("query:cohort_year", f"a year is a whole number 1-9999, not {typed[:20]!r}")])
+    return int(typed)
+
+
+def drift_page(session: Session, list_id: str, cohort_year: int | None, language: i18n.Language) -> dict[str, Any]:
+    """How the list's ratings drift (issue 46 item 4): the drift endpoint's own answer
+    (``app.services.drift.drift_of``) as a chart and a table, newest month first in the table."""
+    rating_list = lists_service.get_rating_list(session, list_id)
+    answer = drift_service.drift_of(session, list_id, cohort_year)
+    points = [
+        DriftPoint(
+            month.date,
+            month.mean,
+            month.median,
+            month.percentiles.p25 if month.percentiles else None,
+            month.percentiles.p75 if month.percentiles else None,
+            month.cohort_mean,
+        )
+        for month in answer.months
+    ]
+    chart = drift_chart(
+        points,
+        chart_id=f"drift-{rating_list.id}",
+        subject=f"{rating_list.name}: {i18n.translations(language.code).gettext('Drift')}",
+        translations=i18n.translations(language.code),
+        format_day=lambda day: i18n.shown_date(day, language.locale),
+    )
+    years = sorted({month.date.year for month in answer.months})
+    return {
+        "rating_list": rating_list,
+        "answer": answer,
+        "chart": chart,
+        "years": years,
+        "stale": staleness.of(rating_list) if answer.snapshot_id is not None else None,
+        "rows_html": _drift_rows_html(answer.months, language),
+    }
+
+
+def _drift_rows_html(months: list[DriftMonth], language: i18n.Language) -> Markup:
+    """The drift table's body, newest month first, built here as a list page's is (``rows_html``): a
+    RIF-sized series is 418 rows of ten cells, which a template loop renders in more time than the
+    series takes to compute. Every cell is digits, signs and an ISO month."""
+    lines = []
+    for month in reversed(months):
+        p = month.percentiles
+        numbers = [month.mean, month.median, month.cohort_mean]
+        quantiles = [p.p10, p.p25, p.p75, p.p90] if p is not None else [None] * 4
+        cells = [
+            *(display.number(value) for value in numbers),
+            i18n.shown_count(month.active_players, language.locale),
+            *(display.number(value) for value in quantiles),
+            i18n.shown_count(month.cohort_active, language.locale),
+        ]
+        lines.append(
+            f'<tr><th scope="row"><time datetime="{month.date.isoformat()}">{month.month}</time></th>'
+            + "".join(f'<td class="num">{cell}</td>' for cell in cells)
+            + "</tr>"
+        )
+    return Markup("\n".join(lines))

@@ -330,6 +330,40 @@ def prediction(list_id: str, request: Request, session: SessionDep) -> Response:
     )
 
 
+@router.get("/lists/{list_id}/drift")
+def drift(list_id: str, request: Request, session: SessionDep) -> Response:
+    """How the list's ratings drift: the drift endpoint's answer as a chart and a table. It reads the
+    current snapshot and the list's threshold, and is cached as the current list's page is."""
+    language = reader_language(request)
+    try:
+        pages.check_id("list_id", list_id)
+        cohort_year = pages.parse_drift_query(request.query_params)
+        rating_list = lists_service.get_rating_list(session, list_id)
+    except Problem as problem:
+        return _error(request, problem)
+    current = rating_list.current_snapshot_id
+    etag = lists_service.list_etag(
+        current,
+        {
+            "site": SITE_VERSION,
+            "page": "drift",
+            "list": list_id,
+            "language": language.code,
+            "stale": rating_list.stale_since,
+            "threshold": rating_list.drift_threshold,
+            "cohort_year": cohort_year,
+        },
+    )
+    return _page(
+        request,
+        language,
+        "drift.html",
+        lambda: pages.drift_page(session, list_id, cohort_year, language),
+        etag=etag,
+        keep=("drift page", etag) if current is not None else None,
+    )
+
+
 @router.get("/players")
 def player_search(request: Request, session: SessionDep) -> Response:
     language = reader_language(request)

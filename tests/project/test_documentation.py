@@ -293,6 +293,7 @@ def real_data_scenario(client) -> dict[str, dict[str, Any]]:  # type: ignore[no-
     call("get_snapshot", "GET", f"/v1/rating-lists/rif-whr/snapshots/{snapshots['items'][0]['id']}")
     call("get_player_history", "GET", "/v1/players/503/history", params={"list": "rif-whr"})
     call("predict", "GET", "/v1/rating-lists/rif-whr/predict", params={"a": "952", "b": "1219"})
+    call("get_drift", "GET", "/v1/rating-lists/rif-whr/drift")
     call("get_head_to_head", "GET", "/v1/players/952/head-to-head/1219")
     call("list_tournaments", "GET", "/v1/tournaments", params={"year": 2017, "limit": 3})
     call("get_tournament", "GET", "/v1/tournaments/T0017")
@@ -375,7 +376,10 @@ OPEN_LISTS = {
         operation: "/lists"
         for operation in ("submit_tournament", "replace_tournament", "withdraw_tournament", "restore_tournament")
     },
+    "get_drift": "/months",  # (a few months of the series shown)
 }
+# The key an open list's items are compared by, when not their id.
+OPEN_LIST_KEYS = {"get_drift": "month"}
 
 
 def _assert_matches(example: Any, answer: Any, where: str, path: str = "") -> None:
@@ -387,10 +391,11 @@ def _assert_matches(example: Any, answer: Any, where: str, path: str = "") -> No
                 continue
             _assert_matches(value, answer[key], where, f"{path}/{key}")
     elif isinstance(example, list) and OPEN_LISTS.get(operation) == path:
-        by_id = {item["id"]: item for item in answer}
+        key = OPEN_LIST_KEYS.get(operation, "id")
+        by_id = {item[key]: item for item in answer}
         for item in example:
-            assert item["id"] in by_id, f"{where} {path}: {item['id']} missing"
-            _assert_matches(item, by_id[item["id"]], where, f"{path}/{item['id']}")
+            assert item[key] in by_id, f"{where} {path}: {item[key]} missing"
+            _assert_matches(item, by_id[item[key]], where, f"{path}/{item[key]}")
     elif isinstance(example, list):
         assert isinstance(answer, list) and len(example) == len(answer), f"{where} {path}: {len(example)} items vs {answer}"
         for index, (expected, got) in enumerate(zip(example, answer)):

@@ -112,6 +112,7 @@ def test_pages_in_chromium_in_every_language_at_both_widths(client, chromium, ax
         ("error", "/players/nobody"),
         (None, "/players/952/vs/1219"),  # two players who met eight times, with each list's expectation
         (None, "/lists/rif-whr/predict?a=952&b=1219"),  # who is favoured: both chances, ratings ± deviations
+        (None, "/lists/rif-whr/drift"),  # the list's drift: its chart and a table of ten columns, month by month
         (None, "/lists/rif-elo?status=provisional"),  # provisional ratings marked ≈ and explained
         (None, "/calculators"),
         (None, "/calculators/rivne-game?rating=1500&opponent_rating=1600&score=1&board_size=19&handicap=0"),

@@ -1,0 +1,259 @@
+"""How a list's ratings drift (issue 46 item 4): from a snapshot's timeline, each month's end as the
+list stood on it, its active players' ratings summed up (mean, median, fixed percentiles) and the
+mean of a fixed cohort, the players active in a base year (docs/decisions.md 125-128).
+
+Who is active on a month's end is what the list's ratings read as of that day answers
+(``GET /v1/rating-lists/{id}/ratings?as_of=…&status=active``): each player's last point on or before
+the day read by the system's own ``standings_on``, his status there ``active``. The month ends are
+read once per snapshot into ``MonthEnds`` (the active players' numbers and ratings, month by month,
+with each month's summary), kept per process in a cache bounded in bytes (``app.caches``): by its
+first reader, or, for a list whose drift the process has answered before, by the new snapshot's
+preparation (``app.snapshots.snapshot_preparation.prepare_drift``); a series for a cohort is then a
+few array operations over it.
+
+The series, its cohort and its last 12 months' change are pure functions of a ``MonthEnds``
+(``series``, ``change_over_12_months``), which a test builds from a history of its own."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from sqlalchemy.orm import Session
+
+from app import caches
+from app.models import RatingSnapshot
+from app.rating.system import NO_DAY, HeldPoints, Standings
+from app.snapshots import timelines
+
+PERCENTILES = (10, 25, 50, 75, 90)
+MONTHS_COMPARED = 12  # the change is over the last 12 months (issue 46 item 4)
+_EPOCH = dt.date(1970, 1, 1).toordinal()  # (NumPy's days count from it)
+COHORT_YEARS_BACK = 5  # the default cohort: the year 5 years before the series' last month (decision 126)
+
+
+@dataclass(frozen=True)
+class MonthEnds:
+    """The list on each month's end, from the month of its first rated day to that of its last (the
+    last one read on the list's date when that comes before its end): month ``k``'s active players are
+    ``player[offsets[k]:offsets[k + 1]]`` (numbers of the timeline's sorted ids), with their ratings."""
+
+    days: np.ndarray  # int64 ordinals: each month's last day (or the list's date, for a month not over)
+    offsets: np.ndarray  # int64, len(days) + 1
+    player: np.ndarray  # int32
+    rating: np.ndarray  # float64
+    month: np.ndarray  # int16: each row's month (a game is dated 1900-2199: 3,600 months)
+    # Each month's summary of its active players (what does not depend on a cohort): NaN for a month
+    # without any.
+    mean: np.ndarray
+    percentiles: np.ndarray  # (months, len(PERCENTILES))
+
+    def nbytes(self) -> int:
+        arrays = (self.days, self.offsets, self.player, self.rating, self.month, self.mean, self.percentiles)
+        return sum(a.nbytes for a in arrays)
+
+    @property
+    def counts(self) -> np.ndarray:
+        return np.diff(self.offsets)
+
+    def years(self) -> np.ndarray:
+        """Each month's year."""
+        return (self.days - _EPOCH).astype("datetime64[D]").astype("datetime64[Y]").astype(np.int64) + 1970
+
+
+@dataclass(frozen=True)
+class Series:
+    """The drift series for one cohort, one element per month of ``MonthEnds``."""
+
+    days: np.ndarray
+    active: np.ndarray  # int64: active players
+    mean: np.ndarray  # NaN for a month without an active player
+    percentiles: np.ndarray  # (months, len(PERCENTILES)); the median is the 50th
+    cohort_year: int | None
+    cohort_size: int  # the players active on a month's end of the cohort year
+    cohort_active: np.ndarray  # int64: of them, those active on the month's end
+    cohort_mean: np.ndarray  # their mean rating; NaN for none
+
+
+def month_end_days(first_day: int, last_day: int) -> np.ndarray:
+    """Every month's last day from ``first_day``'s month to ``last_day``'s, none after ``last_day``:
+    the last one is ``last_day`` itself when it is not its month's end (ordinals)."""
+    first, last = dt.date.fromordinal(first_day), dt.date.fromordinal(last_day)
+    months = np.arange(np.datetime64(f"{first.year:04d}-{first.month:02d}", "M"), np.datetime64(last, "M") + 1)
+    ends = (months + 1).astype("datetime64[D]") - np.timedelta64(1, "D")
+    days = ends.astype(np.int64) + _EPOCH
+    days[-1] = min(int(days[-1]), last_day)
+    return days
+
+
+def month_ends(
+    held_on: Callable[[dt.date], tuple[np.ndarray, HeldPoints]],
+    standings_on: Callable[[HeldPoints, dt.date], Standings],
+    days: np.ndarray,
+) -> MonthEnds:
+    """Each day's active players and ratings, as the list's ratings read as of that day answers them:
+    ``held_on`` the players with a point on or before it (``Timeline.held_on``), ``standings_on``
+    the system's own reading of those points on the day, with its status."""
+    players: list[np.ndarray] = []
+    ratings: list[np.ndarray] = []
+    for day in days.tolist():
+        date = dt.date.fromordinal(day)
+        numbers, held = held_on(date)
+        standings = standings_on(held, date)
+        active = standings.status == "active"
+        players.append(numbers[active].astype(np.int32))
+        ratings.append(np.asarray(standings.rating, dtype=np.float64)[active])
+    return summarised(days, players, ratings)
+
+
+def summarised(days: np.ndarray, players: list[np.ndarray], ratings: list[np.ndarray]) -> MonthEnds:
+    """A ``MonthEnds`` of each month's active players and their ratings, with each month's summary."""
+    counts = np.array([len(r) for r in ratings], dtype=np.int64)
+    mean = np.full(len(days), np.nan)
+    percentiles = np.full((len(days), len(PERCENTILES)), np.nan)
+    for month, month_ratings in enumerate(ratings):
+        if len(month_ratings):
+            mean[month] = month_ratings.mean()
+            # (numpy's default, linear between the two nearest ranks: the R and spreadsheet percentile)
+            percentiles[month] = np.percentile(month_ratings, PERCENTILES)
+    return MonthEnds(
+        days=np.asarray(days, dtype=np.int64),
+        offsets=np.concatenate(([0], np.cumsum(counts))).astype(np.int64),
+        player=np.concatenate(players) if players else np.empty(0, dtype=np.int32),
+        rating=np.concatenate(ratings) if ratings else np.empty(0, dtype=np.float64),
+        month=np.repeat(np.arange(len(days), dtype=np.int16), counts),
+        mean=mean,
+        percentiles=percentiles,
+    )
+
+
+def default_cohort_year(ends: MonthEnds) -> int | None:
+    """The year 5 years before the last month's (or the first month's year, when the series is shorter)."""
+    if len(ends.days) == 0:
+        return None
+    years = ends.years()
+    return int(max(years[0], years[-1] - COHORT_YEARS_BACK))
+
+
+def series(ends: MonthEnds, cohort_year: int | None) -> Series:
+    """The series with the cohort of ``cohort_year``: every player active on one or more of that
+    year's month ends, followed through every month in which he is active (decision 126)."""
+    months = len(ends.days)
+    cohort_size = 0
+    cohort_active = np.zeros(months, dtype=np.int64)
+    cohort_mean = np.full(months, np.nan)
+    if cohort_year is not None and months:
+        # A month's rows are contiguous, and so are a year's months: its members are one slice's players.
+        in_year = np.flatnonzero(ends.years() == cohort_year)
+        member = np.zeros(int(ends.player.max(initial=-1)) + 1, dtype=bool)
+        if len(in_year):
+            member[ends.player[ends.offsets[in_year[0]] : ends.offsets[in_year[-1] + 1]]] = True
+        cohort_size = int(member.sum())
+        of_cohort = member[ends.player]
+        # Each month's count and sum of its members' ratings, counted over their rows alone.
+        month = ends.month[of_cohort]
+        cohort_active = np.bincount(month, minlength=months).astype(np.int64)
+        sums = np.bincount(month, weights=ends.rating[of_cohort], minlength=months)
+        cohort_mean = np.divide(sums, cohort_active, out=np.full(months, np.nan), where=cohort_active > 0)
+    return Series(
+        days=ends.days,
+        active=ends.counts,
+        mean=ends.mean,
+        percentiles=ends.percentiles,
+        cohort_year=cohort_year,
+        cohort_size=cohort_size,
+        cohort_active=cohort_active,
+        cohort_mean=cohort_mean,
+    )
+
+
+def change_over_12_months(values: np.ndarray) -> float | None:
+    """The last month's value less that of 12 months before it; None when either is missing."""
+    if len(values) <= MONTHS_COMPARED:
+        return None
+    change = float(values[-1] - values[-1 - MONTHS_COMPARED])
+    return None if np.isnan(change) else change
+
+
+def passes(change: float | None, threshold: float) -> bool:
+    """Whether a change reaches the threshold either way (decision 127)."""
+    return change is not None and abs(change) >= threshold
+
+
+# --- per snapshot ---------------------------------------------------------------------------------
+
+
+def of_snapshot(
+    session: Session, snapshot: RatingSnapshot, standings_on: Callable[[HeldPoints, dt.date], Standings]
+) -> MonthEnds:
+    """The snapshot's month ends, built once per process and kept (``prepared`` builds them first);
+    its list is noted as one whose drift this process answers (``asked``)."""
+    _asked.add(snapshot.list_id)
+    key = (snapshot.id, snapshot.created_at)
+    found = _kept.get(key)
+    if found is not None:
+        return found
+    built = prepared(session, snapshot, standings_on)
+    _kept.put(key, built)
+    return built
+
+
+def prepared(session: Session, snapshot: RatingSnapshot, standings_on: Callable[[HeldPoints, dt.date], Standings]) -> MonthEnds:
+    """The snapshot's month ends, read through ``session`` (which may not have committed it yet), not kept."""
+    timeline = timelines.timeline_of(session, snapshot)
+    if not timeline.player_ids or timeline.archive is None:
+        return summarised(np.empty(0, dtype=np.int64), [], [])
+    # Every point decoded once, each month's held ones taken from them (``Timeline.held_on`` decodes a
+    # day's rows each time: 418 times on a RIF-sized history, most of the cost).
+    points = timeline.points(slice(None))
+    first_row = timeline.first_row
+    # The month of the last rated day, read on its end (or on the list's date, when that comes first).
+    last_rated = dt.date.fromordinal(int(points.day.max()))
+    month_end = dt.date(last_rated.year + last_rated.month // 12, last_rated.month % 12 + 1, 1) - dt.timedelta(days=1)
+    last = min(month_end, snapshot.list_date).toordinal()
+    players = np.arange(len(timeline.player_ids), dtype=np.int64)
+    starts, ends = first_row[:-1], first_row[1:] - 1
+
+    def held_on(day: dt.date) -> tuple[np.ndarray, HeldPoints]:
+        # (as Timeline.held_on for every player: his rows on or before the day counted by one running sum)
+        on_or_before = points.day <= day.toordinal()
+        up_to = np.cumsum(on_or_before, dtype=np.int32)
+        row = starts + (up_to[ends] - up_to[starts] + on_or_before[starts]) - 1
+        has_point = row >= starts
+        numbers, row = players[has_point], row[has_point]
+        following = row + 1
+        has_next = following < first_row[numbers + 1]
+        following = np.where(has_next, following, row)
+        return numbers, HeldPoints(
+            **points.columns(row),
+            next_day=np.where(has_next, points.day[following], NO_DAY),
+            next_rating=np.where(has_next, points.rating[following], np.nan),
+            next_deviation=np.where(has_next, points.deviation[following], np.nan),
+        )
+
+    return month_ends(held_on, standings_on, month_end_days(int(points.day.min()), last))
+
+
+def asked(list_id: str) -> bool:
+    """Whether this process has answered the list's drift: then its next snapshot's month ends are read
+    before its readers ask (``app.snapshots.snapshot_preparation.prepare_drift``, decision 128)."""
+    return list_id in _asked
+
+
+def keep(snapshot: RatingSnapshot, built: MonthEnds) -> None:
+    _kept.put((snapshot.id, snapshot.created_at), built)
+
+
+def is_kept(snapshot: RatingSnapshot) -> bool:
+    return (snapshot.id, snapshot.created_at) in _kept
+
+
+def forget_all() -> None:
+    _kept.clear()
+    _asked.clear()
+
+
+_asked: set[str] = set()
+_kept: caches.BoundedCache[MonthEnds] = caches.BoundedCache("drift", "cache_drift_bytes", MonthEnds.nbytes)

@@ -1,0 +1,184 @@
+"""The drift series of a list (app/snapshots/drift.py, issue 46 item 4): on the real Chinese results,
+each month's active players, mean, percentiles and cohort against a computation here from the list's
+own ratings read as of each month's end (the ratings endpoint's reading, with Python's statistics);
+a planted shift of every rating by +50 from one month moves the 12 months' change by 50 and is
+flagged, a flat history is not."""
+
+import datetime as dt
+import statistics
+
+import numpy as np
+import pytest
+
+from app import db
+from app.importers.renju_tsv import parse_path, to_submissions
+from app.services import drift as drift_service
+from app.services import rating_lists as lists_service
+from app.snapshots import drift, snapshot_preparation
+from tests.helpers import AUTH, RENJU_CN, recompute_now, tournament_body
+
+LIST_DATE = dt.date(2020, 3, 15)  # after the file's last games (2019): the series ends with their month
+
+
+def _store_chinese_results(client) -> None:  # type: ignore[no-untyped-def]
+    for submission in to_submissions(parse_path(RENJU_CN))[0]:
+        assert client.post("/v1/tournaments", json=submission, headers=AUTH).status_code == 201
+    recompute_now(client, list_date=LIST_DATE)
+
+
+def _active_on(client, day: dt.date) -> dict[str, float]:  # type: ignore[no-untyped-def]
+    """The list's active players on ``day`` and their ratings, as its ratings endpoint reads them."""
+    found: dict[str, float] = {}
+    offset = 0
+    while True:
+        page = client.get(
+            "/v1/rating-lists/rif-whr/ratings",
+            params={"as_of": day.isoformat(), "status": "active", "limit": 500, "offset": offset},
+        ).json()
+        found |= {row["player_id"]: row["rating"] for row in page["items"]}
+        offset += 500
+        if offset >= page["total"]:
+            return found
+
+
+def _month_end(year: int, month: int) -> dt.date:
+    return dt.date(year + month // 12, month % 12 + 1, 1) - dt.timedelta(days=1)
+
+
+@pytest.mark.slow  # the Chinese file's 59 tournaments submitted and rated
+def test_the_series_is_the_lists_own_ratings_on_each_months_end(client):
+    _store_chinese_results(client)
+    with db.session_scope() as session:
+        snapshot = lists_service.get_snapshot(session, "rif-whr", None)
+        assert snapshot is not None
+        system = lists_service.system_of(lists_service.get_rating_list(session, "rif-whr"))
+        params = system.params(snapshot.params)
+        ends = drift.of_snapshot(session, snapshot, lambda held, day: system.standings_on(held, day, params))
+    days = [dt.date.fromordinal(day) for day in ends.days.tolist()]
+    # From the month of the first rated day (the file's first tournament, 2009) to that of the last (2019).
+    first_game = min(dt.date.fromisoformat(s["end"]) for s in to_submissions(parse_path(RENJU_CN))[0])
+    assert (days[0].year, days[0].month) == (first_game.year, first_game.month)
+    assert days[-1].year == 2019 and days[-1] < LIST_DATE
+    assert all(day == _month_end(day.year, day.month) for day in days)
+    assert len(days) == (days[-1].year - days[0].year) * 12 + days[-1].month - days[0].month + 1
+    cohort_year = days[-1].year - 5
+    series = drift.series(ends, cohort_year)
+    active_by_month = [_active_on(client, day) for day in days]
+    cohort = {player for day, active in zip(days, active_by_month, strict=True) if day.year == cohort_year for player in active}
+    assert series.cohort_size == len(cohort) > 20
+    checked = 0
+    for month, active in enumerate(active_by_month):
+        assert series.active[month] == len(active)
+        in_cohort = [rating for player, rating in active.items() if player in cohort]
+        assert series.cohort_active[month] == len(in_cohort)
+        if in_cohort:
+            assert series.cohort_mean[month] == pytest.approx(statistics.fmean(in_cohort), abs=1e-9)
+        else:
+            assert np.isnan(series.cohort_mean[month])
+        if not active:
+            assert np.isnan(series.mean[month]) and np.isnan(series.percentiles[month]).all()
+            continue
+        ratings = list(active.values())
+        assert series.mean[month] == pytest.approx(statistics.fmean(ratings), abs=1e-9)
+        if len(ratings) >= 2:
+            # (the inclusive method is the linear interpolation between closest ranks)
+            cuts = statistics.quantiles(ratings, n=100, method="inclusive")
+            assert series.percentiles[month].tolist() == pytest.approx([cuts[p - 1] for p in drift.PERCENTILES], abs=1e-9)
+        assert series.percentiles[month][2] == pytest.approx(statistics.median(ratings), abs=1e-9)
+        checked += 1
+    assert checked > 60  # most months of the eleven years have active players
+
+    # The whole answer through the service, with the list's default threshold, the change over 12 months.
+    with db.session_scope() as session:
+        answer = drift_service.drift_of(session, "rif-whr", None)
+    assert answer.cohort_year == cohort_year and answer.threshold == 50.0
+    means = [statistics.fmean(active.values()) if active else None for active in active_by_month]
+    if means[-1] is not None and means[-13] is not None:
+        assert answer.change_12_months.mean == pytest.approx(means[-1] - means[-13], abs=1e-9)
+
+    # Every rating shifted by +50 from one month within the last 12: both changes move by exactly 50.
+    shift_from = len(days) - 6
+    players = [ends.player[ends.offsets[k] : ends.offsets[k + 1]] for k in range(len(days))]
+    shifted = [ends.rating[ends.offsets[k] : ends.offsets[k + 1]] + (50.0 if k >= shift_from else 0.0) for k in range(len(days))]
+    planted = drift.series(drift.summarised(ends.days, players, shifted), cohort_year)
+    for before, after in ((series.mean, planted.mean), (series.cohort_mean, planted.cohort_mean)):
+        change, moved = drift.change_over_12_months(before), drift.change_over_12_months(after)
+        assert change is not None and moved is not None
+        assert moved == pytest.approx(change + 50.0, abs=1e-9)
+        assert drift.passes(moved, 50.0) == (abs(change + 50.0) >= 50.0)
+
+
+def _flat_history(months: int = 36, players: int = 40) -> drift.MonthEnds:
+    """Players of fixed ratings, all active every month: nothing drifts."""
+    days = drift.month_end_days(
+        dt.date(2018, 1, 15).toordinal(), _month_end(2018 + (months - 1) // 12, (months - 1) % 12 + 1).toordinal()
+    )
+    ratings = np.linspace(1500.0, 2500.0, players)
+    numbers = np.arange(players, dtype=np.int32)
+    return drift.summarised(days, [numbers] * len(days), [ratings.copy() for _ in days])
+
+
+def test_a_flat_history_is_not_flagged_and_a_planted_shift_of_50_is():
+    flat = _flat_history()
+    series = drift.series(flat, 2018)
+    assert series.cohort_size == 40 and (series.cohort_active == 40).all()
+    assert drift.change_over_12_months(series.mean) == 0.0
+    assert drift.change_over_12_months(series.cohort_mean) == 0.0
+    assert not drift.passes(drift.change_over_12_months(series.mean), 50.0)
+    for shift_from in (len(flat.days) - 12, len(flat.days) - 1):  # the first and the last month that counts
+        ratings = [
+            flat.rating[flat.offsets[k] : flat.offsets[k + 1]] + (50.0 if k >= shift_from else 0.0) for k in range(len(flat.days))
+        ]
+        players = [flat.player[flat.offsets[k] : flat.offsets[k + 1]] for k in range(len(flat.days))]
+        shifted = drift.series(drift.summarised(flat.days, players, ratings), 2018)
+        assert drift.change_over_12_months(shifted.mean) == pytest.approx(50.0)
+        assert drift.change_over_12_months(shifted.cohort_mean) == pytest.approx(50.0)
+        assert drift.passes(drift.change_over_12_months(shifted.mean), 50.0)
+        assert np.allclose(shifted.percentiles[-1] - series.percentiles[-1], 50.0)
+    # A shift before the last 12 months is no change within them.
+    ratings = [flat.rating[flat.offsets[k] : flat.offsets[k + 1]] + (50.0 if k >= 3 else 0.0) for k in range(len(flat.days))]
+    players = [flat.player[flat.offsets[k] : flat.offsets[k + 1]] for k in range(len(flat.days))]
+    early = drift.series(drift.summarised(flat.days, players, ratings), 2018)
+    assert drift.change_over_12_months(early.mean) == 0.0
+
+
+def test_month_ends_run_from_the_first_month_to_the_last_day():
+    days = drift.month_end_days(dt.date(2019, 11, 20).toordinal(), dt.date(2020, 3, 15).toordinal())
+    assert [dt.date.fromordinal(day) for day in days.tolist()] == [
+        dt.date(2019, 11, 30),
+        dt.date(2019, 12, 31),
+        dt.date(2020, 1, 31),
+        dt.date(2020, 2, 29),
+        dt.date(2020, 3, 15),
+    ]
+    assert drift.change_over_12_months(np.arange(12.0)) is None  # fewer than 13 months: no change to tell
+    assert drift.change_over_12_months(np.arange(13.0)) == 12.0
+
+
+def test_a_new_snapshots_month_ends_are_read_before_its_readers_where_the_drift_was_read(client):
+    assert client.post("/v1/tournaments", json=tournament_body(), headers=AUTH).status_code == 201
+    recompute_now(client)
+    with db.session_scope() as session:
+        assert not snapshot_preparation.prepare_drift(session, "rif-whr")  # nobody asked: nothing read
+    assert client.get("/v1/rating-lists/rif-whr/drift").status_code == 200
+    assert (
+        client.post(
+            "/v1/tournaments",
+            json=tournament_body(
+                "T2", start="2020-07-01", end="2020-07-02", games=[{"black": "p1", "white": "p2", "result": "W"}]
+            ),
+            headers=AUTH,
+        ).status_code
+        == 201
+    )
+    recompute_now(client)
+    with db.session_scope() as session:
+        snapshot = lists_service.get_snapshot(session, "rif-whr", None)
+        assert snapshot is not None and not drift.is_kept(snapshot)
+        assert snapshot_preparation.prepare_drift(session, "rif-whr")
+        assert drift.is_kept(snapshot)
+        assert not snapshot_preparation.prepare_drift(session, "rif-whr")  # kept already
+        assert not snapshot_preparation.prepare_drift(session, "rif-whr-gomoku")  # never asked, no snapshot
+    answer = client.get("/v1/rating-lists/rif-whr/drift").json()
+    drift.forget_all()
+    assert client.get("/v1/rating-lists/rif-whr/drift").json() == answer  # what a reader builds himself
