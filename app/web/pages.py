@@ -26,8 +26,8 @@ from app.problems import FieldError, InvalidInput, Problem
 from app.recompute import staleness
 from app.schemas.common import EARLIEST_DATE, ID_MAX_LENGTH, ID_PATTERN, ID_RULE, LATEST_DATE, shown_fields
 from app.schemas.conditions import conditioned_systems, whole_documents
-from app.schemas.rating_changes import READING_PATTERN
 from app.schemas.drift import DriftMonth
+from app.schemas.rating_changes import READING_PATTERN
 from app.schemas.rating_lists import RatingRowRead
 from app.schemas.tournaments import Category, TournamentDetails
 from app.services import drift as drift_service
