@@ -561,9 +561,10 @@ def rating_list_page(session: Session, list_id: str, query: ListQuery, language:
     last_game_view = None
     if total == 0 and snapshot is not None and not query.status_chosen and query.as_of is None:
         last_game_view = snapshot_facts.last_game_date(session, snapshot.id)
-        if last_game_view is not None and last_game_view < snapshot.list_date:
-            rows, total = read(last_game_view)
-        else:
+        shown_then = read(last_game_view) if last_game_view is not None and last_game_view < snapshot.list_date else ([], 0)
+        if shown_then[1]:
+            rows, total = shown_then
+        else:  # nobody active then either (provisional players only): the empty page offers the others
             last_game_view = None
     latest = publications.latest_publication(session, list_id)
     if query.snapshot is None and query.as_of is None and last_game_view is None:
