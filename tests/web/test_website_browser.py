@@ -123,7 +123,7 @@ ENGLISH_WORDS = """((vocabulary) => {
     const parent = node.parentElement;
     if (!parent || parent.closest('[translate="no"], script, style')) continue;
     // (The API's paths and the system name translations keep, as the vocabulary leaves them out.)
-    const text = node.textContent.replace(/\/v1\/\S*|Whole-History Rating/g, ' ');
+    const text = node.textContent.replace(/\\/v1\\/\\S*|Whole-History Rating/g, ' ');
     for (const word of text.match(/[A-Za-z]{3,}/g) || [])
       if (words.has(word.toLowerCase())) found.push(`English "${word}" in "${node.textContent.trim().slice(0, 80)}"`);
   }
