@@ -3,7 +3,7 @@
 import json
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import ByteSize, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -54,6 +54,9 @@ class Settings(BaseSettings):
     cache_changes_bytes: ByteSize = Field(default=ByteSize(32 * 2**20), ge=0)
     cache_drift_bytes: ByteSize = Field(default=ByteSize(16 * 2**20), ge=0)
     log_level: str = "INFO"
+    # The discipline the service is run for (README "Configuration"): its main list comes first on the
+    # home page and on a player's page, before the other disciplines' (docs/decisions.md 135).
+    main_discipline: Literal["renju", "gomoku", "go", "shogi"] = "renju"
 
     @field_validator("cors_origins", mode="before")
     @classmethod

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from sqlalchemy import Executable, bindparam, func, select, union_all
 from sqlalchemy.orm import Session, aliased
 
-from app.models import Game, Player, RatingEntry, Tournament
+from app.models import Game, Player, RatingEntry, Tournament, TournamentPlayer
 from app.names import full_name
 from app.rating.system import Change
 from app.snapshots import snapshot_changes
@@ -64,6 +64,33 @@ def standing(session: Session, snapshot_id: int, player_id: str) -> ListStanding
         or 0
     )
     return ListStanding(entry, entry.status_position or 0, total)
+
+
+@dataclass(frozen=True)
+class Declared:
+    """What his tournaments' files declared of him besides his rank (a Go file's club, an OpenGotha
+    file's EGF PIN): each the latest declared, by the tournament's end."""
+
+    club: str | None = None
+    egf_pin: str | None = None
+
+
+def declared(session: Session, player_id: str) -> Declared:
+    latest: dict[str, str] = {}
+    for club, egf_pin in session.execute(
+        select(TournamentPlayer.club, TournamentPlayer.egf_pin)
+        .join(Tournament, Tournament.id == TournamentPlayer.tournament_id)
+        .where(
+            TournamentPlayer.player_id == player_id,
+            (TournamentPlayer.club.is_not(None)) | (TournamentPlayer.egf_pin.is_not(None)),
+        )
+        .order_by(Tournament.end.desc(), Tournament.id.desc())
+    ):
+        if club and "club" not in latest:
+            latest["club"] = club
+        if egf_pin and "egf_pin" not in latest:
+            latest["egf_pin"] = egf_pin
+    return Declared(latest.get("club"), latest.get("egf_pin"))
 
 
 def tournament_changes(session: Session, player_id: str) -> list[TournamentChange]:

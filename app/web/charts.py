@@ -70,7 +70,7 @@ def rating_chart(
     marks = title_marks(points)
     parts = [
         f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-labelledby="{title_id} {desc_id}" focusable="false">',
-        f'<title id="{title_id}">{escape(subject)}</title>',
+        f'<title id="{title_id}" translate="no">{escape(subject)}</title>',
         f'<desc id="{desc_id}">{escape(describe(points, marks, banded, translations or NullTranslations(), format_day))}</desc>',
     ]
     parts += _grid(y_ticks, y, dt.date.fromordinal(first_day), dt.date.fromordinal(last_day), x)

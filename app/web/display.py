@@ -5,7 +5,10 @@ README section: round it for display). Rounding is half away from zero, as the r
 (INTERPRETATIONS 0)."""
 
 import datetime as dt
+from html import escape
 from urllib.parse import quote, urlencode
+
+from markupsafe import Markup
 
 from app.names import full_name as full_name  # (the templates and pages name it here)
 from app.rating.rounding import change_as_shown, round_half_away_from_zero
@@ -96,3 +99,10 @@ def figure(value: object) -> str:
             return f"{value:.0f}"
         return f"{value:.6f}".rstrip("0").rstrip(".")
     return str(value)
+
+
+def data(value: object) -> Markup:
+    """A name or a value of the data (a player's, a list's or a tournament's name, an id, a club), set
+    apart as not for translating (``translate="no"``: a browser's translator leaves it, and the
+    website's test of every word translated passes over it, issue 47 item 5)."""
+    return Markup(f'<span translate="no">{escape(str(value))}</span>') if value not in (None, "") else Markup("")

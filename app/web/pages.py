@@ -33,8 +33,9 @@ from app.schemas.tournaments import Category, TournamentDetails
 from app.services import drift as drift_service
 from app.services import player_record, players, predictions, publications, revisions, tournament_reads
 from app.services import rating_lists as lists_service
+from app.settings import get_settings
 from app.snapshots import snapshot_facts
-from app.web import display, i18n
+from app.web import display, i18n, service_words
 from app.web.charts import ChartPoint, DriftPoint, drift_chart, rating_chart
 from app.web.crosstable import CrossGame, Crosstable, Standing, crosstable
 from app.web.why_changed import WhyChanged, WhyQuery, why_changed
@@ -82,6 +83,9 @@ class ListQuery:
     per_page: int = DEFAULT_PAGE_SIZE
     gender: str | None = None  # "f" or "m" (the API's filter)
     played_within_12_months: bool = False
+    # Chosen in the query (the form sends it): only an unchosen status may show an old history as it
+    # stood on its last game's day (``rating_list_page``), so a chosen one stays in the page's links.
+    status_chosen: bool = False
 
     @property
     def offset(self) -> int:
@@ -90,7 +94,7 @@ class ListQuery:
     def params(self, **changes: object) -> dict[str, Any]:
         """The query string's parameters (defaults left out), with ``changes``."""
         values: dict[str, Any] = {
-            "status": self.status if self.status != "active" else None,
+            "status": self.status if self.status != "active" or self.status_chosen else None,
             "country": self.country,
             "as_of": self.as_of.isoformat() if self.as_of else None,
             "snapshot": self.snapshot,
@@ -148,6 +152,7 @@ def parse_list_query(raw: Mapping[str, str]) -> ListQuery:
         per_page or DEFAULT_PAGE_SIZE,
         gender,
         played_within_12_months=recent == "true",
+        status_chosen=bool(raw.get("status")),
     )
 
 
@@ -265,6 +270,12 @@ class Column:
     header: str
     numeric: bool = False
 
+    @property
+    def css(self) -> str:
+        """The header cell's classes: the place and the name are the columns that stay while the
+        rest scroll (``lead``, ``name``: site.css)."""
+        return {"rank": "num lead", "player": "name"}.get(self.key, "num" if self.numeric else "")
+
 
 def N_(message: str) -> str:
     """Marks a message for the catalogues (Babel extracts ``N_``); the template translates it."""
@@ -294,6 +305,15 @@ CATEGORY_LABELS = {"renju": N_("Renju"), "gomoku": N_("Gomoku"), "go": N_("Go"),
 OUTCOME_LABELS = {"won": N_("won"), "lost": N_("lost"), "drawn": N_("drawn")}
 COLOUR_LABELS = {"black": N_("black"), "white": N_("white")}
 MARKER_LABELS = {"new": N_("new"), "returned": N_("returned")}
+# The values of a fixed vocabulary that a tournament's page shows among its facts (the contract's
+# literals: ``TournamentFormat``, the Estonian list's championships), in words of the reader's
+# language; what a submitter wrote freely (a rule's name, a venue) is data, shown as written.
+FACT_VALUE_LABELS = {
+    "face-to-face": N_("face to face"),
+    "supervised-online": N_("online, supervised"),
+    "world-championship-at": N_("the World Championship AT"),
+    "team-world-championship": N_("the Team World Championship"),
+}
 
 
 @dataclass(frozen=True)
@@ -322,17 +342,19 @@ def rows_html(columns: list[Column], rows: list[ShownRow], language: i18n.Langua
         for column in columns:
             key, value = column.key, row.cells[column.key]
             if key == "player":
-                cells.append(f'<th scope="row"><a href="{_escape(row.href)}">{_escape(value)}</a></th>')
+                cells.append(f'<th scope="row"><a href="{_escape(row.href)}" translate="no">{_escape(value)}</a></th>')
             elif key == "rating" and is_marked_provisional(row.cells["deviation"] or None, row.cells["status"]):
                 cells.append(shown_cell("provisional", value))
             elif key == "deviation":
                 cells.append(f'<td class="num">{value and display.PLUS_MINUS + display.NARROW_SPACE + value}</td>')
             elif key in ("last_played", "status", "change"):
                 cells.append(shown_cell(key, value))
+            elif key == "rank":
+                cells.append(f'<td class="num lead">{value}</td>')
             elif column.numeric:
                 cells.append(f'<td class="num">{value}</td>')
-            else:
-                cells.append(f"<td>{_escape(value)}</td>")
+            else:  # a country, a grade or rank, an id: data
+                cells.append(f'<td translate="no">{_escape(value)}</td>')
         anchor = f' id="p-{_escape(row.player_id)}"' if anchors else ""
         lines.append(f"<tr{anchor}>{''.join(cells)}</tr>")
     return Markup("\n".join(lines))
@@ -465,7 +487,7 @@ class ListSummary:
     snapshot: RatingSnapshot | None
     main: bool = False
     as_of: dt.date | None = None
-    counts: dict[str, int] = field(default_factory=dict)
+    active: int = 0  # the players active on the day shown (the list's, or its last game's)
     columns: list[Column] = field(default_factory=list)
     rows: list[ShownRow] = field(default_factory=list)
 
@@ -481,13 +503,14 @@ def home(session: Session, language: i18n.Language) -> dict[str, Any]:
         snapshot = lists_service.get_snapshot(session, rating_list.id, None)
         summary = ListSummary(rating_list, snapshot)
         if snapshot is not None:
-            summary.counts = snapshot_facts.status_counts(session, snapshot.id)
             summary.as_of = snapshot.list_date
             as_of = None
-            if not summary.counts.get("active"):
+            if not snapshot_facts.status_counts(session, snapshot.id).get("active"):
                 as_of = snapshot_facts.last_game_date(session, snapshot.id)
                 summary.as_of = as_of or snapshot.list_date
-            rows, _ = lists_service.ratings(
+            # The count of the day the card shows, as its top ten are (issue 47 item 4: not "0 active"
+            # above ten players marked active).
+            rows, summary.active = lists_service.ratings(
                 session,
                 snapshot,
                 system=lists_service.system_of(rating_list),
@@ -500,18 +523,43 @@ def home(session: Session, language: i18n.Language) -> dict[str, Any]:
             summary.columns = shown_columns(rows, ("rank", "player", "rating", "status", "title"))
             summary.rows = shown_rows(rows, native_names(session, [r.player_id for r in rows], language), language)
         summaries.append(summary)
-    for category in {summary.rating_list.category for summary in summaries}:
-        same = [summary for summary in summaries if summary.rating_list.category == category]
-        max(same, key=_main_list_key).main = True
-    # The main lists first, then the others; the lists that rate someone first; else by id.
-    summaries.sort(key=lambda summary: (not summary.main, not summary.rows))
+    mains = main_list_ids((summary.rating_list, summary.snapshot) for summary in summaries)
+    for summary in summaries:
+        summary.main = summary.rating_list.id in mains
+    # The main lists first, then the others; the lists that rate someone first; each part by
+    # discipline, the service's own first of all; else by id.
+    summaries.sort(key=lambda summary: (not summary.main, not summary.rows, discipline_order(summary.rating_list.category)))
     return {"summaries": summaries}
 
 
-def _main_list_key(summary: ListSummary) -> tuple[bool, bool, int]:
-    """A discipline's main list: the one kept current (automatic recompute) that rates players, the
-    most players among several."""
-    return summary.rating_list.auto_recompute, bool(summary.rows), summary.snapshot.players if summary.snapshot else 0
+def main_list_ids(lists: Iterable[tuple[RatingList, RatingSnapshot | None]]) -> set[str]:
+    """Each discipline's main list (docs/decisions.md 7.48, 135): the one kept current (automatic
+    recompute) that rates players, the most players among several."""
+    best: dict[str, tuple[tuple[bool, bool, int], str]] = {}
+    for rating_list, snapshot in lists:
+        players = snapshot.players if snapshot is not None else 0
+        key = (rating_list.auto_recompute, players > 0, players)
+        if rating_list.category not in best or key > best[rating_list.category][0]:
+            best[rating_list.category] = key, rating_list.id
+    return {list_id for _, list_id in best.values()}
+
+
+def ordered_lists(session: Session) -> list[tuple[RatingList, RatingSnapshot | None]]:
+    """Every list with its current snapshot, in the order a player's page and the search show them:
+    each discipline's main list first, the service's own discipline's first of all, then the other
+    lists by discipline in the same order (issue 47 item 4)."""
+    lists = [
+        (rating_list, lists_service.get_snapshot(session, rating_list.id, None))
+        for rating_list in lists_service.list_rating_lists(session)
+    ]
+    mains = main_list_ids(lists)
+    return sorted(lists, key=lambda pair: (pair[0].id not in mains, discipline_order(pair[0].category)))
+
+
+def discipline_order(category: str) -> tuple[bool, int]:
+    """The service's own discipline first (``MAIN_DISCIPLINE``: a renju service does not open on
+    shogi, issue 47 item 4), then the others in the contract's order."""
+    return category != get_settings().main_discipline, CATEGORIES.index(category) if category in CATEGORIES else len(CATEGORIES)
 
 
 # --- a rating list -------------------------------------------------------------------------------
@@ -522,20 +570,36 @@ def rating_list_page(session: Session, list_id: str, query: ListQuery, language:
     change column) or of a pinned snapshot (read as it was, without comparison)."""
     rating_list = lists_service.get_rating_list(session, list_id)
     snapshot = lists_service.get_snapshot(session, list_id, query.snapshot)
-    rows, total = lists_service.ratings(
-        session,
-        snapshot,
-        system=lists_service.system_of(rating_list),
-        as_of=query.as_of,
-        country=query.country,
-        status=query.status,
-        limit=query.per_page,
-        offset=query.offset,
-        gender=query.gender.upper() if query.gender else None,
-        played_within_12_months=query.played_within_12_months,
-    )
+
+    def read(as_of: dt.date | None) -> tuple[list[RatingRowRead], int]:
+        return lists_service.ratings(
+            session,
+            snapshot,
+            system=lists_service.system_of(rating_list),
+            as_of=as_of,
+            country=query.country,
+            status=query.status,
+            limit=query.per_page,
+            offset=query.offset,
+            gender=query.gender.upper() if query.gender else None,
+            played_within_12_months=query.played_within_12_months,
+        )
+
+    rows, total = read(query.as_of)
+    # A list page shows its players by default (issue 47 item 4, docs/decisions.md 136): when nobody
+    # is active on the list's date (an old history: INTERPRETATIONS 3.5, 1.17) and the reader chose
+    # neither a status nor a date, the list is shown as it stood on its last game's day, as the home
+    # page's card shows it, and says so; a chosen status=active still shows the list's own date.
+    last_game_view = None
+    if total == 0 and snapshot is not None and not query.status_chosen and query.as_of is None:
+        last_game_view = snapshot_facts.last_game_date(session, snapshot.id)
+        shown_then = read(last_game_view) if last_game_view is not None and last_game_view < snapshot.list_date else ([], 0)
+        if shown_then[1]:
+            rows, total = shown_then
+        else:  # nobody active then either (provisional players only): the empty page offers the others
+            last_game_view = None
     latest = publications.latest_publication(session, list_id)
-    if query.snapshot is None and query.as_of is None:
+    if query.snapshot is None and query.as_of is None and last_game_view is None:
         rows = publications.compare_rows(session, latest, rows)
     pages = max(1, math.ceil(total / query.per_page))
     pinned = query.snapshot is not None and snapshot is not None and snapshot.id != rating_list.current_snapshot_id
@@ -547,6 +611,7 @@ def rating_list_page(session: Session, list_id: str, query: ListQuery, language:
         "stale": staleness.of(rating_list) if snapshot is not None and not pinned else None,
         "query": query,
         "latest": latest,
+        "last_game_view": last_game_view,
         "columns": shown_columns(rows),
         "rows": shown_rows(rows, native_names(session, [r.player_id for r in rows], language), language),
         "certainty": certainty((r.rating, r.deviation, r.status) for r in rows),
@@ -694,8 +759,7 @@ def player_page(
     for change in player_record.tournament_changes(session, player_id):
         changes_by_list[change.list_id].append(change)
     sections = []
-    for rating_list in lists_service.list_rating_lists(session):
-        snapshot = lists_service.get_snapshot(session, rating_list.id, None)
+    for rating_list, snapshot in ordered_lists(session):
         if snapshot is None:
             continue
         points = lists_service.player_history(session, player_id, snapshot)
@@ -738,6 +802,7 @@ def player_page(
     return {
         "player": player,
         "name": name,
+        "declared": player_record.declared(session, player_id),
         "record_changes": changes_of_record,
         "record_changes_total": changes_total,
         "record_change_kinds": RECORD_CHANGE_KINDS,
@@ -777,9 +842,9 @@ def tournament_rows_html(section: PlayerList, player_id: str, language: i18n.Lan
     for t in section.changes:
         c = t.change
         path = _escape(display.tournament_path(t.tournament_id))
-        title = f"<td>{_escape(c.title_after or '')}</td>" if section.has_titles else ""
+        title = f'<td translate="no">{_escape(c.title_after or "")}</td>' if section.has_titles else ""
         lines.append(
-            f'<tr><th scope="row"><a href="{path}">{_escape(t.tournament_name)}</a></th>'
+            f'<tr><th scope="row"><a href="{path}" translate="no">{_escape(t.tournament_name)}</a></th>'
             f'<td class="num">{display.number(c.rating_after)}</td>'
             f'<td class="num"><a href="{path}/lists/{list_part}/figures#player-{player_part}" title="{figures_title}">'
             f"{display.shown_change(c.rating_before, c.rating_after, c.change)}</a></td>"
@@ -805,12 +870,12 @@ def game_rows_html(
     for g in games:
         handicap = " (" + _escape(handicap_stones % {"stones": g.handicap}) + ")" if g.handicap else ""
         lines.append(
-            f'<tr><th scope="row"><a href="{_escape(display.player_path(g.opponent_id))}">{_escape(opponents[g.opponent_id])}</a></th>'
+            f'<tr><th scope="row"><a href="{_escape(display.player_path(g.opponent_id))}" translate="no">{_escape(opponents[g.opponent_id])}</a></th>'
             f"<td>{words[g.outcome]}{'' if g.played else not_played}</td>"
             f"<td>{words[g.colour]}{handicap}</td>"
             f"<td>{_escape(i18n.shown_date(g.date, language.locale))}</td>"
-            f'<td><a href="{_escape(display.tournament_path(g.tournament_id))}">{_escape(g.tournament_name)}</a></td>'
-            f"<td>{_escape(g.round or '')}</td>"
+            f'<td><a href="{_escape(display.tournament_path(g.tournament_id))}" translate="no">{_escape(g.tournament_name)}</a></td>'
+            f'<td translate="no">{_escape(g.round or "")}</td>'
             f'<td><a class="versus" href="{_escape(display.versus_path(player_id, g.opponent_id))}">{versus}</a></td></tr>'
         )
     return Markup("\n".join(lines))
@@ -891,7 +956,7 @@ def prediction_page(session: Session, list_id: str, typed_a: str, typed_b: str, 
     try:
         answer = predictions.predict(session, list_id, a.player_id, b.player_id)
     except Problem as problem:
-        context["refusal"] = problem.detail
+        context["refusal"] = service_words.shown_detail(problem.detail, language)
         return context
     natives = native_names(session, [a.player_id, b.player_id], language)
     names = {
@@ -1022,13 +1087,13 @@ def crosstable_rows_html(table: Crosstable, names: Mapping[str, str], entrants: 
     for row in table.rows:
         player = row.player_id
         cells = [
-            f'<tr><td class="num">{row.number}</td><td>{_escape(row.place)}</td>'
-            f'<th scope="row"><a href="{_escape(display.player_path(player))}">{_escape(names.get(player, player))}</a></th>'
+            f'<tr><td class="num lead">{row.number}</td><td>{_escape(row.place)}</td>'
+            f'<th scope="row"><a href="{_escape(display.player_path(player))}" translate="no">{_escape(names.get(player, player))}</a></th>'
         ]
         if entrants.country:
-            cells.append(f"<td>{_escape(entrants.country.get(player, ''))}</td>")
+            cells.append(f'<td translate="no">{_escape(entrants.country.get(player, ""))}</td>')
         if entrants.rank:
-            cells.append(f"<td>{_escape(entrants.rank.get(player, ''))}</td>")
+            cells.append(f'<td translate="no">{_escape(entrants.rank.get(player, ""))}</td>')
         cells += [f'<td class="num">{display.number(before.get(player))}</td>' for _, before in entrants.ratings_before]
         cells += [
             f'<td class="cell">{_escape(" ".join(cell.text for cell in row.cells.get(label, ())))}</td>' for label in table.rounds
@@ -1049,9 +1114,9 @@ def change_rows_html(changes: ListChanges, names: Mapping[str, str], language: i
     statuses = _ShownCells(language)
     lines = []
     for c in changes.rows:
-        title = f"<td>{_escape(c.title_after or '')}</td>" if changes.has_titles else ""
+        title = f'<td translate="no">{_escape(c.title_after or "")}</td>' if changes.has_titles else ""
         lines.append(
-            f'<tr><th scope="row"><a href="{_escape(display.player_path(c.player_id))}">'
+            f'<tr><th scope="row"><a href="{_escape(display.player_path(c.player_id))}" translate="no">'
             f"{_escape(names.get(c.player_id, c.player_id))}</a></th>"
             f'<td class="num">{display.number(c.rating_after)}</td>'
             f'<td class="num">{display.shown_change(c.rating_before, c.rating_after, c.change)}</td>'
@@ -1111,12 +1176,21 @@ def player_search(session: Session, q: str | None, page: int, language: i18n.Lan
             session, q=q, country=None, external=None, limit=SEARCH_PAGE_SIZE, offset=(page - 1) * SEARCH_PAGE_SIZE
         )
         found = [player for player, _ in hits]
-    # Issue 24 item 3: each hit with his disciplines and his rating on every list that rates him now.
+    # Issue 24 item 3: each hit with his disciplines and his rating on every list that rates him now,
+    # each named by its list (issue 47 item 4: a phone has no hover), in the order of a player's page.
     details = players.hit_details(session, [p.id for p in found]) if found else {}
+    order = {rating_list.id: place for place, (rating_list, _) in enumerate(ordered_lists(session))} if found else {}
     return {
         "q": q or "",
         "players": found,
         "details": details,
+        "ratings": {
+            player_id: sorted(hit["ratings"], key=lambda rating: order.get(rating["list_id"], len(order)))
+            for player_id, hit in details.items()
+        },
+        "list_names": {rating_list.id: rating_list.name for rating_list in lists_service.list_rating_lists(session)}
+        if found
+        else {},
         "names": {p.id: i18n.shown_name(display.full_name(p.name, p.surname) or p.id, p.native_name, language) for p in found},
         "total": total,
         "page": page,

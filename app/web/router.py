@@ -31,9 +31,10 @@ from app.http.session import SessionDep
 from app.problems import Problem, problem_response
 from app.services import publications
 from app.services import rating_lists as lists_service
+from app.settings import get_settings
 from app.snapshots.current_snapshots import players_edition
 from app.web import calculators as web_calculators
-from app.web import display, i18n, pages, why_changed
+from app.web import display, i18n, pages, service_words, why_changed
 
 HERE = Path(__file__).resolve().parent
 STATIC = {"site.css": "text/css; charset=utf-8"}
@@ -54,6 +55,7 @@ COMMON_GLOBALS: dict[str, Any] = {
     "shown_change": display.shown_change,
     "score": display.score,
     "day": display.day,
+    "data": display.data,
     "full_name": display.full_name,
     "list_path": display.list_path,
     "player_path": display.player_path,
@@ -63,6 +65,7 @@ COMMON_GLOBALS: dict[str, Any] = {
     "languages": i18n.LANGUAGES,
     "status_labels": pages.STATUS_LABELS,
     "categories": pages.CATEGORY_LABELS,
+    "fact_values": pages.FACT_VALUE_LABELS,
     "key_columns": pages.KEY_COLUMNS,
     "rating_with_certainty": pages.rating_with_certainty,
     "tie_break": display.tie_break,
@@ -122,6 +125,7 @@ def _environment(language: i18n.Language) -> Environment:
         crosstable_rows_html=pages.crosstable_rows_html,
         change_rows_html=lambda changes, names: pages.change_rows_html(changes, names, language),
         status_word=lambda status: pages.shown_status(status, translations.gettext),
+        service_sentence=lambda sentence: service_words.shown_sentence(sentence, language),
     )
     return environment
 
@@ -163,7 +167,11 @@ router = APIRouter(include_in_schema=False, tags=["website"], route_class=_Websi
 def home(request: Request, session: SessionDep) -> Response:
     language = reader_language(request)
     current = [(rating_list.id, rating_list.current_snapshot_id) for rating_list in lists_service.list_rating_lists(session)]
-    etag = lists_service.list_etag(None, {"site": SITE_VERSION, "page": "home", "lists": current, "language": language.code})
+    # The lists' order follows the service's discipline (MAIN_DISCIPLINE, docs/decisions.md 135).
+    main = get_settings().main_discipline
+    etag = lists_service.list_etag(
+        None, {"site": SITE_VERSION, "page": "home", "lists": current, "language": language.code, "main": main}
+    )
     return _page(request, language, "home.html", lambda: pages.home(session, language), etag=etag)
 
 
@@ -571,7 +579,8 @@ def _page(
 def _error(request: Request, problem: Problem, *, status: int | None = None, title: str | None = None) -> Response:
     """The problem as a page in the reader's language: what is wrong, with the status the API would
     answer; as the API's problem+json to a client that asks for JSON (``Accept: application/json``).
-    The detail is the service's own sentence (English, as the API's); the page around it is translated."""
+    The detail is the service's own sentence, in the reader's language where the page knows it
+    (app/web/service_words.py), else in English as the API's, so marked."""
     if status is not None or title is not None:
         problem.status, problem.title = status or problem.status, title or problem.title
         problem.type_slug = {404: "not-found"}.get(problem.status, problem.type_slug)
@@ -583,7 +592,13 @@ def _error(request: Request, problem: Problem, *, status: int | None = None, tit
     body = (
         ENVIRONMENTS[language.code]
         .get_template("error.html")
-        .render(status=problem.status, title=problem.title, detail=problem.detail, request_path="", here="/")
+        .render(
+            status=problem.status,
+            title=problem.title,
+            detail=service_words.shown_detail(problem.detail, language),
+            request_path="",
+            here="/",
+        )
     )
     return HTMLResponse(body, status_code=problem.status, headers={"Cache-Control": "no-store", "Vary": f"Accept, {VARY}"})
 

@@ -144,7 +144,7 @@ def test_filters_and_pagination_read_what_the_api_reads(site):
     expected = api_rows(site, "rivne", country="FR")
     assert [c["ID"] for c in cells(page.table())] == [r["player_id"] for r in expected] and expected
     assert {c["Country"] for c in cells(page.table())} == {"FRA"}
-    assert '<option value="FRA" selected>' in site.get("/lists/rivne?country=FR").text
+    assert '<option value="FRA" translate="no" selected>' in site.get("/lists/rivne?country=FR").text
     # Status: the default is active, as in the API; inactive players only on request.
     default = cells(get_page(site, "/lists/rif-whr?per_page=500").table())
     assert {c["Status"] for c in default} == {"active"}
@@ -466,7 +466,7 @@ def test_search_finds_players_by_name_and_the_index_lists_tournaments(site):
     rows = {row[0][1].rsplit("/", 1)[1]: row for row in found["rows"]}
     for player_id, row in rows.items():
         hit = hits[player_id]
-        assert row[1][0] == ", ".join(shown(r["rating"]) for r in hit["ratings"])
+        assert all(shown(r["rating"]) in row[1][0] for r in hit["ratings"])  # each beside its list's name (below)
         assert row[2][0] == ", ".join(d.capitalize() for d in hit["disciplines"])
     assert any(hits[player_id]["ratings"] for player_id in rows)
     assert "No player matches" in get_page(site, "/players?q=nobody-at-all").words
@@ -532,6 +532,7 @@ def test_pages_send_etags_and_answer_304(site):
 
 @pytest.mark.slow
 def test_wrong_input_and_missing_things_are_pages_that_say_so(site):
+    site.cookies.set("lang", "en")  # (a test before followed the language switch's links)
     missing = get_page(site, "/players/nobody", status=404)
     assert "Player 'nobody' does not exist." in missing.words
     assert "does not exist" in get_page(site, "/lists/nope", status=404).words
@@ -694,3 +695,103 @@ def test_why_a_rating_changed_offers_its_form_and_says_what_the_list_cannot_answ
     assert "from_day must be a day YYYY-MM-DD" in Page(bad.text).words and "to must be publication:N" in Page(bad.text).words
     unknown = site.get("/players/498", params={"list": "no such list!"})
     assert unknown.status_code == 422 and "list is a list's id" in Page(unknown.text).words
+
+
+# --- issue 47 items 4 and 5: tables read whole, the service's discipline first, every word translated --
+
+
+def list_order(html: str) -> list[str]:
+    """The lists' sections of a page, in their order (``id="list-…"``)."""
+    return re.findall(r'<h2 id="list-([^"]+)"', html)
+
+
+@pytest.mark.slow
+def test_the_services_own_discipline_comes_first_and_is_a_setting(site, monkeypatch):
+    """A renju service opens on renju: each discipline's main list first, renju's first of all, on the
+    home page and a player's page (docs/decisions.md 135); MAIN_DISCIPLINE=go puts the Go list first."""
+    from app.settings import get_settings
+
+    home = list_order(site.get("/").text)
+    # The main lists that rate someone by discipline (renju, go, shogi), then gomoku's, never computed.
+    assert home[:4] == ["rif-whr", "rivne", "olufsen", "rif-whr-gomoku"], home
+    assert home.index("rif-elo") > home.index("olufsen")  # renju's other list after every main list
+    player = list_order(site.get("/players/952").text)
+    assert player[0] == "rif-whr" and player.index("rif-elo") == 1, player
+    monkeypatch.setattr(get_settings(), "main_discipline", "go")
+    assert list_order(site.get("/").text)[0] == "rivne"
+
+
+@pytest.mark.slow
+def test_a_home_card_counts_the_active_players_of_the_day_it_shows(site):
+    active = site.get("/v1/rating-lists/rif-whr/ratings", params={"status": "active", "limit": 1}).json()["total"]
+    assert active > 10
+    assert f"As of {day(SITE_LIST_DATE)}: 526 players, {active} active on the list's date." in get_page(site, "/").words
+
+
+@pytest.mark.slow
+def test_search_names_each_ratings_list_beside_it(site):
+    """Issue 47 item 4: a phone has no hover, so the list of each rating is written beside it."""
+    names = {rating_list["id"]: rating_list["name"] for rating_list in site.get("/v1/rating-lists").json()}
+    page = get_page(site, "/players?q=zha")
+    hits = {hit["id"]: hit for hit in site.get("/v1/players", params={"q": "zha", "limit": 100}).json()["items"]}
+    rated = 0
+    for row in page.table()["rows"]:
+        for rating in hits[row[0][1].rsplit("/", 1)[1]]["ratings"]:
+            assert f"{shown(rating['rating'])} {names[rating['list_id']]}" in row[1][0], row
+            rated += 1
+    assert rated
+
+
+@pytest.mark.slow
+def test_a_go_players_page_shows_the_club_his_file_declared(site):
+    """EGC 2013's h9 line "Fan Hui 7D FR 75Op": his club (the file carries no EGF PIN: none shown)."""
+    page = get_page(site, "/players/fan-hui")
+    assert "Club75Op" in page.words.replace(" ", "") and "EGF PIN" not in page.words
+    with db.session_scope() as session:
+        assert player_record.declared(session, "fan-hui") == player_record.Declared("75Op", None)
+
+
+@pytest.mark.slow
+def test_a_players_place_names_his_status(site):
+    rows = api_rows(site, "rif-whr", status="inactive", limit=1)
+    page = get_page(site, f"/players/{rows[0]['player_id']}")
+    assert "Place 1 of" in page.words and "inactive players" in page.words
+    assert "with this status" not in page.words
+
+
+@pytest.mark.slow
+def test_a_format_is_a_word_of_the_readers_language(site):
+    assert "face to face" in get_page(site, "/tournaments/T0003").words
+    site.cookies.set("lang", "ru")
+    try:
+        russian = Page(site.get("/tournaments/T0003").text)
+    finally:
+        site.cookies.set("lang", "en")
+    assert "Формат" in russian.words and "очно" in russian.words and "face-to-face" not in russian.words
+
+
+@pytest.mark.slow
+def test_a_list_page_shows_its_players_when_nobody_is_active_on_its_date(site):
+    """Issue 47 item 4 (docs/decisions.md 136): rif-whr recomputed as of 2030, when every renju player of
+    the file is inactive: its page shows the list of its last game's day, and the home card counts that
+    day's active players; status=active chosen shows the list's own date, empty. Restored after."""
+    from app.recompute.jobs import run_pending_jobs
+    from tests.helpers import AUTH
+
+    try:
+        assert site.post("/v1/rating-lists/rif-whr/recompute", headers=AUTH).status_code == 202
+        run_pending_jobs(list_date=dt.date(2030, 1, 1))
+        last_day = "2019-12-15"  # the file's last tournament's end
+        expected = api_rows(site, "rif-whr", status="active", as_of=last_day, limit=100)
+        page = get_page(site, "/lists/rif-whr")
+        assert [row[1][1] for row in page.table()["rows"]] == [f"/players/{r['player_id']}" for r in expected]
+        assert f"it is shown as it stood on its last game's day, {day(last_day)}" in page.words
+        assert "/lists/rif-whr?status=active" in page.links
+        strict = get_page(site, "/lists/rif-whr?status=active")
+        assert not strict.tables and "No player with the status “active”" in strict.words
+        total = site.get("/v1/rating-lists/rif-whr/ratings", params={"status": "active", "as_of": last_day, "limit": 1})
+        home = get_page(site, "/").words
+        assert f"526 players, {total.json()['total']} active on its last game's day." in home
+    finally:
+        assert site.post("/v1/rating-lists/rif-whr/recompute", headers=AUTH).status_code == 202
+        run_pending_jobs(list_date=SITE_LIST_DATE)

@@ -8,14 +8,18 @@ no request leaves the service; and the README's screenshots are taken (into docs
 SCREENSHOTS_DIR names it, else into a temporary directory). The documentation pages (Swagger UI,
 ReDoc) work under their Content-Security-Policy."""
 
+import json
 import os
+import re
 import tempfile
+from functools import cache
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+from babel.messages.pofile import read_po
 
-from app.web.i18n import LANGUAGES
+from app.web.i18n import LANGUAGES, LOCALE_DIRECTORY
 from tests.browser import Browser, ensure_axe, ensure_chromium
 from tests.helpers import AUTH, ROOT, SITE_EARLIER, SITE_LIST_DATE, load_site
 from tests.live_server import running_server
@@ -25,7 +29,11 @@ pytestmark = pytest.mark.slow
 # The README's screenshots are retaken only when asked (SCREENSHOTS_DIR=docs/screenshots): a test run
 # leaves the checkout as it found it, and a machine's fonts do not rewrite tracked files.
 SCREENSHOTS = Path(os.environ.get("SCREENSHOTS_DIR") or tempfile.mkdtemp(prefix="screenshots-"))
-DESKTOP, PHONE, SMALL_PHONE = (1280, 900), (390, 844), (360, 740)
+DESKTOP, PHONE, SMALL_PHONE, WIDE = (1280, 900), (390, 844), (360, 740), (1920, 1080)
+# Tables people read whole (issue 47 item 4): at 1920 px every column of these pages' tables is within
+# the page, as the EGD and renju.net show them: EGC 2013's ten rounds with its MMS and SOS, the
+# Chinese file's longest renju tournament (12 rounds) and one of seven, and a list's every column.
+WHOLE_TABLES = ("/tournaments/egc2013main-2013-07-28", "/tournaments/T0048", "/tournaments/T0003", "/lists/rif-whr")
 SCREENSHOT_LANGUAGES = ("en", "ru")
 
 # Every key cell (header and first rows) of every table outside the screen or its table's box, and
@@ -58,7 +66,9 @@ GEOMETRY = """(() => {
   };
   const shown = (el) => {
     const style = getComputedStyle(el);
-    return style.display !== 'none' && style.position !== 'absolute' && el.getBoundingClientRect().width > 0 && !el.classList.contains('sr-only');
+    // An inline element (a name marked translate="no" inside a heading) is a run of text, not a block:
+    // its box spans the lines it wraps over, so it may cross its neighbour's without covering it.
+    return style.display !== 'none' && style.display !== 'inline' && style.position !== 'absolute' && el.getBoundingClientRect().width > 0 && !el.classList.contains('sr-only');
   };
   const containers = [document.body, document.querySelector('header'), ...document.querySelectorAll('header *, main, main *')]
     .filter(el => el && el.children.length > 1 && !el.closest('table') && !el.closest('svg') && !['P', 'SELECT', 'UL', 'LI', 'A', 'LABEL'].includes(el.tagName));
@@ -73,6 +83,85 @@ GEOMETRY = """(() => {
   }
   return found;
 })()"""
+
+
+# Every table whose columns do not all fit its box (it scrolls) or the page.
+WHOLE = """(() => {
+  const width = document.documentElement.clientWidth;
+  return [...document.querySelectorAll('.table-wrap')].map(wrap => {
+    const table = wrap.querySelector('table'), r = table.getBoundingClientRect();
+    return wrap.scrollWidth > wrap.clientWidth + 1 || r.right > width + 0.5
+      ? `${wrap.getAttribute('aria-label')}: ${Math.round(r.width)} px wide, its box ${wrap.clientWidth} px, the page ${width} px` : '';
+  }).filter(Boolean);
+})()"""
+
+# On a phone, each table scrolled to its end: its first row's number and name cells still in its box
+# (the first columns stay while the rest scroll, issue 47 item 4).
+STAYING = """(() => {
+  const found = [];
+  for (const wrap of document.querySelectorAll('.table-wrap')) {
+    if (wrap.scrollWidth <= wrap.clientWidth) continue;
+    wrap.scrollLeft = wrap.scrollWidth;
+    const box = wrap.getBoundingClientRect(), row = wrap.querySelector('tbody tr');
+    for (const cell of row ? row.querySelectorAll('.lead, th[scope="row"]') : []) {
+      const r = cell.getBoundingClientRect();
+      if (r.left < box.left - 0.5 || r.right > box.right + 0.5)
+        found.push(`"${cell.textContent.trim().slice(0, 30)}" scrolled out of ${wrap.getAttribute('aria-label')}`);
+    }
+    wrap.scrollLeft = 0;
+  }
+  return found;
+})()"""
+
+# Every word of the site's own English vocabulary (``VOCABULARY``) in the page's text outside what is
+# marked as names and data (``translate="no"``, issue 47 item 5). Attributes are not read: an
+# aria-label names a list or a player inside its sentence, with no element to mark him.
+ENGLISH_WORDS = """((vocabulary) => {
+  const words = new Set(vocabulary), found = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    if (!parent || parent.closest('[translate="no"], script, style')) continue;
+    // (The API's paths and the system name translations keep, as the vocabulary leaves them out.)
+    const text = node.textContent.replace(/\\/v1\\/\\S*|Whole-History Rating/g, ' ');
+    for (const word of text.match(/[A-Za-z]{3,}/g) || [])
+      if (words.has(word.toLowerCase())) found.push(`English "${word}" in "${node.textContent.trim().slice(0, 80)}"`);
+  }
+  return found;
+})(%s)"""
+
+
+def _words(text: str) -> set[str]:
+    """A message's words of three letters or more, without its markup, its placeholders, the API's
+    paths and the one system name translations keep as a name (Whole-History Rating), so that
+    "rating" stays a word a translation must not leave."""
+    text = re.sub(r"%\([a-z_]+\)[sd]|<[^>]*>|&[a-z]+;|/v1/\S*|Whole-History Rating", " ", text)
+    return {word.lower() for word in re.findall(r"[A-Za-z]{3,}", text)}
+
+
+@cache
+def vocabulary(code: str) -> list[str]:
+    """The English words of the site's own messages (the catalogue's msgids) that its translation into
+    ``code`` never uses itself (Estonian, written in Latin letters, shares some; every language keeps
+    "API"), so that any of them on a page in that language is a word left untranslated."""
+    with (LOCALE_DIRECTORY / code / "LC_MESSAGES" / "messages.po").open("rb") as po:
+        catalog = read_po(po)
+    english: set[str] = set()
+    translated: set[str] = set()
+    for message in catalog:
+        if not message.id:
+            continue
+        for text in message.id if isinstance(message.id, tuple) else (message.id,):
+            english |= _words(text)
+        for text in message.string if isinstance(message.string, tuple) else (message.string,):
+            translated |= _words(text or "")
+    return sorted(english - translated)
+
+
+def test_the_vocabulary_holds_the_sites_words_and_not_the_translations():
+    for code in ("ru", "zh", "ja", "et"):
+        assert {"rating", "player", "tournament", "crosstable", "face"} <= set(vocabulary(code)), code
+    assert "api" not in vocabulary("ru") and "place" in vocabulary("et")
 
 
 @pytest.fixture(scope="session")
@@ -94,6 +183,7 @@ def test_pages_in_chromium_in_every_language_at_both_widths(client, chromium, ax
     # The best active player the file names (many are known by their renju.net id alone).
     rows = client.get("/v1/rating-lists/rif-whr/ratings", params={"limit": 100}).json()["items"]
     top = next(row["player_id"] for row in rows if row["name"])
+    egc_player = client.get("/v1/rating-lists/rivne/ratings", params={"limit": 1}).json()["items"][0]["player_id"]
     pages = [
         # (screenshot name or None, path)
         ("home", "/"),
@@ -109,6 +199,8 @@ def test_pages_in_chromium_in_every_language_at_both_widths(client, chromium, ax
         ("snapshots", "/lists/rif-whr/snapshots"),
         (None, "/players/s1"),
         (None, "/tournaments/egc2013main-2013-07-28"),
+        (None, "/tournaments/T0048"),  # the Chinese file's longest tournament: twelve rounds
+        (None, f"/players/{egc_player}"),  # a Go player: his club, declared in the h9 file
         ("error", "/players/nobody"),
         (None, "/players/952/vs/1219"),  # two players who met eight times, with each list's expectation
         (None, "/lists/rif-whr/predict?a=952&b=1219"),  # who is favoured: both chances, ratings ± deviations
@@ -148,12 +240,23 @@ def test_pages_in_chromium_in_every_language_at_both_widths(client, chromium, ax
                         assert widths and min(widths) > 300, (path, widths)
                     for found in page.evaluate(GEOMETRY):
                         problems.append((code, path, width, found))
+                    if path in WHOLE_TABLES and width < DESKTOP[0]:
+                        for found in page.evaluate(STAYING):
+                            problems.append((code, path, width, found))
                     violations = page.axe(axe_source) if width != SMALL_PHONE[0] else []
                     for violation in violations:
                         if violation["impact"] in ("serious", "critical"):
                             problems.append((code, path, width, violation))
                     if name and code in SCREENSHOT_LANGUAGES and width != SMALL_PHONE[0]:
                         page.screenshot(SCREENSHOTS / f"{name}-{code}-{width}.png", max_height=1400)
+                    if code != "en" and width == DESKTOP[0]:
+                        for found in page.evaluate(ENGLISH_WORDS % json.dumps(vocabulary(code))):
+                            problems.append((code, path, width, found))
+                    page.call("Page.close")
+                if path in WHOLE_TABLES:
+                    page = browser.open(f"{base}{path}", width=WIDE[0], height=WIDE[1])
+                    for found in page.evaluate(WHOLE) + page.evaluate(GEOMETRY):
+                        problems.append((code, path, WIDE[0], found))
                     page.call("Page.close")
         outside = [url for url in browser.requested if not url.startswith((base + "/", "data:"))]
         assert not outside, outside

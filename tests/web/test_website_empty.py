@@ -23,14 +23,16 @@ def test_nobody_active_on_the_list_date(client):
     run_pending_jobs(list_date=dt.date(2030, 1, 1))  # three games each: provisional (INTERPRETATIONS 3.5)
 
     home = Page(client.get("/").text)
-    assert "As of May 3, 2020: 4 players, 0 active on the list's date." in home.words  # not 2030
+    assert "As of May 3, 2020: 4 players, 0 active on its last game's day." in home.words  # not 2030
     assert "Nobody is active on the list's date: it is shown as it stood on its last game's day." in home.words
     assert "No established player is on this list yet." in home.words  # provisional players are not its top ten
     assert not home.tables
     assert "/lists/rif-whr?as_of=2020-05-03" in home.links
 
+    # Nobody active on its last game's day either: the list's own date, empty, with what there is.
     page = Page(client.get("/lists/rif-whr").text)
     assert "No player with the status “active” matches these filters." in page.words and not page.tables
+    assert "it is shown as it stood on its last game's day" not in page.words
     assert "/lists/rif-whr?status=all" in page.links
     assert "/lists/rif-whr?as_of=2020-05-03" in page.links  # the last game's day
     on_that_day = Page(client.get("/lists/rif-whr?as_of=2020-05-03&status=provisional").text)

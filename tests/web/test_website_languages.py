@@ -226,12 +226,34 @@ def test_chosen_language(cookie, accept, expected):
     assert chosen_language(cookie, accept).code == expected
 
 
-def test_an_error_page_is_in_the_readers_language_around_the_services_detail(client):
+def test_an_error_page_is_in_the_readers_language_with_the_services_detail(client):
+    """Issue 47 item 5: the service's own detail is written in the reader's language, what it names
+    (the id asked for) set apart as data; the API's problem+json keeps the contract's English."""
     answer = client.get("/players/nobody", headers={"Accept-Language": "ja"})
     assert answer.status_code == 404 and '<html lang="ja">' in answer.text
     page = Page(answer.text)
     assert "見つかりません" in page.words and "レーティング表に戻る" in page.words
-    assert '<p lang="en">' in answer.text  # the detail is the service's English sentence, marked as such
+    assert '選手 <span translate="no">&#x27;nobody&#x27;</span> は存在しません。' in answer.text
+    assert '<p lang="en">' not in answer.text and "does not exist" not in answer.text
+    api = client.get("/players/nobody", headers={"Accept-Language": "ja", "Accept": "application/json"})
+    assert api.json()["detail"] == "Player 'nobody' does not exist."
+
+
+def test_a_refused_query_is_explained_in_the_readers_language_part_by_part(client):
+    """A page's 422 joins one sentence a parameter; each is written in the reader's language."""
+    answer = client.get("/lists/rif-whr?status=best&page=x", headers={"Accept-Language": "ru"})
+    assert answer.status_code == 422
+    page = Page(answer.text)
+    assert "status — одно из значений" in page.words and "целое число от 1 до" in page.words, page.words
+    assert "must be" not in answer.text
+
+
+def test_a_detail_the_website_does_not_know_stays_english_and_says_so(client):
+    from app.web.i18n import LANGUAGES
+    from app.web.service_words import shown_detail
+
+    shown = shown_detail("Something the pages never wrote.", LANGUAGES["ru"])
+    assert not shown.translated and shown.text == "Something the pages never wrote."
 
 
 @pytest.mark.parametrize("code", list(LANGUAGES))
