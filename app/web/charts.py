@@ -52,19 +52,10 @@ def rating_chart(
     if not points:
         return Markup("")
     banded = any(p.deviation is not None for p in points)
-    first_day, last_day = points[0].date.toordinal(), points[-1].date.toordinal()
-    if last_day - first_day < 60:  # one tournament or a few weeks: give the points room
-        first_day, last_day = first_day - 45, last_day + 45
     lows = [p.rating - (p.deviation or 0) for p in points]
     highs = [p.rating + (p.deviation or 0) for p in points]
-    y_ticks = _rating_ticks(min(lows), max(highs))
-    low, high = y_ticks[0], y_ticks[-1]
-
-    def x(day: dt.date) -> float:
-        return LEFT + (day.toordinal() - first_day) / (last_day - first_day) * PLOT_WIDTH
-
-    def y(rating: float) -> float:
-        return TOP + (high - rating) / (high - low) * PLOT_HEIGHT
+    plot = _Plot.covering(points[0].date, points[-1].date, min(lows), max(highs))
+    x, y, y_ticks = plot.x, plot.y, plot.y_ticks
 
     title_id, desc_id = f"{chart_id}-title", f"{chart_id}-desc"
     marks = title_marks(points)
@@ -73,7 +64,7 @@ def rating_chart(
         f'<title id="{title_id}" translate="no">{escape(subject)}</title>',
         f'<desc id="{desc_id}">{escape(describe(points, marks, banded, translations or NullTranslations(), format_day))}</desc>',
     ]
-    parts += _grid(y_ticks, y, dt.date.fromordinal(first_day), dt.date.fromordinal(last_day), x)
+    parts += _grid(y_ticks, y, plot.first_day, plot.last_day, x)
     if banded:
         upper = [(x(p.date), y(p.rating + (p.deviation or 0))) for p in points]
         lower = [(x(p.date), y(p.rating - (p.deviation or 0))) for p in reversed(points)]
@@ -160,6 +151,29 @@ def describe(
 
 def shown_rating(point: ChartPoint) -> str:
     return with_deviation(point.rating, point.deviation)
+
+
+@dataclass(frozen=True)
+class _Plot:
+    """Where a day and a rating fall in the plot's area: the days of the points (a few weeks given room
+    either side), the ratings between round ticks."""
+
+    first_day: dt.date
+    last_day: dt.date
+    y_ticks: list[float]
+
+    @classmethod
+    def covering(cls, first: dt.date, last: dt.date, lowest: float, highest: float) -> "_Plot":
+        if (last - first).days < 60:  # one tournament or a few weeks: give the points room
+            first, last = first - dt.timedelta(days=45), last + dt.timedelta(days=45)
+        return cls(first, last, _rating_ticks(lowest, highest))
+
+    def x(self, day: dt.date) -> float:
+        return LEFT + (day - self.first_day).days / (self.last_day - self.first_day).days * PLOT_WIDTH
+
+    def y(self, rating: float) -> float:
+        low, high = self.y_ticks[0], self.y_ticks[-1]
+        return TOP + (high - rating) / (high - low) * PLOT_HEIGHT
 
 
 def _rating_ticks(low: float, high: float) -> list[float]:
@@ -252,18 +266,9 @@ def drift_chart(
     shown = [p for p in points if p.mean is not None or p.cohort_mean is not None]
     if not shown:
         return Markup("")
-    first_day, last_day = points[0].date.toordinal(), points[-1].date.toordinal()
-    if last_day - first_day < 60:
-        first_day, last_day = first_day - 45, last_day + 45
     values = [v for p in shown for v in (p.mean, p.median, p.lower_quartile, p.upper_quartile, p.cohort_mean) if v is not None]
-    y_ticks = _rating_ticks(min(values), max(values))
-    low, high = y_ticks[0], y_ticks[-1]
-
-    def x(day: dt.date) -> float:
-        return LEFT + (day.toordinal() - first_day) / (last_day - first_day) * PLOT_WIDTH
-
-    def y(rating: float) -> float:
-        return TOP + (high - rating) / (high - low) * PLOT_HEIGHT
+    plot = _Plot.covering(points[0].date, points[-1].date, min(values), max(values))
+    x, y, y_ticks = plot.x, plot.y, plot.y_ticks
 
     title_id, desc_id = f"{chart_id}-title", f"{chart_id}-desc"
     words = describe_drift(points, translations or NullTranslations(), format_rating, format_day)
@@ -272,7 +277,7 @@ def drift_chart(
         f'<title id="{title_id}">{escape(subject)}</title>',
         f'<desc id="{desc_id}">{escape(words)}</desc>',
     ]
-    parts += _grid(y_ticks, y, dt.date.fromordinal(first_day), dt.date.fromordinal(last_day), x)
+    parts += _grid(y_ticks, y, plot.first_day, plot.last_day, x)
     for run in _runs(points, lambda p: p.lower_quartile is not None and p.upper_quartile is not None):
         upper = [(x(p.date), y(p.upper_quartile or 0.0)) for p in run]
         lower = [(x(p.date), y(p.lower_quartile or 0.0)) for p in reversed(run)]
