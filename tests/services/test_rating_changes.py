@@ -9,40 +9,8 @@ import math
 import pytest
 
 from app.recompute.pruning import prune_snapshots
-from tests.helpers import AUTH, recompute_now, tournament_body
-
-PLAYERS = [
-    {"id": "p1", "name": "Ants", "surname": "Soosõrv", "country": "EST"},
-    {"id": "p2", "name": "Ando", "surname": "Meritee", "country": "EST"},
-    {"id": "p3", "name": "Tunnet", "surname": "Taimla", "country": "EST"},
-    {"id": "p4", "name": "Yusui", "surname": "Nakamura", "country": "JPN"},
-]
-RESULTS = "BWDBWBBDWWBBWDBWBWBBDWWB"
-
-
-def round_robin(tournament_id: str, start: str, players: list[dict] = PLAYERS, results: str = RESULTS) -> dict:
-    """Each pair of players meets four times, on the tournament's three days."""
-    ids = [p["id"] for p in players]
-    pairs = [(a, b) for i, a in enumerate(ids) for b in ids[i + 1 :]]
-    first = dt.date.fromisoformat(start)
-    games = []
-    for round_ in range(4):
-        for k, (a, b) in enumerate(pairs):
-            black, white = (a, b) if round_ % 2 == 0 else (b, a)
-            games.append(
-                {
-                    "id": f"{tournament_id}-g{len(games)}",
-                    "round": str(round_ + 1),
-                    "black": black,
-                    "white": white,
-                    "result": results[(round_ * len(pairs) + k) % len(results)],
-                    "date": str(first + dt.timedelta(days=min(round_, 2))),
-                }
-            )
-    return tournament_body(tournament_id, start=start, end=str(first + dt.timedelta(days=2)), players=players, games=games)
-
-
-OTHERS = [PLAYERS[0], PLAYERS[1], {"id": "q1", "name": "Olev"}, {"id": "q2", "name": "Mati"}]
+from tests.helpers import AUTH, recompute_now
+from tests.rating_changes_scenario import OTHERS, PLAYERS, RESULTS, round_robin
 
 
 class ListSteps:

@@ -115,7 +115,7 @@ def test_its_conditions_are_its_own_document_and_its_list_rates_by_them(service)
     history = service.get("/v1/players/p4/history", params={"list": "coin"}).json()["points"]
     assert [(point["date"], point["rating"]) for point in history] == [("2020-05-03", 1515.0)]
     # Its conditions the tournament's page shows, under the label its model gives.
-    assert "<dt>Coin</dt><dd>euro</dd>" in service.get("/tournaments/T1").text
+    assert '<dt>Coin</dt><dd translate="no">euro</dd>' in service.get("/tournaments/T1").text
 
 
 def test_its_contract_entries_appear(service):

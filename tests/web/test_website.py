@@ -23,6 +23,7 @@ from app.web.charts import ChartPoint, rating_chart
 from app.web.crosstable import CrossGame, Standing, crosstable
 from app.web.i18n import shown_date
 from tests.helpers import DATA, SITE_EARLIER, SITE_LIST_DATE, Page, cells, empty_database, load_site
+from tests.rating_changes_scenario import shown, shown_difference, why_section
 
 EGC = "egc2013main-2013-07-28"
 EGC_FILE = DATA / "go" / "egc2013.h9"
@@ -65,13 +66,6 @@ def day(iso: str | dt.date | None) -> str:
     if iso is None:
         return ""
     return shown_date(dt.date.fromisoformat(iso) if isinstance(iso, str) else iso, "en")
-
-
-def shown(value: float | None) -> str:
-    """A rating as the pages show it (rounded half away from zero)."""
-    if value is None:
-        return ""
-    return str(int(abs(value) + 0.5) * (1 if value >= 0 else -1))
 
 
 # --- the pages ------------------------------------------------------------------------------------
@@ -604,20 +598,6 @@ def test_crosstable_follows_the_tournaments_own_standings_and_places_the_rest_by
 
 
 # --- why his rating changed (issue 47 item 1) ---------------------------------------------------------
-
-
-def why_section(html: str, list_id: str) -> str:
-    """The why-changed part of a list's section of a player's page."""
-    start = html.index(f'<section class="why" id="why-{list_id}"')
-    return html[start : html.index("</section>", start)]
-
-
-def shown_difference(later: float | None, earlier: float | None) -> str:
-    """A part of the change as the section shows it: the shown later rating minus the shown earlier."""
-    if later is None or earlier is None:
-        return ""
-    value = int(shown(later)) - int(shown(earlier))
-    return f"+{value}" if value > 0 else f"\u2212{-value}" if value < 0 else "0"
 
 
 @pytest.mark.slow

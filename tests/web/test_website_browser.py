@@ -295,7 +295,7 @@ def test_why_a_rating_changed_fits_a_small_phone_in_every_language(client, chrom
     """The why-changed section of issue 47 item 1, with its form, figures and both tables: at 360 px
     the page does not scroll sideways, its tables' key cells stay on the screen and no blocks
     overlap; at 390 px axe-core finds no serious or critical violation."""
-    from tests.web.test_website_why_changed import history_with_a_correction
+    from tests.rating_changes_scenario import history_with_a_correction
 
     history_with_a_correction(client)
     path = "/players/p1?list=rif-whr&from=publication%3A1&to=publication%3A2"

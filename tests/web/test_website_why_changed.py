@@ -7,36 +7,15 @@ tests/web/test_website.py)."""
 import re
 
 from app.web.i18n import LANGUAGES
-from tests.helpers import AUTH, Page, cells, recompute_now
-from tests.services.test_rating_changes import OTHERS, PLAYERS, RESULTS, round_robin
-from tests.web.test_website import shown, shown_difference, why_section
+from tests.helpers import Page, cells
+from tests.rating_changes_scenario import (
+    history_with_a_correction,
+    shown,
+    shown_difference,
+    why_section,
+)
 
 EN = {"Accept-Language": "en"}
-
-
-def publish(client, day: str) -> int:  # type: ignore[no-untyped-def]
-    answer = client.post("/v1/rating-lists/rif-whr/publications", json={"date": day, "title": f"List of {day}"}, headers=AUTH)
-    assert answer.status_code == 201, answer.text
-    return int(answer.json()["number"])
-
-
-def submit(client, body: dict) -> None:  # type: ignore[no-untyped-def]
-    assert client.post("/v1/tournaments", json=body, headers=AUTH).status_code == 201
-    recompute_now(client)
-
-
-def history_with_a_correction(client) -> tuple[int, int]:  # type: ignore[no-untyped-def]
-    """T0 and T1, published; T1 corrected and T0 withdrawn; T2 added, published again."""
-    submit(client, round_robin("T0", "2020-04-01", OTHERS))
-    submit(client, round_robin("T1", "2020-05-01"))
-    first = publish(client, "2020-06-01")
-    assert (
-        client.put("/v1/tournaments/T1", json=round_robin("T1", "2020-05-01", results=RESULTS[::-1]), headers=AUTH).status_code
-        == 200
-    )
-    assert client.request("DELETE", "/v1/tournaments/T0", params={"reason": "entered twice"}, headers=AUTH).status_code == 200
-    submit(client, round_robin("T2", "2021-03-01", PLAYERS[:3] + [{"id": "p5", "name": "Uus"}]))
-    return first, publish(client, "2021-06-01")
 
 
 def figures(section: str) -> dict[str, str]:
