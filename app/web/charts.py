@@ -274,7 +274,7 @@ def drift_chart(
     words = describe_drift(points, translations or NullTranslations(), format_rating, format_day)
     parts = [
         f'<svg class="chart drift" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-labelledby="{title_id} {desc_id}" focusable="false">',
-        f'<title id="{title_id}">{escape(subject)}</title>',
+        f'<title id="{title_id}" translate="no">{escape(subject)}</title>',
         f'<desc id="{desc_id}">{escape(words)}</desc>',
     ]
     parts += _grid(y_ticks, y, plot.first_day, plot.last_day, x)

@@ -313,6 +313,9 @@ FACT_VALUE_LABELS = {
     "supervised-online": N_("online, supervised"),
     "world-championship-at": N_("the World Championship AT"),
     "team-world-championship": N_("the Team World Championship"),
+    # A player's colour, a choice of the calculators' forms (the Go game, the shogi table).
+    "black": N_("black"),
+    "white": N_("white"),
 }
 
 
