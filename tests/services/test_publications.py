@@ -16,14 +16,7 @@ from app.recompute.jobs import run_pending_jobs
 from app.services import publications
 from app.version import VERSION
 from tests.helpers import AUTH, tournament_body
-
-PLAYERS = [
-    {"id": "p1", "name": "Ants", "surname": "Soosõrv", "country": "EST"},
-    {"id": "p2", "name": "Ando", "surname": "Meritee", "country": "EST"},
-    {"id": "p3", "name": "Tunnet", "surname": "Taimla", "country": "EST"},
-    {"id": "p4", "name": "Yusui", "surname": "Nakamura", "country": "JPN"},
-]
-RESULTS = "BWDBWBBDWWBBWDBWBWBBDWWB"
+from tests.rating_changes_scenario import PLAYERS, RESULTS
 
 
 def long_tournament(tournament_id: str, start: str, players: list[dict] = PLAYERS, results: str = RESULTS) -> dict:
