@@ -7,6 +7,7 @@ Imported by conftest.py after it has set the test environment (DATABASE_URL, key
 modules below read that environment."""
 
 import datetime as dt
+import functools
 import importlib.util
 import os
 import re
@@ -54,21 +55,27 @@ def default_lists() -> list[dict]:
     """The lists the migrations create, as they leave them: every migration module's DEFAULT_LISTS
     in order (a new rating system's migration adds its list the same way), with the auto_recompute
     setting migration 0013 gives the lists that existed before it (a later list's row says its own) and
-    the publication schedule migration 0020 gives."""
+    the publication schedule migration 0020 gives. Read from the migrations once a process (loading
+    them is some 40 ms, paid after every test otherwise); each caller gets rows of its own."""
+    return [dict(rating_list) for rating_list in _default_lists_from_the_migrations()]
+
+
+@functools.cache
+def _default_lists_from_the_migrations() -> tuple[dict, ...]:
     versions = ROOT / "migrations" / "versions"
     lists: list[dict] = []
     for path in sorted(versions.glob("*.py")):
         lists += getattr(migration_module(path.name), "DEFAULT_LISTS", [])
     auto_recompute = migration_module("0013_auto_recompute_and_idempotency_in_progress.py").AUTO_RECOMPUTE_LISTS
     schedules = migration_module("0020_publications_and_provenance.py").PUBLICATION_DAYS
-    return [
+    return tuple(
         {
             "auto_recompute": rating_list["id"] in auto_recompute,
             "publication_days": schedules.get(rating_list["id"]),
             **rating_list,
         }
         for rating_list in lists
-    ]
+    )
 
 
 def empty_database() -> None:
