@@ -81,7 +81,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from datetime import date
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 import numpy as np
 from pydantic import BaseModel
@@ -95,7 +95,9 @@ __all__ = [
     "CodedColumn",
     "Entry",
     "EntryColumns",
+    "EvaluationPlan",
     "Expectation",
+    "Forecasts",
     "above_probability",
     "GameColumns",
     "HeldPoints",
@@ -583,6 +585,44 @@ def above_probability(rating: float, deviation: float, opponent_rating: float, o
     return 0.5 * math.erfc(-difference / (spread * math.sqrt(2.0)))
 
 
+# --- how well a list predicts its games (app/rating/evaluation.py) ----------------------------------
+
+
+@dataclass(frozen=True)
+class EvaluationPlan:
+    """Which games an evaluation predicts and from what (app/rating/evaluation.py, issue 45).
+
+    ``forward``: every game is predicted from the ratings the list held before the game's day, as a
+    reader of the list would have predicted it then; a whole-history system (WHR) refits at the end
+    of each period of ``period_months`` calendar months and predicts the next period from that fit.
+    ``holdout``: the games are numbered 0, 1, 2, … in the stated order (app/rating/evaluation.py)
+    and those whose number % ``every`` == ``offset`` are held out; the list is computed from the
+    others and predicts the held-out ones."""
+
+    mode: Literal["forward", "holdout"] = "forward"
+    period_months: int = 1
+    every: int = 10
+    offset: int = 0
+
+
+@dataclass(frozen=True, eq=False)
+class Forecasts:
+    """What a system predicted of the games it scored: one element per scored game, in the stated
+    order (app/rating/evaluation.py)."""
+
+    expected: np.ndarray  # float64: black's expected score by the system's own rule
+    observed: np.ndarray  # float64: black's score, 1, 0.5 or 0
+    rating: np.ndarray  # float64: black's rating the prediction used
+    opponent_rating: np.ndarray  # float64: white's
+    day: np.ndarray  # int64: the game's date as ``date.toordinal()``
+    considered: int  # the games to predict (forward: all; holdout: the held-out ones), scored or not
+    unscored: int  # of those, the games not predicted because a player had no rating yet
+    rule: str  # the expected-score rule cited (``Expectation.rule``)
+
+    def __len__(self) -> int:
+        return len(self.expected)
+
+
 # --- the system itself -----------------------------------------------------------------------------
 
 
@@ -628,6 +668,11 @@ class RatingSystem(Generic[ParamsT, SeedT]):
     # flagged unless the list sets its own (issue 46 item 4, docs/decisions.md 127): 50 on the Elo
     # scales (RIF, WHR's display scale, Olufsen, the Estonian table).
     drift_threshold: float = 50.0
+    # forecast(input, plan) -> Forecasts: the system's own way to predict its games for an evaluation
+    # (app/rating/evaluation.py), for a system whose list is not read game by game from one replay's
+    # points (WHR refits the whole history: app/rating/whr/forecast.py); None: the evaluation replays
+    # the system and reads its points.
+    forecast: Callable[[ReplayInput[ParamsT], EvaluationPlan], Forecasts] | None = None
 
     def params(self, stored: dict[str, Any] | None) -> ParamsT:
         """The list's (or a snapshot's) stored parameters, validated, with the model's defaults for what

@@ -30,6 +30,7 @@ from app.rating.system import (
     lexsort_order,
 )
 from app.rating.whr import calculator
+from app.rating.whr.forecast import RULE, forecast_whr
 
 _EPOCH = date(1970, 1, 1).toordinal()
 
@@ -128,12 +129,14 @@ SYSTEM = RatingSystem[WhrListParams, BaseModel](
     change_details="deviation_after, day_after (the day of the rating after)",
     expected_score=lambda rating, opponent_rating, day, params: whr_expected_score(rating, opponent_rating),
     has_deviation=True,
+    # A fit of all games has seen every game: an evaluation refits before the games it predicts.
+    forecast=forecast_whr,
 )
 
 
 def whr_expected_score(rating: float, opponent_rating: float) -> Expectation:
     """The model's P(A beats B): Bradley-Terry on the natural ratings (# RIF 2021 #1-#7)."""
-    return Expectation(whr.win_probability(rating, opponent_rating), "RIF 2021 #1-#7")
+    return Expectation(whr.win_probability(rating, opponent_rating), RULE)
 
 
 # --- the pieces -----------------------------------------------------------------------------------
