@@ -367,13 +367,14 @@ class RatingSeed(Base):
 class Job(Base):
     __tablename__ = "jobs"
     __table_args__ = (
-        # At most one queued job per list: a second trigger coalesces into it.
+        # At most one queued recompute per list: a second trigger coalesces into it (an evaluation
+        # queued beside it is another kind of job, migration 0040).
         Index(
             "uq_jobs_list_id_queued",
             "list_id",
             unique=True,
-            sqlite_where=text("status = 'queued'"),
-            postgresql_where=text("status = 'queued'"),
+            sqlite_where=text("status = 'queued' AND kind = 'recompute'"),
+            postgresql_where=text("status = 'queued' AND kind = 'recompute'"),
         ),
         Index(None, "status", "id"),
     )
@@ -385,6 +386,8 @@ class Job(Base):
     progress: Mapped[float] = mapped_column(Float, default=0.0)
     error: Mapped[str | None] = mapped_column(Text)
     result: Mapped[dict[str, Any] | None] = mapped_column(JsonType)
+    # What an evaluation was asked (app.schemas.evaluations.EvaluationRequest); None for a recompute.
+    request: Mapped[dict[str, Any] | None] = mapped_column(JsonType)
     snapshot_id: Mapped[int | None] = mapped_column(Integer)
     worker: Mapped[str | None] = mapped_column(String(100))
     # Claims so far: a job whose worker died is queued again once (app.recompute.jobs).

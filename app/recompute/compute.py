@@ -34,6 +34,7 @@ from app.rating.system import (
     EntryColumns,
     GameColumns,
     PointColumns,
+    RatingSystem,
     RecordColumn,
     Replay,
     ReplayInput,
@@ -48,7 +49,7 @@ from app.recompute import provenance
 from app.recompute.eligibility import eligibility_conditions, tournament_conditions
 from app.snapshots import played_games, stored_columns
 
-Progress = Callable[[float], None]
+Progress = Callable[[float], object]  # (what it returns is not read)
 
 # The entries table's columns (snapshot_id first, then these), in the order the row tuples hold them;
 # a point's and a change's fields, as ``Point``/``PointColumns`` and ``Change``/``ChangeColumns`` name them.
@@ -118,11 +119,59 @@ def compute_snapshot(
     of the eligible tournaments, just these (``verify`` reproducing a snapshot without what came
     later); ``from_rows``: a columnar system's games read from the games' rows, not the stored values
     (``verify``)."""
-    system = get_system(rating_list.system)
-    params = system.params(rating_list.params)
     # Read with the list's row, before any input: a change counted after it may be missing from them.
     input_changes = rating_list.input_changes
     started = time.perf_counter()
+    inputs = read_inputs(session, rating_list, list_date, only, from_rows=from_rows)
+    tournaments = inputs.given.tournaments
+    progress(0.2)
+    read = time.perf_counter()
+    replayed = inputs.system.replay(inputs.given)
+    progress(0.7)
+    return SnapshotData(
+        params={**(rating_list.params or {}), **replayed.params},
+        entries=entry_rows(replayed),
+        points=point_archive(replayed),
+        changes=change_archive(replayed),
+        games=inputs.games,
+        tournaments=len(tournaments),
+        notes=replayed.notes,
+        timings={"read": read - started, "compute": time.perf_counter() - read},
+        warm_start=replayed.warm_start,
+        system=rating_list.system,
+        seeds=len(inputs.given.seeds),
+        eligibility=dict(rating_list.eligibility or {}),
+        inputs_digest=inputs.digest,
+        service_version=provenance.service_version(),
+        input_tournaments=[t.id for t in tournaments],
+        input_changes=input_changes,
+    )
+
+
+@dataclass
+class Inputs:
+    """What a list's system is handed: its eligible games, seeds and parameters as one ``ReplayInput``,
+    with the digest of those inputs (``app.recompute.provenance``) and the number of games."""
+
+    system: RatingSystem[Any, Any]
+    given: ReplayInput[Any]
+    digest: str
+    games: int
+
+
+def read_inputs(
+    session: Session,
+    rating_list: RatingList,
+    list_date: dt.date,
+    only: Collection[str] | None = None,
+    *,
+    from_rows: bool = False,
+    warm: bool = True,
+) -> Inputs:
+    """The list's eligible games and seeds read for its system (a recompute's, an evaluation's);
+    ``warm``: with the current snapshot's warm start, which a replay of the same games may begin from."""
+    system = get_system(rating_list.system)
+    params = system.params(rating_list.params)
     columns: GameColumns | None = None
     if system.columnar:
         read_games = eligible_games_from_rows if from_rows else eligible_games
@@ -142,31 +191,10 @@ def compute_snapshot(
         else []
     )
     warm_start = None
-    if rating_list.current_snapshot_id is not None:
+    if warm and rating_list.current_snapshot_id is not None:
         warm_start = session.scalar(select(RatingSnapshot.warm_start).where(RatingSnapshot.id == rating_list.current_snapshot_id))
     digest = provenance.inputs_digest(tournaments, columns, seeds)
-    progress(0.2)
-    read = time.perf_counter()
-    replayed = system.replay(ReplayInput(tournaments, seeds, params, list_date, warm_start, columns))
-    progress(0.7)
-    return SnapshotData(
-        params={**(rating_list.params or {}), **replayed.params},
-        entries=entry_rows(replayed),
-        points=point_archive(replayed),
-        changes=change_archive(replayed),
-        games=games,
-        tournaments=len(tournaments),
-        notes=replayed.notes,
-        timings={"read": read - started, "compute": time.perf_counter() - read},
-        warm_start=replayed.warm_start,
-        system=rating_list.system,
-        seeds=len(seeds),
-        eligibility=dict(rating_list.eligibility or {}),
-        inputs_digest=digest,
-        service_version=provenance.service_version(),
-        input_tournaments=[t.id for t in tournaments],
-        input_changes=input_changes,
-    )
+    return Inputs(system, ReplayInput(tournaments, seeds, params, list_date, warm_start, columns), digest, games)
 
 
 def stored_tournaments(session: Session, rating_list: RatingList, only: Collection[str] | None = None) -> list[StoredTournament]:

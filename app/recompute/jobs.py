@@ -18,6 +18,7 @@ import time
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from sqlalchemy import CursorResult, Result, exists, func, select, text, update
@@ -34,14 +35,16 @@ from app.models import (
     RatingSnapshot,
 )
 from app.problems import NotFound
-from app.recompute import compute, job_events, staleness
+from app.recompute import compute, evaluations, job_events, staleness
 from app.snapshots import entry_positions, snapshot_preparation
 from app.transactions import is_permanent
 
 log = logging.getLogger("app.jobs")
 
-QUEUED, RUNNING, SUCCEEDED, FAILED = "queued", "running", "succeeded", "failed"
-QUEUED_PREDICATE = "status = 'queued'"  # the partial unique index uq_jobs_list_id_queued
+QUEUED, RUNNING, SUCCEEDED, FAILED, CANCELLED = "queued", "running", "succeeded", "failed", "cancelled"
+ENDED = (SUCCEEDED, FAILED, CANCELLED)
+RECOMPUTE, EVALUATION = "recompute", "evaluation"
+QUEUED_PREDICATE = "status = 'queued' AND kind = 'recompute'"  # the partial unique index uq_jobs_list_id_queued
 # A running job's worker writes a heartbeat this often, whatever the computation is doing; one that
 # has not reported for STALE_AFTER is taken as dead (killed process, lost database connection).
 HEARTBEAT_SECONDS = 10.0
@@ -74,7 +77,7 @@ def trigger_recompute(session: Session, list_id: str) -> Job:
     for _ in range(3):  # a worker may claim the queued job between the insert and the read
         session.execute(
             dialect_insert(session)(Job)
-            .values(kind="recompute", list_id=list_id, status=QUEUED, progress=0.0)
+            .values(kind=RECOMPUTE, list_id=list_id, status=QUEUED, progress=0.0)
             # The index's own predicate, as a literal: PostgreSQL matches a partial index to the
             # conflict target only when it can prove the WHERE, which a bound parameter defeats.
             .on_conflict_do_nothing(index_elements=[Job.list_id], index_where=text(QUEUED_PREDICATE))
@@ -109,7 +112,7 @@ async def job_when_ended(job_id: int, seconds: float) -> Job:
     while True:
         job = await run_in_threadpool(_job_now, job_id)
         left = deadline - time.monotonic()
-        if job.status in (SUCCEEDED, FAILED) or left <= 0:
+        if job.status in ENDED or left <= 0:
             return job
         await job_events.ended_or_after(job_id, min(left, RECHECK_SECONDS))
 
@@ -133,7 +136,8 @@ def claim_next_job(session: Session, worker: str) -> int | None:
     row count of 1. On PostgreSQL, SKIP LOCKED lets the others move on to the next job at once.
     """
     requeue_dead_jobs(session)
-    candidates = select(Job.id).where(Job.status == QUEUED).order_by(Job.id).limit(5)
+    # Recomputes before evaluations: readers wait for the one, an officer asked for the other.
+    candidates = select(Job.id).where(Job.status == QUEUED).order_by(Job.kind != RECOMPUTE, Job.id).limit(5)
     if _is_postgresql(session):
         # A queued job still share-locked by an open submission that joined it is skipped: it is
         # claimed once that submission has committed (trigger_recompute).
@@ -164,13 +168,16 @@ def run_job(job_id: int, list_date: dt.date | None = None, *, serves_readers: bo
     list_id = "unknown"  # until the job's row is read, inside the try: a lost database is handled below
     try:
         list_id = _log_claimed(job_id)
+        if _job_now(job_id).kind == EVALUATION:
+            _run_evaluation(job_id, list_id, claimed, list_date or dt.date.today())
+            return
         with performance.cyclic_gc_paused(), _heartbeat(job_id):
             with session_scope() as session:
                 job = session.get(Job, job_id)
                 assert job is not None and job.status == RUNNING, f"job {job_id} is not running"
                 rating_list = _rating_list(session, job.list_id)
                 data = compute.compute_snapshot(
-                    session, rating_list, list_date or dt.date.today(), lambda p: _report_progress(job_id, p)
+                    session, rating_list, list_date or dt.date.today(), partial(_report_progress, job_id)
                 )
             computed = time.perf_counter()
             with session_scope() as session:
@@ -228,6 +235,57 @@ def run_job(job_id: int, list_date: dt.date | None = None, *, serves_readers: bo
             log.warning("the database is still unavailable; the job is queued again once it answers", extra={"job_id": job_id})
     except Exception as error:
         _fail(job_id, list_id, claimed, error)
+
+
+class EvaluationCancelled(Exception):
+    """The evaluation's job was cancelled while it ran: what it computed is dropped."""
+
+
+def _run_evaluation(job_id: int, list_id: str, claimed: float, list_date: dt.date) -> None:
+    """An evaluation's job: the list's games read and predicted (``app.recompute.evaluations``), its
+    findings written on the job; nothing else changes. A cancellation while it runs is seen at its
+    next progress report, and its findings are not written."""
+
+    def progress(share: float) -> None:
+        if not _report_progress(job_id, share):
+            raise EvaluationCancelled(f"evaluation {job_id} was cancelled")
+
+    try:
+        with performance.cyclic_gc_paused(), _heartbeat(job_id):
+            with session_scope() as session:
+                job = session.get(Job, job_id)
+                assert job is not None and job.status == RUNNING, f"job {job_id} is not running"
+                result = evaluations.evaluate(session, _rating_list(session, job.list_id), job.request or {}, list_date, progress)
+            with session_scope() as session:
+                written = _rows_changed(
+                    session.execute(
+                        update(Job)
+                        .where(Job.id == job_id, Job.status == RUNNING)
+                        .values(status=SUCCEEDED, progress=1.0, result=result, finished_at=_now())
+                    )
+                )
+    except EvaluationCancelled:
+        written = 0
+    job_events.ended(job_id)
+    _ended(job_id, list_id, SUCCEEDED if written else CANCELLED, claimed)
+    log.info(
+        "evaluation finished" if written else "evaluation cancelled",
+        extra={"event": "finished", "job_id": job_id, "list_id": list_id, "duration_s": round(time.perf_counter() - claimed, 3)},
+    )
+
+
+def cancel_job(session: Session, job_id: int) -> Job:
+    """An evaluation cancelled: at once when queued; while running, its worker stops at its next
+    progress report. A job that has ended is left as it is (the caller tells from its status)."""
+    session.execute(
+        update(Job)
+        .where(Job.id == job_id, Job.kind == EVALUATION, Job.status.in_((QUEUED, RUNNING)))
+        .values(status=CANCELLED, finished_at=_now())
+        .execution_options(synchronize_session=False)
+    )
+    job = get_job(session, job_id)
+    session.refresh(job)
+    return job
 
 
 def write_snapshot(session: Session, job_id: int, data: compute.SnapshotData, list_date: dt.date) -> RatingSnapshot:
@@ -343,7 +401,7 @@ def run_or_await_jobs(
         with session_scope() as session:
             rows = session.execute(select(Job.id, Job.status).where(Job.id.in_(waiting))).all()
         for job_id, status in rows:
-            if status in (SUCCEEDED, FAILED):
+            if status in ENDED:
                 ended.statuses[job_id] = status
                 waiting.discard(job_id)
         waiting &= {job_id for job_id, _ in rows}  # a job no longer stored is not waited for
@@ -369,9 +427,17 @@ def worker_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
-def _report_progress(job_id: int, progress: float) -> None:
+def _report_progress(job_id: int, progress: float) -> bool:
+    """Whether the job is still running (an evaluation may have been cancelled)."""
     with session_scope() as session:
-        session.execute(update(Job).where(Job.id == job_id, Job.status == RUNNING).values(progress=progress, heartbeat_at=_now()))
+        return (
+            _rows_changed(
+                session.execute(
+                    update(Job).where(Job.id == job_id, Job.status == RUNNING).values(progress=progress, heartbeat_at=_now())
+                )
+            )
+            == 1
+        )
 
 
 def _queue_again_or_fail(session: Session, job: Job, why: str) -> None:
@@ -396,13 +462,15 @@ def _requeue(session: Session, job: Job) -> bool:
     """Back to queued, unless another job of the list is queued. On PostgreSQL a submission may be
     inserting that other job right now: the unique index then refuses this one, in a savepoint."""
     other = aliased(Job)
+    # One queued recompute per list; evaluations queue side by side.
+    alone = (
+        []
+        if job.kind != RECOMPUTE
+        else [~exists().where(other.list_id == job.list_id, other.status == QUEUED, other.kind == RECOMPUTE)]
+    )
     statement = (
         update(Job)
-        .where(
-            Job.id == job.id,
-            Job.status == RUNNING,
-            ~exists().where(other.list_id == job.list_id, other.status == QUEUED),
-        )
+        .where(Job.id == job.id, Job.status == RUNNING, *alone)
         .values(status=QUEUED, worker=None, started_at=None, heartbeat_at=None, progress=0.0)
         .execution_options(synchronize_session=False)
     )
@@ -418,7 +486,7 @@ def _requeue(session: Session, job: Job) -> bool:
 def _queued_job(session: Session, list_id: str, *, hold: bool = False) -> Job | None:
     """The list's queued job; ``hold``: share-locked until the caller's transaction ends, so no
     worker claims it before the caller's changes are committed (PostgreSQL; SQLite ignores it)."""
-    query = select(Job).where(Job.list_id == list_id, Job.status == QUEUED)
+    query = select(Job).where(Job.list_id == list_id, Job.status == QUEUED, Job.kind == RECOMPUTE)
     if hold:
         query = query.with_for_update(read=True)
     return session.scalars(query).first()
@@ -500,7 +568,7 @@ def _fail(job_id: int, list_id: str, claimed: float, error: Exception) -> None:
     with session_scope() as session:
         session.execute(
             update(Job)
-            .where(Job.id == job_id)
+            .where(Job.id == job_id, Job.status != CANCELLED)
             .values(status=FAILED, error=f"{type(error).__name__}: {error}", finished_at=_now())
         )
     job_events.ended(job_id)
