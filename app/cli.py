@@ -96,6 +96,18 @@ def main(argv: list[str] | None = None) -> int:
     verify.add_argument("list_id", metavar="LIST")
     verify.add_argument("number", metavar="PUBLICATION", type=int)
     verify.add_argument("--tolerance", type=float, default=None, help="ratings closer than this are the same (default 0.001)")
+    evaluate = commands.add_parser(
+        "evaluate",
+        help="evaluate how well a list's ratings predict its games, as POST /v1/rating-lists/{id}/evaluations does, and "
+        "print the scores (the job runs here, or in the service's worker if it takes it first); changes nothing",
+    )
+    evaluate.add_argument("list_id", metavar="LIST")
+    evaluate.add_argument("--mode", choices=("forward", "holdout"), default="forward")
+    evaluate.add_argument("--period-months", type=int, default=1, help="forward: months between two WHR refits (1)")
+    evaluate.add_argument("--every", type=int, default=10, help="holdout: one game in this many held out (10)")
+    evaluate.add_argument("--offset", type=int, default=0, help="holdout: which game of each `every` (0)")
+    evaluate.add_argument("--sweep", metavar="PARAMETER=V1,V2,...", help="also evaluate each value of one parameter")
+    evaluate.add_argument("--json", action="store_true", help="print the whole answer as JSON")
 
     args = parser.parse_args(argv)
     if args.command == "serve":
@@ -133,6 +145,8 @@ def main(argv: list[str] | None = None) -> int:
         return _backup_or_restore(args.command, args.file)
     if args.command == "verify":
         return _verify(args.list_id, args.number, args.tolerance)
+    if args.command == "evaluate":
+        return _evaluate(args)
     return 2
 
 
@@ -427,6 +441,47 @@ def _verify(list_id: str, number: int, tolerance: float | None) -> int:
         return 2
     print("\n".join(lines))
     return 0 if result.identical else 1
+
+
+def _evaluate(args: argparse.Namespace) -> int:
+    from pydantic import ValidationError
+
+    from app.db import session_scope
+    from app.problems import Problem, json_pointer
+    from app.recompute.jobs import SUCCEEDED, run_or_await_jobs
+    from app.schemas.evaluations import EvaluationRequest
+    from app.services import evaluations
+
+    asked: dict[str, Any] = {"mode": args.mode, "period_months": args.period_months, "every": args.every, "offset": args.offset}
+    if args.sweep is not None:
+        parameter, _, values = args.sweep.partition("=")
+        try:
+            asked["sweep"] = {"parameter": parameter, "values": [float(value) for value in values.split(",")]}
+        except ValueError:
+            print(f"error: --sweep {args.sweep!r}: give PARAMETER=V1,V2,... with numbers", file=sys.stderr)
+            return 2
+    try:
+        request = EvaluationRequest.model_validate(asked)
+        with session_scope() as session:
+            job, _new = evaluations.request_evaluation(session, args.list_id, request)
+            job_id = job.id
+    except ValidationError as error:
+        for detail in error.errors():
+            print(f"error: {json_pointer(detail['loc']) or '/'}: {detail['msg']}", file=sys.stderr)
+        return 2
+    except Problem as problem:
+        print(f"error: {problem.detail}", file=sys.stderr)
+        for field_error in problem.errors:
+            print(f"  {field_error.pointer}: {field_error.detail}", file=sys.stderr)
+        return 2
+    run_or_await_jobs([job_id])
+    with session_scope() as session:
+        answer = evaluations.evaluation_read(evaluations.get_evaluation(session, args.list_id, job_id))
+    if args.json:
+        print(answer.model_dump_json(indent=2))
+    else:
+        print("\n".join(evaluations.report(answer)))
+    return 0 if answer.status == SUCCEEDED else 1
 
 
 def _print_submission(path: Path, tournament_id: str) -> int:

@@ -13,6 +13,7 @@ from app import logging as app_logging
 from app.api import (
     audit,
     calculators,
+    evaluations,
     health,
     jobs,
     player_reviews,
@@ -95,6 +96,7 @@ def create_app(settings: Settings | None = None, *, start_worker: bool | None = 
         health.router,
         calculators.router(asked_often=True),
         rating_lists.router,
+        evaluations.router,
         publications.router,
         reviews.router,
         tournaments.router,

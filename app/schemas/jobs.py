@@ -3,7 +3,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-JobStatus = Literal["queued", "running", "succeeded", "failed"]
+JobStatus = Literal["queued", "running", "succeeded", "failed", "cancelled"]
 
 
 class JobAccepted(BaseModel):
@@ -15,14 +15,15 @@ class JobAccepted(BaseModel):
 
 
 class JobRead(BaseModel):
-    """A background job: a recompute of one rating list."""
+    """A background job: a recompute of one rating list, or an evaluation of it."""
 
     model_config = ConfigDict(from_attributes=True)
 
     id: int = Field(description="The job's id", examples=[1])
-    kind: str = Field(description="What the job does: `recompute` (the only kind today)", examples=["recompute"])
+    kind: str = Field(description="What the job does: `recompute`, or `evaluation` (`GET /v1/rating-lists/{list_id}/evaluations/{evaluation_id}` shows its findings)",
+        examples=["recompute"],)
     list_id: str = Field(description="The rating list it works on", examples=["rif-whr"])
-    status: JobStatus = Field(description="queued, running, succeeded or failed", examples=["succeeded"])
+    status: JobStatus = Field(description="queued, running, succeeded, failed, or cancelled (an evaluation only)", examples=["succeeded"])
     progress: float = Field(ge=0, le=1, description="Share of the work done, 0 to 1")
     error: str | None = Field(description="Why it failed (failed jobs only)")
     result: dict[str, Any] | None = Field(description="A summary of what it produced (succeeded jobs)")

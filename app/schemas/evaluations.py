@@ -1,0 +1,168 @@
+"""How well a list's ratings predict its own games (issue 45): what an evaluation is asked and what
+it answers (app/services/evaluations.py; the procedures and scores are app/rating/evaluation.py's)."""
+
+import datetime as dt
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+
+from app.schemas.jobs import JobStatus
+
+Mode = Literal["forward", "holdout"]
+
+
+class ParameterSweep(BaseModel):
+    """The same evaluation run once for each value of one of the list's parameters."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    parameter: str = Field(
+        min_length=1,
+        max_length=64,
+        description="One of the list's parameters, as `GET /v1/rating-lists/{list_id}` names them in `params` (WHR: "
+        "`w2` or `virtual_games`; the Elo lists: their K factors). A name the list's system does not have is a 422",
+        examples=["w2"],
+    )
+    values: list[float] = Field(
+        min_length=2,
+        max_length=25,
+        description="The values to try, each one the list's rules accept (a value they refuse is a 422 naming it)",
+        examples=[[8.0, 12.9, 20.0]],
+    )
+
+
+class EvaluationRequest(BaseModel):
+    """What an evaluation predicts, and from what."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    mode: Mode = Field(
+        default="forward",
+        description="`forward`: every game predicted only from games of earlier days (WHR refits at the end of each "
+        "period, `period_months`; the other systems read each player's standing just before the game's day); "
+        "`holdout`: every `every`-th game, counted in date order (then the tournaments' order, then each "
+        "tournament's), held out and predicted from a fit of all the others, as the RIF chose its w² (a 9:1 split)",
+    )
+    period_months: int = Field(
+        default=1, ge=1, le=24, description="`forward`: the months between two WHR refits (the other systems need none)"
+    )
+    every: int = Field(default=10, ge=2, le=1000, description="`holdout`: one game in this many is held out")
+    offset: int = Field(default=0, ge=0, le=999, description="`holdout`: which game of each `every` is held out, from 0")
+    sweep: ParameterSweep | None = Field(
+        default=None, description="Also evaluate the list with each of these values of one parameter (null: none)"
+    )
+
+    @field_validator("offset")
+    @classmethod
+    def _offset_within_every(cls, offset: int, info: ValidationInfo) -> int:
+        every = info.data.get("every")
+        if every is not None and offset >= every:
+            raise ValueError(f"must be below `every` ({every})")
+        return offset
+
+
+class CalibrationBin(BaseModel):
+    """Games whose predicted score fell in one tenth of 0 to 1, against what was scored in them."""
+
+    low: float = Field(description="The bin's lowest predicted score (included)")
+    high: float = Field(description="Its highest (excluded, but 1 is in the last bin)")
+    games: int = Field(description="Games whose prediction fell in it")
+    mean_expected: float | None = Field(description="Their mean predicted score (null: no game)")
+    observed: float | None = Field(description="The mean score actually made in them, a draw counting half (null: no game)")
+    interval_low: float | None = Field(description="Lower end of the observed score's 95 % Wilson interval")
+    interval_high: float | None = Field(description="Upper end of that interval")
+
+
+class ScoreGroup(BaseModel):
+    """The scores of one group of the games (a band of ratings, of rating gaps, a year)."""
+
+    label: str = Field(description="The group: a range of ratings (`1800–2000`), of gaps (`0–100`) or a year")
+    games: int = Field(description="Games scored in it")
+    mean_log_likelihood: float = Field(description="Their mean log-likelihood, as `mean_log_likelihood` above")
+    brier: float = Field(description="Their Brier score")
+    mean_expected: float = Field(description="Their mean predicted score (of the player with black)")
+    observed: float = Field(description="The mean score black made in them")
+
+
+class Scores(BaseModel):
+    """How well the predictions matched the results."""
+
+    games: int = Field(description="Games predicted and scored")
+    mean_log_likelihood: float | None = Field(
+        description="(null when no game was scored) Mean over the games of s·ln p + (1 − s)·ln(1 − p), p the predicted score of black and s his score "
+        "(a draw: ½ ln p + ½ ln(1 − p), as the `whr` package's evaluation counts it); p is taken within "
+        "[10⁻⁶, 1 − 10⁻⁶], since an Elo table may predict a certain result. Nearer 0 is better; ln ½ = −0.693 is a coin"
+    )
+    brier: float | None = Field(description="Mean of (p − s)²: 0 is perfect, 0.25 a coin (null when no game was scored)")
+    decisive_games: int = Field(description="Games won by one side")
+    favourite_won: float | None = Field(
+        description="Of the decisive games with a favourite (p ≠ ½), the share the favourite won (null: none)"
+    )
+    calibration: list[CalibrationBin] = Field(description="Predicted against observed, in ten bins of the prediction")
+    by_band: list[ScoreGroup] = Field(description="By the mean of the two players' ratings, in bands of 200")
+    by_gap: list[ScoreGroup] = Field(description="By the difference of the two ratings, in bands of 100")
+    by_year: list[ScoreGroup] = Field(description="By the game's year")
+
+
+class SweepPoint(BaseModel):
+    """The evaluation with one value of the swept parameter."""
+
+    value: float = Field(description="The parameter's value")
+    mean_log_likelihood: float = Field(description="Mean log-likelihood of the games with it")
+    brier: float = Field(description="Brier score with it")
+    games: int = Field(description="Games scored with it")
+
+
+class SweepResult(BaseModel):
+    """The curve of one parameter and its best value."""
+
+    parameter: str = Field(description="The parameter swept")
+    current: float = Field(description="The list's own value of it")
+    points: list[SweepPoint] = Field(description="One evaluation per value, in the order asked")
+    best: float = Field(description="The value with the highest mean log-likelihood")
+    interval_low: float = Field(
+        description="The lowest value tried whose total log-likelihood is within 1.92 of the best's (a likelihood-ratio "
+        "95 % interval, as far as the values tried tell)"
+    )
+    interval_high: float = Field(description="The highest such value")
+
+
+class Manifest(BaseModel):
+    """What the evaluation read and ran, so that it can be run again and compared."""
+
+    list_id: str = Field(description="The rating list")
+    system: str = Field(description="Its rating system")
+    params: dict[str, Any] = Field(description="The list's parameters the evaluation used")
+    request: EvaluationRequest = Field(description="What was asked")
+    rule: str = Field(description="The expected-score rule of the predictions, as the code cites it")
+    games: int = Field(description="Games the list rates (its eligible games)")
+    tournaments: int = Field(description="Tournaments the list rates")
+    inputs_digest: str = Field(description="Digest of those games and seeds, as a snapshot records its inputs")
+    service_version: str = Field(description="The service's version that ran it")
+
+
+class EvaluationResult(BaseModel):
+    """What an evaluation found."""
+
+    manifest: Manifest = Field(description="What it read and ran")
+    games_considered: int = Field(description="Games predicted or not: every game (forward) or the held-out ones")
+    games_unscored: int = Field(
+        description="Of those, games not predicted because a player had no rating yet (a newcomer's first day)"
+    )
+    scores: Scores = Field(description="How well the predictions matched the results")
+    sweep: SweepResult | None = Field(description="The parameter's curve, when a sweep was asked")
+
+
+class EvaluationRead(BaseModel):
+    """An evaluation of a list: a job in the recompute queue that changes nothing."""
+
+    id: int = Field(description="The evaluation's id (also its job's id at `GET /v1/jobs/{job_id}`)", examples=[3])
+    list_id: str = Field(description="The rating list evaluated", examples=["rif-whr"])
+    status: JobStatus = Field(description="queued, running, succeeded, failed or cancelled")
+    progress: float = Field(ge=0, le=1, description="Share of the work done, 0 to 1")
+    request: EvaluationRequest = Field(description="What was asked")
+    result: EvaluationResult | None = Field(description="What it found (succeeded only)")
+    error: str | None = Field(description="Why it failed (failed only)")
+    created_at: dt.datetime = Field(description="When it was asked (UTC)")
+    started_at: dt.datetime | None = Field(description="When a worker took it (UTC)")
+    finished_at: dt.datetime | None = Field(description="When it ended (UTC)")

@@ -1,0 +1,158 @@
+"""Evaluations of a rating list (issue 45): asked, followed, listed and cancelled. An evaluation is a
+job of kind ``evaluation`` in the recompute queue (``app.recompute.jobs``), which the workers run
+(``app.recompute.evaluations``); it changes nothing but its own row. What the list's rules would
+refuse (a parameter its system has not, a value it does not take) is refused here, before it is
+queued, with a pointer to the field."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from app.models import Job
+from app.problems import Conflict, FieldError, InvalidInput, NotFound
+from app.recompute import jobs
+from app.schemas.evaluations import EvaluationRead, EvaluationRequest
+from app.services.rating_lists import get_rating_list, system_of
+
+# Evaluations of one list queued or running at once: each is a replay of the list's whole history
+# (a sweep one per value), so a client cannot fill the queue ahead of the recomputes.
+MAX_OPEN_PER_LIST = 4
+
+
+def request_evaluation(session: Session, list_id: str, request: EvaluationRequest) -> tuple[Job, bool]:
+    """Queue an evaluation of the list, or return the one queued or running that was asked the same;
+    (the job, whether it is new)."""
+    system = system_of(get_rating_list(session, list_id))
+    if system.expected_score is None:
+        raise InvalidInput(
+            f"Rating list {list_id!r}'s system {system.id!r} gives no expected score of a game: there is nothing to evaluate.",
+            [FieldError("/path/list_id", f"{system.id!r} predicts no game")],
+        )
+    if request.sweep is not None:
+        _check_sweep(system.params_model, get_rating_list(session, list_id).params or {}, request)
+    asked = request.model_dump(mode="json")
+    open_jobs = list(
+        session.scalars(
+            select(Job).where(Job.list_id == list_id, Job.kind == jobs.EVALUATION, Job.status.in_((jobs.QUEUED, jobs.RUNNING)))
+        )
+    )
+    for job in open_jobs:
+        if job.request == asked:
+            return job, False
+    if len(open_jobs) >= MAX_OPEN_PER_LIST:
+        raise Conflict(
+            f"Rating list {list_id!r} has {len(open_jobs)} evaluations queued or running, the most it takes at once: "
+            f"follow or cancel one (evaluations {', '.join(str(job.id) for job in open_jobs)}).",
+            [FieldError("/path/list_id", f"{len(open_jobs)} evaluations of {list_id!r} not ended")],
+        )
+    job = Job(kind=jobs.EVALUATION, list_id=list_id, status=jobs.QUEUED, progress=0.0, request=asked)
+    session.add(job)
+    session.flush()
+    return job, True
+
+
+def get_evaluation(session: Session, list_id: str, evaluation_id: int) -> Job:
+    get_rating_list(session, list_id)
+    job = session.get(Job, evaluation_id)
+    if job is None or job.kind != jobs.EVALUATION or job.list_id != list_id:
+        raise NotFound(
+            f"Rating list {list_id!r} has no evaluation {evaluation_id}.",
+            [FieldError("/path/evaluation_id", f"no evaluation {evaluation_id} of {list_id!r}")],
+        )
+    return job
+
+
+def list_evaluations(session: Session, list_id: str, *, limit: int, offset: int) -> tuple[list[Job], int]:
+    """The list's evaluations, the newest first."""
+    get_rating_list(session, list_id)
+    conditions = (Job.list_id == list_id, Job.kind == jobs.EVALUATION)
+    total = session.scalar(select(func.count()).select_from(Job).where(*conditions)) or 0
+    found = session.scalars(select(Job).where(*conditions).order_by(Job.id.desc()).limit(limit).offset(offset))
+    return list(found), total
+
+
+def cancel_evaluation(session: Session, list_id: str, evaluation_id: int) -> Job:
+    """Cancelled if it had not ended (a running one stops at its next progress report); an ended one is
+    answered as it is."""
+    get_evaluation(session, list_id, evaluation_id)
+    return jobs.cancel_job(session, evaluation_id)
+
+
+def evaluation_read(job: Job) -> EvaluationRead:
+    return EvaluationRead.model_validate(
+        {
+            "id": job.id,
+            "list_id": job.list_id,
+            "status": job.status,
+            "progress": job.progress,
+            "request": job.request or {},
+            "result": job.result,
+            "error": job.error,
+            "created_at": job.created_at,
+            "started_at": job.started_at,
+            "finished_at": job.finished_at,
+        }
+    )
+
+
+def _check_sweep(params_model: Any, stored: dict[str, Any], request: EvaluationRequest) -> None:
+    sweep = request.sweep
+    assert sweep is not None
+    fields = params_model.model_fields
+    if sweep.parameter not in fields:
+        raise InvalidInput(
+            f"The list's system has no parameter {sweep.parameter!r}: it has {', '.join(sorted(fields))}.",
+            [FieldError("/sweep/parameter", f"not one of {', '.join(sorted(fields))}")],
+        )
+    current = {name: value for name, value in stored.items() if name in fields}
+    errors = []
+    for index, value in enumerate(sweep.values):
+        try:
+            params_model.model_validate({**current, sweep.parameter: value})
+        except ValidationError as error:
+            errors.append(FieldError(f"/sweep/values/{index}", error.errors()[0]["msg"]))
+    if errors:
+        raise InvalidInput(f"The list's rules do not take every value of {sweep.parameter!r} asked.", errors)
+
+
+def report(evaluation: EvaluationRead) -> list[str]:
+    """An evaluation in lines a rating officer reads (``python -m app.cli evaluate``)."""
+    lines = [f"evaluation {evaluation.id} of {evaluation.list_id}: {evaluation.status}"]
+    if evaluation.result is None:
+        return lines + ([f"  {evaluation.error}"] if evaluation.error else [])
+    result = evaluation.result
+    manifest, scores = result.manifest, result.scores
+    asked = manifest.request
+    how = (
+        f"forward, refits every {asked.period_months} month(s)"
+        if asked.mode == "forward"
+        else f"holdout, 1 game in {asked.every} (offset {asked.offset})"
+    )
+    favourite = "-" if scores.favourite_won is None else f"{scores.favourite_won:.2%}"
+    lines += [
+        f"  {manifest.system}, {how}; rule {manifest.rule}; inputs {manifest.inputs_digest[:12]}, service {manifest.service_version}",
+        f"  games {manifest.games} in {manifest.tournaments} tournaments; considered {result.games_considered}, "
+        f"scored {scores.games}, unscored {result.games_unscored}",
+        f"  mean log-likelihood {scores.mean_log_likelihood:.6f}   Brier {scores.brier:.6f}   favourite won {favourite} "
+        f"of {scores.decisive_games} decisive",
+        "  predicted      games  expected  observed  95 % interval",
+    ]
+    for row in scores.calibration:
+        if row.games:
+            lines.append(
+                f"  {row.low:.1f}-{row.high:.1f}  {row.games:>10}  {row.mean_expected:8.3f}  {row.observed:8.3f}  "
+                f"{row.interval_low:.3f}-{row.interval_high:.3f}"
+            )
+    if result.sweep is not None:
+        sweep = result.sweep
+        lines.append(f"  sweep of {sweep.parameter} (the list's {sweep.current:g}):")
+        lines += [
+            f"    {point.value:>10g}  mean log-likelihood {point.mean_log_likelihood:.6f}  Brier {point.brier:.6f}"
+            for point in sweep.points
+        ]
+        lines.append(f"  best {sweep.best:g}, 95 % interval {sweep.interval_low:g}-{sweep.interval_high:g}")
+    return lines

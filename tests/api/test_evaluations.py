@@ -1,0 +1,163 @@
+"""Evaluations through the API (issue 45): asked with an officer's key, run by the worker as a job of
+the recompute queue, read back with what they found; the list itself unchanged; bad input refused
+with pointers before anything is queued; cancelled while queued; bounded per list."""
+
+import datetime as dt
+import math
+
+import pytest
+
+from app import db
+from app.models import Job
+from app.rating import evaluation
+from app.recompute import compute
+from app.recompute.jobs import run_pending_jobs
+from app.services.rating_lists import get_rating_list
+from app.services.importing import import_results_file
+from tests.helpers import AUTH, RENJU_CN, recompute_now, tournament_body
+
+DAY = dt.date(2024, 1, 1)
+
+
+def _store_three_tournaments(client) -> None:  # type: ignore[no-untyped-def]
+    for number, start in enumerate(("2020-05-01", "2020-08-01", "2021-02-01"), start=1):
+        body = tournament_body(f"T{number}", start=start, end=start)
+        for game in body["games"]:
+            game.pop("date", None)
+        assert client.post("/v1/tournaments", json=body, headers=AUTH).status_code == 201
+    run_pending_jobs(list_date=DAY)
+
+
+def _ask(client, body: dict, list_id: str = "rif-whr"):  # type: ignore[no-untyped-def]
+    return client.post(f"/v1/rating-lists/{list_id}/evaluations", json=body, headers=AUTH)
+
+
+def test_a_forward_evaluation_is_a_job_whose_findings_are_read_back_and_change_nothing(client):
+    _store_three_tournaments(client)
+    before = client.get("/v1/rating-lists/rif-whr").json()
+    asked = _ask(client, {"mode": "forward"})
+    assert asked.status_code == 202, asked.text
+    evaluation_id = asked.json()["id"]
+    assert asked.headers["Location"] == f"/v1/rating-lists/rif-whr/evaluations/{evaluation_id}"
+    assert asked.json()["status"] == "queued" and asked.json()["result"] is None
+    run_pending_jobs(list_date=DAY)
+    found = client.get(f"/v1/rating-lists/rif-whr/evaluations/{evaluation_id}").json()
+    assert found["status"] == "succeeded", found
+    result = found["result"]
+    # 15 played games (g6 of each is unplayed); the first tournament's players have no rating before it.
+    assert result["manifest"]["games"] == 15 and result["manifest"]["tournaments"] == 3
+    assert result["games_considered"] == 15 and result["games_unscored"] == 5
+    assert result["scores"]["games"] == 10
+    assert sum(row["games"] for row in result["scores"]["calibration"]) == 10
+    assert result["manifest"]["request"] == {"mode": "forward", "period_months": 1, "every": 10, "offset": 0, "sweep": None}
+    assert result["manifest"]["rule"] == "RIF 2021 #1-#7"
+    # The same as the engine gives on the list's inputs as a recompute reads them.
+    with db.session_scope() as session:
+        inputs = compute.read_inputs(session, get_rating_list(session, "rif-whr"), DAY, warm=False)
+        direct = evaluation.score(evaluation.forecast(inputs.system, inputs.given, evaluation.EvaluationPlan()))
+    assert result["scores"]["mean_log_likelihood"] == pytest.approx(direct.mean_log_likelihood, abs=1e-12)
+    assert result["scores"]["brier"] == pytest.approx(direct.brier, abs=1e-12)
+    # The list is as it was: no snapshot, no change of its row.
+    assert client.get("/v1/rating-lists/rif-whr").json() == before
+    assert client.get("/v1/jobs", params={"list": "rif-whr"}).json()["items"][0]["kind"] == "evaluation"
+    listed = client.get("/v1/rating-lists/rif-whr/evaluations").json()
+    assert listed["total"] == 1 and listed["items"][0]["id"] == evaluation_id
+
+
+def test_the_same_request_while_one_waits_is_that_one_and_a_list_takes_four_at_once(client):
+    first = _ask(client, {"mode": "holdout"}).json()
+    assert _ask(client, {"mode": "holdout"}).json()["id"] == first["id"]
+    for every in (3, 4, 5):
+        assert _ask(client, {"mode": "holdout", "every": every}).status_code == 202
+    refused = _ask(client, {"mode": "holdout", "every": 6})
+    assert refused.status_code == 409, refused.text
+    assert refused.headers["content-type"] == "application/problem+json"
+    assert refused.json()["errors"][0]["pointer"] == "/path/list_id"
+    # Another list's evaluations are its own.
+    assert _ask(client, {"mode": "holdout", "every": 6}, "rif-elo").status_code == 202
+
+
+def test_an_evaluation_queued_beside_a_recompute_neither_blocks_nor_joins_it(client):
+    evaluation_id = _ask(client, {}).json()["id"]
+    recompute = client.post("/v1/rating-lists/rif-whr/recompute", headers=AUTH).json()
+    assert recompute["job_id"] != evaluation_id
+    body = tournament_body("T9")
+    submitted = client.post("/v1/tournaments", json=body, headers=AUTH).json()
+    joined = {entry["id"]: entry["job_id"] for entry in submitted["lists"]}
+    assert joined.get("rif-whr") == recompute["job_id"]
+    run_pending_jobs(list_date=DAY)
+    with db.session_scope() as session:
+        kinds = {job.id: (job.kind, job.status) for job in session.query(Job)}
+    assert kinds[evaluation_id] == ("evaluation", "succeeded")
+    assert kinds[recompute["job_id"]] == ("recompute", "succeeded")
+
+
+def test_a_queued_evaluation_cancelled_is_never_run(client):
+    _store_three_tournaments(client)
+    evaluation_id = _ask(client, {"mode": "holdout", "every": 2}).json()["id"]
+    assert client.delete(f"/v1/rating-lists/rif-whr/evaluations/{evaluation_id}").status_code == 401
+    cancelled = client.delete(f"/v1/rating-lists/rif-whr/evaluations/{evaluation_id}", headers=AUTH)
+    assert cancelled.status_code == 200, cancelled.text
+    assert cancelled.json()["status"] == "cancelled" and cancelled.json()["finished_at"] is not None
+    run_pending_jobs(list_date=DAY)
+    found = client.get(f"/v1/rating-lists/rif-whr/evaluations/{evaluation_id}", params={"wait": 1}).json()
+    assert found["status"] == "cancelled" and found["result"] is None
+    # Cancelling what has ended answers it as it is.
+    assert client.delete(f"/v1/rating-lists/rif-whr/evaluations/{evaluation_id}", headers=AUTH).json()["status"] == "cancelled"
+
+
+@pytest.mark.parametrize(
+    ("body", "pointer"),
+    [
+        ({"mode": "backwards"}, "/mode"),
+        ({"every": 1}, "/every"),
+        ({"every": 5, "offset": 5}, "/offset"),
+        ({"period_months": 0}, "/period_months"),
+        ({"sweep": {"parameter": "w3", "values": [1, 2]}}, "/sweep/parameter"),
+        ({"sweep": {"parameter": "w2", "values": [10, -1]}}, "/sweep/values/1"),
+        ({"sweep": {"parameter": "w2", "values": [10]}}, "/sweep/values"),
+        ({"surprise": 1}, "/surprise"),
+    ],
+)
+def test_bad_requests_are_refused_with_a_pointer_and_queue_nothing(client, body, pointer):
+    answer = _ask(client, body)
+    assert answer.status_code == 422, answer.text
+    assert answer.headers["content-type"] == "application/problem+json"
+    assert pointer in [error["pointer"] for error in answer.json()["errors"]]
+    assert client.get("/v1/jobs").json()["total"] == 0
+
+
+def test_unknown_lists_and_evaluations_and_missing_keys(client):
+    assert client.post("/v1/rating-lists/rif-whr/evaluations", json={}).status_code == 401
+    assert _ask(client, {}, "no-such-list").status_code == 404
+    assert client.get("/v1/rating-lists/rif-whr/evaluations/999").status_code == 404
+    evaluation_id = _ask(client, {}).json()["id"]
+    # An evaluation is its list's: another list's path does not find it, nor a recompute's job id.
+    assert client.get(f"/v1/rating-lists/rif-elo/evaluations/{evaluation_id}").status_code == 404
+    recompute = client.post("/v1/rating-lists/rif-whr/recompute", headers=AUTH).json()["job_id"]
+    assert client.get(f"/v1/rating-lists/rif-whr/evaluations/{recompute}").status_code == 404
+    assert client.delete(f"/v1/rating-lists/rif-whr/evaluations/{recompute}", headers=AUTH).status_code == 404
+
+
+@pytest.mark.slow
+def test_the_whr_and_elo_lists_over_the_real_chinese_results(client):
+    """The real file imported and the WHR list evaluated forward and by the RIF's holdout, the
+    historical Elo list forward (its players rated from a bootstrap rating, since the file holds
+    none of theirs): each ends with scores a forecast must have."""
+    import_results_file(RENJU_CN)
+    patched = client.patch("/v1/rating-lists/rif-elo/params", json={"bootstrap_rating": 1800}, headers=AUTH)
+    assert patched.status_code == 200, patched.text
+    recompute_now(client, "rif-whr", DAY)
+    ids = [_ask(client, body).json()["id"] for body in ({"mode": "forward"}, {"mode": "holdout", "every": 10})]
+    elo = _ask(client, {"mode": "forward"}, "rif-elo").json()["id"]
+    run_pending_jobs(list_date=DAY)
+    forward, holdout = (client.get(f"/v1/rating-lists/rif-whr/evaluations/{n}").json()["result"] for n in ids)
+    games = forward["manifest"]["games"]
+    assert games > 4000 and forward["games_considered"] == games
+    assert holdout["games_considered"] == math.ceil(games / 10)
+    for result in (forward, holdout, client.get(f"/v1/rating-lists/rif-elo/evaluations/{elo}").json()["result"]):
+        scores = result["scores"]
+        assert math.log(0.5) < scores["mean_log_likelihood"] < 0, scores  # better than a coin
+        assert 0 < scores["brier"] < 0.25
+        assert 0.5 < scores["favourite_won"] < 1
+        assert [row["games"] for row in scores["by_year"]] and sum(row["games"] for row in scores["by_year"]) == scores["games"]
