@@ -68,6 +68,7 @@ __all__ = [
     "SweepPoint",
     "forecast",
     "held_out",
+    "only_tournaments",
     "score",
     "stated_order",
     "sweep",
@@ -83,6 +84,7 @@ WILSON_Z = 1.959963984540054  # the normal quantile of a two-sided 95 % interval
 # Values of a parameter whose total log-likelihood is within chi^2_1(95 %) / 2 = 1.92 of the best's
 # are not rejected against it by a likelihood-ratio test at 5 %: the sweep's interval.
 LIKELIHOOD_INTERVAL = 1.92
+_EPOCH = date(1970, 1, 1).toordinal()  # day ordinals to NumPy's datetime64 days
 
 
 # --- forecasts ---------------------------------------------------------------------------------------
@@ -172,6 +174,17 @@ def _sequential_forecast(system: RatingSystem[Any, Any], given: ReplayInput[Any]
         # A system whose rule changes over time (RIF Elo: the 1995 text, then GA 1997) cites each.
         rule="; ".join(rules),
     )
+
+
+def only_tournaments(given: ReplayInput[Any], tournament_ids: set[str]) -> ReplayInput[Any]:
+    """The input with only the games of these tournaments: two lists evaluated side by side are
+    evaluated on the games both rate (issue 45 item 3)."""
+    if given.columns is not None:
+        kept_tournament = np.array([t.id in tournament_ids for t in given.tournaments], dtype=bool)
+        outside = ~kept_tournament[given.columns.tournament] if len(given.tournaments) else np.zeros(0, dtype=bool)
+    else:
+        outside = np.array([t.id not in tournament_ids for t in given.tournaments for _ in t.games], dtype=bool)
+    return _without(given, outside)
 
 
 def _without(given: ReplayInput[Any], held: np.ndarray) -> ReplayInput[Any]:
@@ -305,7 +318,9 @@ def score(forecasts: Forecasts, *, band_width: float = 200.0, gap_width: float =
     favourite_won = (p > 0.5) == (s == 1.0)
     rating = np.asarray(forecasts.rating, dtype=np.float64)
     opponent = np.asarray(forecasts.opponent_rating, dtype=np.float64)
-    years = np.array([date.fromordinal(d).year for d in np.asarray(forecasts.day).tolist()], dtype=np.int64)
+    years = (np.asarray(forecasts.day, dtype=np.int64) - _EPOCH).astype("datetime64[D]").astype("datetime64[Y]").astype(
+        np.int64
+    ) + 1970
     return Scores(
         games=n,
         mean_log_likelihood=float(log_likelihood.mean()) if n else None,

@@ -11,7 +11,10 @@ the date (and his next one after it) and hands them to the system's ``standings_
 
 What the rules expect of one game between two players at their ratings is the system's
 ``expected_score`` (an ``Expectation``: the score and the rule cited), which the predictions read
-(``GET /v1/rating-lists/{list_id}/predict``, a head-to-head's games).
+(``GET /v1/rating-lists/{list_id}/predict``, a head-to-head's games) and an evaluation of the list
+scores against the games it had not seen (app/rating/evaluation.py: ``EvaluationPlan``,
+``Forecasts``; a system whose list cannot be read game by game from one replay's points gives its
+own ``forecast``, as WHR does).
 
 Adding a system is one folder, one line in the registry and one migration; nothing else in ``app/``
 changes. The Estonian system, ``app/rating/eru/``, is the worked example (its README.md lists each

@@ -2,8 +2,8 @@
 readings in ``model``, the Newton / conjugate-gradient solver with its sparse structure in ``solver``.
 ``from app.rating import whr`` gives both the public names and, for tests and benchmarks, the
 solver's internals. Beside them in this folder (README.md): ``rating_list`` (the stored list) and the
-calculator (``calculator_models``, ``calculator``, ``calculator_examples``), which import these,
-never the other way round."""
+calculator (``calculator_models``, ``calculator``, ``calculator_examples``) and an evaluation's
+forecasts (``forecast``), which import these, never the other way round."""
 
 from app.rating.whr.model import *
 from app.rating.whr.model import __all__ as _model_names
