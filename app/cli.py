@@ -107,6 +107,9 @@ def main(argv: list[str] | None = None) -> int:
     evaluate.add_argument("--every", type=int, default=10, help="holdout: one game in this many held out (10)")
     evaluate.add_argument("--offset", type=int, default=0, help="holdout: which game of each `every` (0)")
     evaluate.add_argument("--sweep", metavar="PARAMETER=V1,V2,...", help="also evaluate each value of one parameter")
+    evaluate.add_argument(
+        "--side-by-side", action="store_true", help="also evaluate the category's other lists on the games both rate"
+    )
     evaluate.add_argument("--json", action="store_true", help="print the whole answer as JSON")
 
     args = parser.parse_args(argv)
@@ -452,7 +455,13 @@ def _evaluate(args: argparse.Namespace) -> int:
     from app.schemas.evaluations import EvaluationRequest
     from app.services import evaluations
 
-    asked: dict[str, Any] = {"mode": args.mode, "period_months": args.period_months, "every": args.every, "offset": args.offset}
+    asked: dict[str, Any] = {
+        "mode": args.mode,
+        "period_months": args.period_months,
+        "every": args.every,
+        "offset": args.offset,
+        "side_by_side": args.side_by_side,
+    }
     if args.sweep is not None:
         parameter, _, values = args.sweep.partition("=")
         try:

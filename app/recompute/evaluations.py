@@ -5,13 +5,16 @@ job's row (``app.recompute.jobs``), and nothing here commits."""
 
 import dataclasses
 import datetime as dt
+import math
 from collections.abc import Callable
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.models import RatingList
+from app.models import RatingEntry, RatingList
 from app.rating import evaluation
+from app.rating.registry import get_system
 from app.recompute import compute, provenance
 
 Progress = Callable[[float], None]
@@ -39,6 +42,8 @@ def evaluate(
     if request.get("sweep"):
         asked = request["sweep"]
         sweep = evaluation.sweep(inputs.system, inputs.given, plan, asked["parameter"], asked["values"])
+    progress(0.7)
+    side_by_side = _side_by_side(session, rating_list, inputs, plan, list_date) if request.get("side_by_side") else None
     return {
         "manifest": {
             "list_id": rating_list.id,
@@ -55,7 +60,83 @@ def evaluate(
         "games_unscored": forecasts.unscored,
         "scores": dataclasses.asdict(scores),
         "sweep": _sweep_json(sweep),
+        "side_by_side": side_by_side,
     }
+
+
+def _side_by_side(
+    session: Session, rating_list: RatingList, inputs: compute.Inputs, plan: evaluation.EvaluationPlan, list_date: dt.date
+) -> list[dict[str, Any]]:
+    """Every other list of the category evaluated as this one on the games both rate (the
+    tournaments both lists' eligibility takes), each beside this list on those same games, with how
+    alike the two current snapshots rank their common players (Spearman's ρ and Kendall's τ-b)."""
+    others = session.scalars(
+        select(RatingList)
+        .where(RatingList.category == rating_list.category, RatingList.id != rating_list.id)
+        .order_by(RatingList.id)
+    )
+    found = []
+    for other in others:
+        if get_system(other.system).expected_score is None:
+            continue
+        theirs = compute.read_inputs(session, other, list_date, warm=False)
+        common = {t.id for t in inputs.given.tournaments} & {t.id for t in theirs.given.tournaments}
+        mine_on_common = evaluation.only_tournaments(inputs.given, common)
+        theirs_on_common = evaluation.only_tournaments(theirs.given, common)
+        players, spearman, kendall = _rank_agreement(session, rating_list, other)
+        found.append(
+            {
+                "other_list_id": other.id,
+                "tournaments": len(common),
+                "games": _games(mine_on_common),
+                "this": _list_scores(rating_list, inputs.system, mine_on_common, plan),
+                "other": _list_scores(other, theirs.system, theirs_on_common, plan),
+                "players": players,
+                "spearman": spearman,
+                "kendall": kendall,
+            }
+        )
+    return found
+
+
+def _list_scores(rating_list: RatingList, system: Any, given: Any, plan: evaluation.EvaluationPlan) -> dict[str, Any]:
+    forecasts = evaluation.forecast(system, given, plan)
+    return {
+        "list_id": rating_list.id,
+        "system": rating_list.system,
+        "rule": forecasts.rule,
+        "games_unscored": forecasts.unscored,
+        "scores": dataclasses.asdict(evaluation.score(forecasts)),
+    }
+
+
+def _games(given: Any) -> int:
+    return len(given.columns) if given.columns is not None else sum(len(t.games) for t in given.tournaments)
+
+
+def _rank_agreement(session: Session, first: RatingList, second: RatingList) -> tuple[int, float | None, float | None]:
+    """(players on both current snapshots, Spearman's ρ, Kendall's τ-b of their two ratings)."""
+    from scipy import stats  # (here: an API process that runs no evaluation never loads scipy.stats)
+
+    if first.current_snapshot_id is None or second.current_snapshot_id is None:
+        return 0, None, None
+    mine, theirs = (
+        {
+            player: rating
+            for player, rating in session.execute(
+                select(RatingEntry.player_id, RatingEntry.rating).where(RatingEntry.snapshot_id == snapshot_id)
+            )
+        }
+        for snapshot_id in (first.current_snapshot_id, second.current_snapshot_id)
+    )
+    common = sorted(mine.keys() & theirs.keys())
+    if len(common) < 3:
+        return len(common), None, None
+    x = [mine[player] for player in common]
+    y = [theirs[player] for player in common]
+    spearman = float(stats.spearmanr(x, y).statistic)
+    kendall = float(stats.kendalltau(x, y).statistic)
+    return len(common), (None if math.isnan(spearman) else spearman), (None if math.isnan(kendall) else kendall)
 
 
 def _sweep_json(sweep: Any) -> dict[str, Any] | None:

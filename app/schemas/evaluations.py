@@ -51,6 +51,11 @@ class EvaluationRequest(BaseModel):
     sweep: ParameterSweep | None = Field(
         default=None, description="Also evaluate the list with each of these values of one parameter (null: none)"
     )
+    side_by_side: bool = Field(
+        default=False,
+        description="Also evaluate, the same way, every other list of the same category on the games both lists rate, "
+        "beside this list on the same games, with how alike the two lists rank their common players",
+    )
 
     @field_validator("offset")
     @classmethod
@@ -108,8 +113,8 @@ class SweepPoint(BaseModel):
     """The evaluation with one value of the swept parameter."""
 
     value: float = Field(description="The parameter's value")
-    mean_log_likelihood: float = Field(description="Mean log-likelihood of the games with it")
-    brier: float = Field(description="Brier score with it")
+    mean_log_likelihood: float | None = Field(description="Mean log-likelihood of the games with it (null: none scored)")
+    brier: float | None = Field(description="Brier score with it (null: none scored)")
     games: int = Field(description="Games scored with it")
 
 
@@ -117,14 +122,40 @@ class SweepResult(BaseModel):
     """The curve of one parameter and its best value."""
 
     parameter: str = Field(description="The parameter swept")
-    current: float = Field(description="The list's own value of it")
+    current: float | None = Field(description="The list's own value of it (null: the list leaves it unset)")
     points: list[SweepPoint] = Field(description="One evaluation per value, in the order asked")
-    best: float = Field(description="The value with the highest mean log-likelihood")
-    interval_low: float = Field(
+    best: float | None = Field(description="The value with the highest total log-likelihood (null: no value scored a game)")
+    interval_low: float | None = Field(
         description="The lowest value tried whose total log-likelihood is within 1.92 of the best's (a likelihood-ratio "
         "95 % interval, as far as the values tried tell)"
     )
-    interval_high: float = Field(description="The highest such value")
+    interval_high: float | None = Field(description="The highest such value")
+
+
+class ListScores(BaseModel):
+    """One list's scores on the games two lists both rate."""
+
+    list_id: str = Field(description="The rating list")
+    system: str = Field(description="Its rating system")
+    rule: str = Field(description="Its expected-score rule")
+    games_unscored: int = Field(description="Of the common games, those it could not predict (a player without a rating yet)")
+    scores: Scores = Field(description="Its predictions of the common games, scored")
+
+
+class SideBySide(BaseModel):
+    """This list and another of its category, evaluated the same way on the games both rate."""
+
+    other_list_id: str = Field(description="The other list")
+    tournaments: int = Field(description="Tournaments both lists rate")
+    games: int = Field(description="Their games: what both lists are evaluated on")
+    this: ListScores = Field(description="This list on those games")
+    other: ListScores = Field(description="The other list on the same games")
+    players: int = Field(description="Players on both lists' current snapshots")
+    spearman: float | None = Field(
+        description="Spearman's rank correlation of the two lists' current ratings of those players (1: the same order; "
+        "null with fewer than 3 players)"
+    )
+    kendall: float | None = Field(description="Kendall's τ-b of the same (null with fewer than 3 players)")
 
 
 class Manifest(BaseModel):
@@ -151,6 +182,9 @@ class EvaluationResult(BaseModel):
     )
     scores: Scores = Field(description="How well the predictions matched the results")
     sweep: SweepResult | None = Field(description="The parameter's curve, when a sweep was asked")
+    side_by_side: list[SideBySide] | None = Field(
+        default=None, description="The other lists of the category on the common games, when asked (null otherwise)"
+    )
 
 
 class EvaluationRead(BaseModel):

@@ -137,7 +137,7 @@ def report(evaluation: EvaluationRead) -> list[str]:
         f"  {manifest.system}, {how}; rule {manifest.rule}; inputs {manifest.inputs_digest[:12]}, service {manifest.service_version}",
         f"  games {manifest.games} in {manifest.tournaments} tournaments; considered {result.games_considered}, "
         f"scored {scores.games}, unscored {result.games_unscored}",
-        f"  mean log-likelihood {scores.mean_log_likelihood:.6f}   Brier {scores.brier:.6f}   favourite won {favourite} "
+        f"  mean log-likelihood {_figure(scores.mean_log_likelihood)}   Brier {_figure(scores.brier)}   favourite won {favourite} "
         f"of {scores.decisive_games} decisive",
         "  predicted      games  expected  observed  95 % interval",
     ]
@@ -149,10 +149,24 @@ def report(evaluation: EvaluationRead) -> list[str]:
             )
     if result.sweep is not None:
         sweep = result.sweep
-        lines.append(f"  sweep of {sweep.parameter} (the list's {sweep.current:g}):")
+        lines.append(f"  sweep of {sweep.parameter} (the list's {sweep.current}):")
         lines += [
-            f"    {point.value:>10g}  mean log-likelihood {point.mean_log_likelihood:.6f}  Brier {point.brier:.6f}"
+            f"    {point.value:>10g}  mean log-likelihood {_figure(point.mean_log_likelihood)}  Brier {_figure(point.brier)}"
             for point in sweep.points
         ]
-        lines.append(f"  best {sweep.best:g}, 95 % interval {sweep.interval_low:g}-{sweep.interval_high:g}")
+        lines.append(f"  best {sweep.best}, 95 % interval {sweep.interval_low} to {sweep.interval_high}")
+    for beside in result.side_by_side or []:
+        lines.append(
+            f"  beside {beside.other_list_id} on the {beside.games} games of the {beside.tournaments} tournaments both rate "
+            f"({beside.players} players on both; rank agreement Spearman {_figure(beside.spearman)}, Kendall {_figure(beside.kendall)}):"
+        )
+        for side in (beside.this, beside.other):
+            lines.append(
+                f"    {side.list_id:<16} scored {side.scores.games:>6}  mean log-likelihood {_figure(side.scores.mean_log_likelihood)}"
+                f"  Brier {_figure(side.scores.brier)}"
+            )
     return lines
+
+
+def _figure(value: float | None) -> str:
+    return "-" if value is None else f"{value:.4f}"

@@ -6,6 +6,7 @@ import datetime as dt
 import math
 
 import pytest
+from scipy import stats
 
 from app import db
 from app.models import Job
@@ -49,7 +50,14 @@ def test_a_forward_evaluation_is_a_job_whose_findings_are_read_back_and_change_n
     assert result["games_considered"] == 15 and result["games_unscored"] == 5
     assert result["scores"]["games"] == 10
     assert sum(row["games"] for row in result["scores"]["calibration"]) == 10
-    assert result["manifest"]["request"] == {"mode": "forward", "period_months": 1, "every": 10, "offset": 0, "sweep": None}
+    assert result["manifest"]["request"] == {
+        "mode": "forward",
+        "period_months": 1,
+        "every": 10,
+        "offset": 0,
+        "sweep": None,
+        "side_by_side": False,
+    }
     assert result["manifest"]["rule"] == "RIF 2021 #1-#7"
     # The same as the engine gives on the list's inputs as a recompute reads them.
     with db.session_scope() as session:
@@ -62,6 +70,33 @@ def test_a_forward_evaluation_is_a_job_whose_findings_are_read_back_and_change_n
     assert client.get("/v1/jobs", params={"list": "rif-whr"}).json()["items"][0]["kind"] == "evaluation"
     listed = client.get("/v1/rating-lists/rif-whr/evaluations").json()
     assert listed["total"] == 1 and listed["items"][0]["id"] == evaluation_id
+
+
+def test_side_by_side_evaluates_the_other_list_of_the_category_on_the_same_games(client):
+    _store_three_tournaments(client)
+    patched = client.patch("/v1/rating-lists/rif-elo/params", json={"bootstrap_rating": 1800}, headers=AUTH)
+    assert patched.status_code == 200, patched.text
+    recompute_now(client, "rif-elo", DAY)
+    asked = _ask(client, {"mode": "forward", "side_by_side": True}).json()
+    run_pending_jobs(list_date=DAY)
+    result = client.get(f"/v1/rating-lists/rif-whr/evaluations/{asked['id']}").json()["result"]
+    [beside] = [entry for entry in result["side_by_side"] if entry["other_list_id"] == "rif-elo"]
+    assert beside["tournaments"] == 3 and beside["games"] == 15
+    # This list on the common games is this list's own evaluation (all its games are common here).
+    assert beside["this"]["scores"] == result["scores"]
+    assert beside["other"]["rule"] == "GA 1997 #8" and beside["other"]["scores"]["games"] > 0
+    # The rank agreement of the four players, from the two lists as the API serves them.
+    whr, elo = (
+        {
+            row["player_id"]: row["rating"]
+            for row in client.get(f"/v1/rating-lists/{list_id}/ratings", params={"status": "all"}).json()["items"]
+        }
+        for list_id in ("rif-whr", "rif-elo")
+    )
+    common = sorted(whr.keys() & elo.keys())
+    assert beside["players"] == len(common) == 4
+    assert beside["spearman"] == pytest.approx(stats.spearmanr([whr[p] for p in common], [elo[p] for p in common]).statistic)
+    assert beside["kendall"] == pytest.approx(stats.kendalltau([whr[p] for p in common], [elo[p] for p in common]).statistic)
 
 
 def test_the_same_request_while_one_waits_is_that_one_and_a_list_takes_four_at_once(client):
