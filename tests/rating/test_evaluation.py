@@ -213,6 +213,18 @@ def test_whr_holdout_leaves_a_player_without_a_fitted_day_unscored():
     assert (forecasts.considered, forecasts.unscored, len(forecasts)) == (2, 1, 1)
 
 
+def test_whr_evaluates_a_list_of_no_game_or_one():
+    system = get_system("rif-whr")
+    none = np.zeros(0, dtype=np.int64)
+    for black, white, score_, day in (
+        (none, none, np.zeros(0), none),
+        (np.array([0]), np.array([1]), np.array([1.0]), np.array([START.toordinal()])),
+    ):
+        for plan in (EvaluationPlan(), EvaluationPlan("holdout", every=2)):
+            forecasts = forecast(system, whr_input(black, white, score_, day, 2), plan)
+            assert (len(forecasts), forecasts.considered, forecasts.unscored) == (0, len(day), len(day))
+
+
 # --- forward never sees the game's day or later ----------------------------------------------------------
 
 

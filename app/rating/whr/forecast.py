@@ -104,6 +104,9 @@ def _fit(
     """The MAP ratings as ``whr.fit`` finds them (to FIT_TOLERANCE), without the deviations a
     forecast does not read; the caller has checked the games and params as ``whr.fit`` does."""
     problem = Problem(black, white, score, day, params)
+    if problem.n == 0:  # no game (a holdout of a list of one game): no rows
+        none = np.zeros(0, dtype=np.int64)
+        return whr.WhrFit(none, none, np.zeros(0), np.zeros(0), none)
     x = problem.initial_ratings(None if warm is None else _with_newcomers(warm, problem, n_players, params.start_rating))
     x, steps, change = problem.maximise(x, FIT_TOLERANCE * NATURAL_PER_ELO)
     rating = x * whr.ELO_PER_NATURAL + params.virtual_rating
