@@ -67,9 +67,10 @@ def evaluate(
 def _side_by_side(
     session: Session, rating_list: RatingList, inputs: compute.Inputs, plan: evaluation.EvaluationPlan, list_date: dt.date
 ) -> list[dict[str, Any]]:
-    """Every other list of the category evaluated as this one on the games both rate (the
-    tournaments both lists' eligibility takes), each beside this list on those same games, with how
-    alike the two current snapshots rank their common players (Spearman's ρ and Kendall's τ-b)."""
+    """Every other list of the category that rates some of the same games, evaluated as this one on
+    the games both rate (the tournaments both lists' eligibility takes), each beside this list on
+    those same games, with how alike the two current snapshots rank their common players (Spearman's
+    ρ and Kendall's τ-b)."""
     others = session.scalars(
         select(RatingList)
         .where(RatingList.category == rating_list.category, RatingList.id != rating_list.id)
@@ -81,6 +82,8 @@ def _side_by_side(
             continue
         theirs = compute.read_inputs(session, other, list_date, warm=False)
         common = {t.id for t in inputs.given.tournaments} & {t.id for t in theirs.given.tournaments}
+        if not common:
+            continue  # (a list of the category that rates none of these tournaments, e.g. a national one)
         mine_on_common = evaluation.only_tournaments(inputs.given, common)
         theirs_on_common = evaluation.only_tournaments(theirs.given, common)
         players, spearman, kendall = _rank_agreement(session, rating_list, other)
