@@ -44,6 +44,8 @@ import numpy as np
 from pydantic import BaseModel, ValidationError
 
 from app.rating.system import (
+    Change,
+    ChangeColumns,
     CodedColumn,
     EvaluationPlan,
     Forecasts,
@@ -148,7 +150,18 @@ def _sequential_forecast(system: RatingSystem[Any, Any], given: ReplayInput[Any]
     day = games.day[targets]
     rating = _rating_before(player, point_day, point_rating, games.black[targets], day)
     opponent_rating = _rating_before(player, point_day, point_rating, games.white[targets], day)
+    # What the system itself rated the game's tournament from, where it says: a Go player's rating
+    # declared at his first tournament (004 (5)), an Elo player's before the tournament.
+    before = _ratings_before_tournaments(replayed.changes)
+    if before:
+        tournament_ids = [given.tournaments[i].id for i in games.tournament[targets].tolist()]
+        for side, players in ((rating, games.black[targets]), (opponent_rating, games.white[targets])):
+            for i, (tournament_id, p) in enumerate(zip(tournament_ids, players.tolist(), strict=True)):
+                declared = before.get((tournament_id, games.player_ids[p]))
+                if declared is not None:
+                    side[i] = declared
     scored = ~(np.isnan(rating) | np.isnan(opponent_rating))
+    stones = _handicaps(given)[targets][scored]
     rating, opponent_rating, day = rating[scored], opponent_rating[scored], day[scored]
     expected_score = system.expected_score
     assert expected_score is not None  # (forecast checked it)
@@ -156,9 +169,11 @@ def _sequential_forecast(system: RatingSystem[Any, Any], given: ReplayInput[Any]
     dates: dict[int, date] = {}
     expected = np.empty(len(day), dtype=np.float64)
     rules: dict[str, None] = {}  # the rules cited, in the order they were first used
-    for i, (r, o, d) in enumerate(zip(rating.tolist(), opponent_rating.tolist(), day.tolist(), strict=True)):
+    correction = system.handicap_correction
+    for i, (r, o, d, n) in enumerate(zip(rating.tolist(), opponent_rating.tolist(), day.tolist(), stones.tolist(), strict=True)):
         on = dates.get(d) or dates.setdefault(d, date.fromordinal(d))
-        expectation = expected_score(r, o, on, params)
+        # A handicap game's expectation is the system's with the stones' worth on black's side.
+        expectation = expected_score(r + (correction(n) if correction is not None and n else 0.0), o, on, params)
         expected[i] = expectation.score
         rules[expectation.rule] = None
     if not rules:  # nothing scored: the rule the list date would cite
@@ -206,6 +221,37 @@ def _without(given: ReplayInput[Any], held: np.ndarray) -> ReplayInput[Any]:
             tournaments.append(dataclasses.replace(tournament, games=games))
         start = stop
     return dataclasses.replace(given, tournaments=tournaments)
+
+
+def _handicaps(given: ReplayInput[Any]) -> np.ndarray:
+    """Each game's handicap stones (0: even), in ``GameColumns`` order; a columnar input holds none."""
+    if given.columns is not None:
+        return np.zeros(len(given.columns), dtype=np.int64)
+    return np.array([game.handicap or 0 for t in given.tournaments for game in t.games], dtype=np.int64)
+
+
+def _ratings_before_tournaments(changes: list[Change] | ChangeColumns) -> dict[tuple[str, str], float]:
+    """Each (tournament, player)'s ``rating_before`` as the system's change rows give it (those that
+    give one): the rating it rated him from at that tournament, the state just before its games."""
+    if isinstance(changes, ChangeColumns):
+        tournaments, players = _strings(changes.tournament_id), _strings(changes.player_id)
+        ratings = np.asarray(changes.rating_before, dtype=np.float64).tolist() if len(changes) else []
+    else:
+        tournaments = [c.tournament_id for c in changes]
+        players = [c.player_id for c in changes]
+        ratings = [math.nan if c.rating_before is None else float(c.rating_before) for c in changes]
+    return {
+        (tournament, player): rating
+        for tournament, player, rating in zip(tournaments, players, ratings, strict=True)
+        if rating is not None and not math.isnan(rating)
+    }
+
+
+def _strings(column: Sequence[str] | CodedColumn) -> list[str]:
+    if isinstance(column, CodedColumn):
+        values = [str(value) for value in column.values]
+        return [values[code] for code in np.asarray(column.codes, dtype=np.int64).tolist()]
+    return [str(value) for value in column]
 
 
 def _point_table(points: list[Point] | PointColumns, player_ids: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -667,6 +667,10 @@ class RatingSystem(Generic[ParamsT, SeedT]):
     # Whether its ratings carry a deviation (a standard error on the rating's scale): then the chance
     # that one player stands above another is read from both (app/services/predictions.py).
     has_deviation: bool = False
+    # handicap_correction(stones) -> the rating points a handicap is worth to the player who receives
+    # the stones (black) in his expected score, by the system's rule; None for a system without
+    # handicap games. An evaluation adds it to black's rating before ``expected_score``.
+    handicap_correction: Callable[[int], float] | None = None
     # The change of a list's mean rating over 12 months, in its rating points, from which its drift is
     # flagged unless the list sets its own (issue 46 item 4, docs/decisions.md 127): 50 on the Elo
     # scales (RIF, WHR's display scale, Olufsen, the Estonian table).

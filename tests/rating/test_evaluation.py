@@ -306,6 +306,30 @@ def test_a_tournaments_own_games_never_feed_its_predictions():
     )
 
 
+def test_a_newcomer_is_predicted_from_what_his_system_rated_him_from_and_a_handicap_counts():
+    # Rivne rates a newcomer from the rank declared at his first tournament (004 (5)): the first
+    # tournament's games are predicted from the ratings it started them from (its changes'
+    # rating_before), not left unscored, each by SE with the stones' worth on black's side,
+    # RA# = RA + (N·100 - 50) (004 (7)).
+    system = get_system("rivne")
+    first = round_robins(n_tournaments=1)[0]
+    ranks = iter(["5k", "3k", "1k", "1d", "2d", "3d"])
+    participants = {player: {"rank": next(ranks)} for player in sorted(first.participants)}
+    games = [dataclasses.replace(g, handicap=2) if i == 0 else g for i, g in enumerate(first.games)]
+    given = sequential_input("rivne", [dataclasses.replace(first, games=games, participants=participants)])
+    started = {change.player_id: change.rating_before for change in system.replay(given).changes}
+    assert len(set(started.values())) == 6  # six ranks, six start ratings
+    forecasts = forecast(system, given, EvaluationPlan())
+    assert forecasts.unscored == 0 and len(forecasts) == len(games)
+    by_day = sorted(games, key=lambda g: g.date)  # (the stated order: by day, then as submitted)
+    for i, game in enumerate(by_day):
+        assert forecasts.rating[i] == started[game.black] and forecasts.opponent_rating[i] == started[game.white]
+        stones = 150.0 if game.handicap == 2 else 0.0
+        expected = system.expected_score(started[game.black] + stones, started[game.white], game.date, given.params)
+        assert forecasts.expected[i] == pytest.approx(expected.score, abs=1e-14)
+    assert any(g.handicap == 2 for g in by_day)
+
+
 def test_a_sequential_holdout_replays_without_the_held_out_games():
     system = get_system("rivne")
     given = sequential_input("rivne", round_robins())

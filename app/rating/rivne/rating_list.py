@@ -105,6 +105,7 @@ SYSTEM = RatingSystem[RivneListParams, RivneSeed](
     "K1, K2, Kf, Kd, bonus, table_III, change) and passes (each anomaly pass: number, start_rating, rating_after, "
     "games_played, limit ΔRmax of (8), extra_points, anomalous)",
     expected_score=lambda rating, opponent_rating, day, params: rivne_expected_score(rating, opponent_rating),
+    handicap_correction=rivne.handicap_correction,
     # The expected score 50 Elo points give, at a strong club player's 2000, where the scale a of
     # 004 (4) is 105 points against Elo's 400/ln 10 = 174: 50 · 105/174 ≈ 30 (docs/decisions.md 127).
     drift_threshold=30.0,

@@ -37,6 +37,7 @@ __all__ = [
     "bonus_K2",
     "development_K1",
     "even_game_expectancy",
+    "handicap_correction",
     "handicap_factor_Kf",
     "rank_difference",
     "rank_index",
@@ -304,6 +305,13 @@ def bonus_K2(rating: float) -> float:
     return (3100.0 - rating) / 50000.0
 
 
+def handicap_correction(stones: int) -> float:
+    """What N handicap stones add to black's rating in SE: RA# = RA + (N·100 − 50) (004 (7)); 0 in
+    an even game. (The SE of 0.5 that a fair handicap above 9 gives needs both ranks, which an
+    evaluation of stored games does not read: INTERPRETATIONS 5.6.)"""
+    return 100.0 * stones - 50.0 if stones >= 1 else 0.0
+
+
 def handicap_factor_Kf(rank_difference_value: int) -> float:
     """Kf(0) = 1, Kf(1) = 0.9, …, Kf(9) = Kf(10 and more) = 0.1 (004, INTERPRETATIONS 5.5)."""
     return max(0.1, 1.0 - 0.1 * abs(rank_difference_value))
@@ -391,7 +399,7 @@ def _game_figures(
     scores = {black: game.score_black, white: 1.0 - game.score_black}
     low = {p for p in (black, white) if current[p] < LOW_RATING}
     lower, higher = _lower_and_higher(game, starts)
-    correction = 100.0 * game.handicap - 50.0 if game.handicap >= 1 else 0.0  # (7)
+    correction = handicap_correction(game.handicap)  # (7)
     Kd = BOARD_FACTOR[game.board_size]
     scale: _Scale | None = None if len(low) == 2 else _expectancies(game, by_id, starts, current)
 
