@@ -6,7 +6,7 @@ import datetime as dt
 import math
 
 import pytest
-from scipy import integrate, stats
+from scipy import integrate
 
 from app.rating.registry import get_system
 from app.rating.system import above_probability
@@ -84,15 +84,21 @@ def test_olufsen_is_base_10_scale_400():
 def test_above_is_the_chance_that_one_normal_rating_exceeds_the_other(rating, deviation, opponent_rating, opponent_deviation):
     """P(Ra > Rb) for independent normal ratings, integrated numerically: ∫ φa(x) P(Rb < x) dx with the
     inner probability integrated too."""
-    a, b = stats.norm(rating, deviation), stats.norm(opponent_rating, opponent_deviation)
+
+    # The densities written out: scipy.stats' frozen pdf costs some 50 µs a call, and the nested
+    # integrals call it tens of thousands of times.
+    def density(mean: float, sd: float):  # type: ignore[no-untyped-def]
+        return lambda x: math.exp(-0.5 * ((x - mean) / sd) ** 2) / (sd * math.sqrt(2 * math.pi))
+
+    a_pdf, b_pdf = density(rating, deviation), density(opponent_rating, opponent_deviation)
 
     def below(x: float) -> float:  # P(Rb < x), integrated on the side of x that holds less of it
         if x < opponent_rating:
-            return float(integrate.quad(b.pdf, -math.inf, x)[0])
-        return 1 - float(integrate.quad(b.pdf, x, math.inf)[0])
+            return float(integrate.quad(b_pdf, -math.inf, x)[0])
+        return 1 - float(integrate.quad(b_pdf, x, math.inf)[0])
 
     low, high = rating - 12 * deviation, rating + 12 * deviation
-    integrated = integrate.quad(lambda x: a.pdf(x) * below(x), low, high, points=[opponent_rating], limit=200)[0]
+    integrated = integrate.quad(lambda x: a_pdf(x) * below(x), low, high, points=[opponent_rating], limit=200)[0]
     assert above_probability(rating, deviation, opponent_rating, opponent_deviation) == pytest.approx(integrated, abs=1e-7)
 
 
