@@ -329,3 +329,264 @@ def _runs(points: Sequence[DriftPoint], has: Callable[[DriftPoint], bool]) -> li
     if current:
         runs.append(current)
     return runs
+
+
+def nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
+    """Round values covering [low, high], about ``count`` steps apart (a span of zero is widened)."""
+    if high - low <= 0:
+        spread = abs(high) * 0.05 or 0.5
+        low, high = low - spread, high + spread
+    raw = (high - low) / count
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next((s * magnitude for s in _NICE_STEPS if s * magnitude >= raw), 10 * magnitude)
+    start, stop = math.floor(low / step + 1e-9), math.ceil(high / step - 1e-9)
+    return [round(i * step, 12) for i in range(start, stop + 1)]
+
+
+@dataclass(frozen=True)
+class CalibrationPoint:
+    """One bin of an evaluation's calibration (``app.schemas.evaluations.CalibrationBin``) with games."""
+
+    low: float
+    high: float
+    games: int
+    expected: float
+    observed: float
+    interval_low: float
+    interval_high: float
+
+
+CALIBRATION_SIZE = 340
+CAL_LEFT, CAL_RIGHT, CAL_TOP, CAL_BOTTOM = 48, 12, 12, 40
+CAL_PLOT = CALIBRATION_SIZE - CAL_LEFT - CAL_RIGHT  # square: the same scale both ways
+
+
+def calibration_chart(
+    points: Sequence[CalibrationPoint],
+    *,
+    chart_id: str,
+    subject: str,
+    translations: NullTranslations | None = None,
+    format_share: Callable[[float], str] = lambda value: f"{value:.2f}",
+    format_count: Callable[[int], str] = str,
+) -> Markup:
+    """Predicted against observed score (issue 45 item 4), both 0 to 1 on a square plot: the diagonal
+    where a perfect forecast falls, each bin with games a dot at (its mean predicted score, its observed
+    score), its area growing with its games, and its 95 % Wilson interval a vertical bar."""
+    if not points:
+        return Markup("")
+    gettext, ngettext = (translations or NullTranslations()).gettext, (translations or NullTranslations()).ngettext
+
+    def x(value: float) -> float:
+        return CAL_LEFT + value * CAL_PLOT
+
+    def y(value: float) -> float:
+        return CAL_TOP + (1 - value) * CAL_PLOT
+
+    most = max(p.games for p in points)
+    title_id, desc_id = f"{chart_id}-title", f"{chart_id}-desc"
+    words = describe_calibration(points, translations or NullTranslations(), format_share, format_count)
+    parts = [
+        f'<svg class="chart calibration" viewBox="0 0 {CALIBRATION_SIZE} {CALIBRATION_SIZE}" role="img" '
+        f'aria-labelledby="{title_id} {desc_id}" focusable="false">',
+        f'<title id="{title_id}" translate="no">{escape(subject)}</title>',
+        f'<desc id="{desc_id}">{escape(words)}</desc>',
+        '<g class="grid">',
+    ]
+    ticks = [i / 5 for i in range(6)]
+    for tick in ticks:
+        parts.append(f'<line x1="{CAL_LEFT}" x2="{x(1):.1f}" y1="{y(tick):.1f}" y2="{y(tick):.1f}"/>')
+        parts.append(f'<line x1="{x(tick):.1f}" x2="{x(tick):.1f}" y1="{CAL_TOP}" y2="{y(0):.1f}"/>')
+    parts.append("</g>")
+    parts.append('<g class="axis">')
+    for tick in ticks:
+        label = escape(format_share(tick))
+        parts.append(f'<text x="{CAL_LEFT - 5}" y="{y(tick) + 4:.1f}" text-anchor="end">{label}</text>')
+        anchor = "start" if tick == 0 else ("end" if tick == 1 else "middle")
+        parts.append(f'<text x="{x(tick):.1f}" y="{y(0) + 17:.1f}" text-anchor="{anchor}">{label}</text>')
+    parts.append(f'<line x1="{CAL_LEFT}" x2="{x(1):.1f}" y1="{y(0):.1f}" y2="{y(0):.1f}"/>')
+    parts.append(f'<line x1="{CAL_LEFT}" x2="{CAL_LEFT}" y1="{CAL_TOP}" y2="{y(0):.1f}"/>')
+    parts.append(
+        f'<text x="{x(0.5):.1f}" y="{CALIBRATION_SIZE - 4}" text-anchor="middle">{escape(gettext("Predicted score"))}</text>'
+    )
+    parts.append("</g>")
+    parts.append(f'<line class="diagonal" x1="{x(0):.1f}" y1="{y(0):.1f}" x2="{x(1):.1f}" y2="{y(1):.1f}"/>')
+    for p in points:
+        cx = x(p.expected)
+        parts.append(
+            f'<line class="interval" x1="{cx:.1f}" x2="{cx:.1f}" y1="{y(p.interval_low):.1f}" y2="{y(p.interval_high):.1f}"/>'
+        )
+    for p in points:
+        radius = 2.5 + 6.5 * math.sqrt(p.games / most)
+        tip = ngettext(
+            "%(low)s to %(high)s predicted: %(num)d game, %(expected)s expected, %(observed)s observed",
+            "%(low)s to %(high)s predicted: %(num)d games, %(expected)s expected, %(observed)s observed",
+            p.games,
+        ) % {
+            "num": p.games,
+            "low": format_share(p.low),
+            "high": format_share(p.high),
+            "expected": format_share(p.expected),
+            "observed": format_share(p.observed),
+        }
+        parts.append(
+            f'<circle class="dot" cx="{x(p.expected):.1f}" cy="{y(p.observed):.1f}" r="{radius:.1f}"><title>{escape(tip)}</title></circle>'
+        )
+    parts.append("</svg>")
+    return Markup("".join(parts))
+
+
+def describe_calibration(
+    points: Sequence[CalibrationPoint],
+    translations: NullTranslations,
+    format_share: Callable[[float], str] = lambda value: f"{value:.2f}",
+    format_count: Callable[[int], str] = str,
+) -> str:
+    """The calibration plot in words: how many bins, and the one farthest from the diagonal."""
+    ngettext = translations.ngettext
+    farthest = max(points, key=lambda p: abs(p.observed - p.expected))
+    return " ".join(
+        [
+            ngettext(
+                "%(num)d bin of predicted scores with games, against the score observed in them.",
+                "%(num)d bins of predicted scores with games, against the score observed in them.",
+                len(points),
+            )
+            % {"num": len(points)},
+            ngettext(
+                "Farthest from the diagonal: %(expected)s predicted, %(observed)s observed (%(num)d game).",
+                "Farthest from the diagonal: %(expected)s predicted, %(observed)s observed (%(num)d games).",
+                farthest.games,
+            )
+            % {
+                "num": farthest.games,
+                "expected": format_share(farthest.expected),
+                "observed": format_share(farthest.observed),
+            },
+        ]
+    )
+
+
+SCORE_DIGITS = 3  # a mean log-likelihood's decimals, unless its ticks need more
+SWEEP_LEFT = LEFT + 24  # room for a score's decimals, at a phone's font size too
+SWEEP_WIDTH = WIDTH - SWEEP_LEFT - RIGHT
+
+
+@dataclass(frozen=True)
+class SweepValue:
+    """One value of a swept parameter and the mean log-likelihood of the games with it."""
+
+    value: float
+    mean_log_likelihood: float
+
+
+def sweep_chart(
+    points: Sequence[SweepValue],
+    *,
+    current: float | None,
+    best: float | None,
+    interval: tuple[float, float] | None,
+    chart_id: str,
+    subject: str,
+    translations: NullTranslations | None = None,
+    format_value: Callable[[float], str] = lambda value: f"{value:g}",
+    format_score: Callable[[float, int], str] = lambda value, digits: f"{value:.{digits}f}",
+) -> Markup:
+    """The mean log-likelihood against one parameter's values (issue 45 item 4): a line through the
+    values tried, the likelihood-ratio interval shaded, the list's own value a dashed vertical line and
+    the best value a diamond (each left out when the evaluation has none: a value that scored no game
+    is no point of the line)."""
+    if len(points) < 2:
+        return Markup("")
+    ordered = sorted(points, key=lambda p: p.value)
+    span = [ordered[0].value, ordered[-1].value] + ([current] if current is not None else [])
+    x_ticks = nice_ticks(min(span), max(span))
+    y_ticks = nice_ticks(min(p.mean_log_likelihood for p in ordered), max(p.mean_log_likelihood for p in ordered), 4)
+    x_low, x_high, y_low, y_high = x_ticks[0], x_ticks[-1], y_ticks[0], y_ticks[-1]
+    # As many decimals as the ticks' step needs (the values tried often differ in the fourth).
+    digits = max(SCORE_DIGITS, -math.floor(math.log10(y_ticks[1] - y_ticks[0]) + 1e-9))
+
+    def x(value: float) -> float:
+        return SWEEP_LEFT + (value - x_low) / (x_high - x_low) * SWEEP_WIDTH
+
+    def y(value: float) -> float:
+        return TOP + (y_high - value) / (y_high - y_low) * PLOT_HEIGHT
+
+    title_id, desc_id = f"{chart_id}-title", f"{chart_id}-desc"
+    words = describe_sweep(
+        ordered, current, best, interval, translations or NullTranslations(), format_value, lambda v: format_score(v, digits)
+    )
+    parts = [
+        f'<svg class="chart sweep" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-labelledby="{title_id} {desc_id}" focusable="false">',
+        f'<title id="{title_id}" translate="no">{escape(subject)}</title>',
+        f'<desc id="{desc_id}">{escape(words)}</desc>',
+    ]
+    if interval is not None:
+        band_width = max(x(interval[1]) - x(interval[0]), 2)
+        parts.append(f'<rect class="band" x="{x(interval[0]):.1f}" y="{TOP}" width="{band_width:.1f}" height="{PLOT_HEIGHT}"/>')
+    parts.append('<g class="grid">')
+    for tick in y_ticks:
+        parts.append(f'<line x1="{SWEEP_LEFT}" x2="{WIDTH - RIGHT}" y1="{y(tick):.1f}" y2="{y(tick):.1f}"/>')
+    parts.append("</g>")
+    parts.append('<g class="axis">')
+    for tick in y_ticks:
+        parts.append(
+            f'<text x="{SWEEP_LEFT - 6}" y="{y(tick) + 4:.1f}" text-anchor="end">{escape(format_score(tick, digits))}</text>'
+        )
+    for tick in x_ticks:
+        tick_x = x(tick)
+        anchor = "start" if tick_x - SWEEP_LEFT < 30 else ("end" if WIDTH - RIGHT - tick_x < 30 else "middle")
+        parts.append(f'<line x1="{tick_x:.1f}" x2="{tick_x:.1f}" y1="{TOP + PLOT_HEIGHT}" y2="{TOP + PLOT_HEIGHT + 5}"/>')
+        parts.append(f'<text x="{tick_x:.1f}" y="{HEIGHT - 8}" text-anchor="{anchor}">{escape(format_value(tick))}</text>')
+    parts.append(f'<line x1="{SWEEP_LEFT}" x2="{WIDTH - RIGHT}" y1="{TOP + PLOT_HEIGHT}" y2="{TOP + PLOT_HEIGHT}"/>')
+    parts.append("</g>")
+    if current is not None:
+        parts.append(f'<line class="current" x1="{x(current):.1f}" x2="{x(current):.1f}" y1="{TOP}" y2="{TOP + PLOT_HEIGHT}"/>')
+    parts.append(f'<polyline class="line" points="{_coords([(x(p.value), y(p.mean_log_likelihood)) for p in ordered])}"/>')
+    for p in ordered:
+        tip = f"{format_value(p.value)}: {format_score(p.mean_log_likelihood, digits)}"
+        parts.append(
+            f'<circle class="dot" cx="{x(p.value):.1f}" cy="{y(p.mean_log_likelihood):.1f}" r="3"><title>{escape(tip)}</title></circle>'
+        )
+    top = next((p for p in ordered if p.value == best), None)
+    if top is not None:
+        bx, by = x(top.value), y(top.mean_log_likelihood)
+        parts.append(f'<path class="mark" d="M{bx:.1f},{by - 7:.1f}l6,7l-6,7l-6,-7z"/>')
+    parts.append("</svg>")
+    return Markup("".join(parts))
+
+
+def describe_sweep(
+    ordered: Sequence[SweepValue],
+    current: float | None,
+    best: float | None,
+    interval: tuple[float, float] | None,
+    translations: NullTranslations,
+    format_value: Callable[[float], str],
+    format_score: Callable[[float], str],
+) -> str:
+    """The parameter's curve in words: the values tried, the best with its score, the list's own value
+    and the interval."""
+    gettext, ngettext = translations.gettext, translations.ngettext
+    words = [
+        ngettext(
+            "%(num)d value tried, from %(first)s to %(last)s.",
+            "%(num)d values tried, from %(first)s to %(last)s.",
+            len(ordered),
+        )
+        % {"num": len(ordered), "first": format_value(ordered[0].value), "last": format_value(ordered[-1].value)}
+    ]
+    top = next((p for p in ordered if p.value == best), None)
+    if top is not None:
+        words.append(
+            gettext("The best, %(best)s, has a mean log-likelihood of %(score)s.")
+            % {"best": format_value(top.value), "score": format_score(top.mean_log_likelihood)}
+        )
+    if current is not None:
+        words.append(gettext("The list's own value is %(current)s.") % {"current": format_value(current)})
+    if interval is not None:
+        words.append(
+            gettext("The values within the 95 %% interval run from %(low)s to %(high)s.")
+            % {"low": format_value(interval[0]), "high": format_value(interval[1])}
+        )
+    return " ".join(words)

@@ -16,27 +16,40 @@ from dataclasses import dataclass, field
 from html import escape as _escape
 from typing import Any, get_args
 
-from babel.numbers import format_percent
+from babel.numbers import format_decimal, format_percent
 from markupsafe import Markup
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.countries import country_code
-from app.models import Player, Publication, RatingList, RatingSnapshot
+from app.models import Job, Player, Publication, RatingList, RatingSnapshot
 from app.problems import FieldError, InvalidInput, Problem
+from app.recompute import jobs as recompute_jobs
 from app.recompute import staleness
 from app.schemas.common import EARLIEST_DATE, ID_MAX_LENGTH, ID_PATTERN, ID_RULE, LATEST_DATE, shown_fields
 from app.schemas.conditions import conditioned_systems, whole_documents
 from app.schemas.drift import DriftMonth
+from app.schemas.evaluations import EvaluationRead, ScoreGroup, Scores
 from app.schemas.rating_changes import READING_PATTERN
 from app.schemas.rating_lists import RatingRowRead
 from app.schemas.tournaments import Category, TournamentDetails
 from app.services import drift as drift_service
+from app.services import evaluations as evaluations_service
 from app.services import player_record, players, predictions, publications, revisions, tournament_reads
 from app.services import rating_lists as lists_service
 from app.settings import get_settings
 from app.snapshots import snapshot_facts
 from app.web import display, i18n, service_words
-from app.web.charts import ChartPoint, DriftPoint, drift_chart, rating_chart
+from app.web.charts import (
+    CalibrationPoint,
+    ChartPoint,
+    DriftPoint,
+    SweepValue,
+    calibration_chart,
+    drift_chart,
+    rating_chart,
+    sweep_chart,
+)
 from app.web.crosstable import CrossGame, Crosstable, Standing, crosstable
 from app.web.why_changed import WhyChanged, WhyQuery, why_changed
 
@@ -1291,3 +1304,134 @@ def _drift_rows_html(months: list[DriftMonth], language: i18n.Language) -> Marku
             + "</tr>"
         )
     return Markup("\n".join(lines))
+
+
+# The evaluations the accuracy page reads at most to find the latest that succeeded and the latest
+# with a sweep (newest first, a page of them at a time).
+_EVALUATIONS_PAGE = 20
+_EVALUATIONS_READ = 200
+
+
+def evaluations_state(session: Session, list_id: str) -> tuple[int, int | None]:
+    """What the accuracy page of a list depends on besides the list: its succeeded evaluations, as
+    their count and the newest id (a job's result never changes once it has succeeded, and jobs are
+    never renumbered, so the two change with every evaluation that succeeds). Read without its rows."""
+    count, newest = session.execute(
+        select(func.count(), func.max(Job.id)).where(
+            Job.list_id == list_id, Job.kind == recompute_jobs.EVALUATION, Job.status == recompute_jobs.SUCCEEDED
+        )
+    ).one()
+    return int(count or 0), newest
+
+
+def _latest_evaluations(session: Session, list_id: str) -> tuple[EvaluationRead | None, EvaluationRead | None]:
+    """The list's newest succeeded evaluation and its newest succeeded one with a sweep, through the
+    evaluations' own service (the API's answers), newest first."""
+    latest: EvaluationRead | None = None
+    swept: EvaluationRead | None = None
+    for offset in range(0, _EVALUATIONS_READ, _EVALUATIONS_PAGE):
+        found, total = evaluations_service.list_evaluations(session, list_id, limit=_EVALUATIONS_PAGE, offset=offset)
+        for job in found:
+            if job.status != recompute_jobs.SUCCEEDED:
+                continue
+            read = evaluations_service.evaluation_read(job)
+            if read.result is None:
+                continue
+            latest = latest or read
+            if read.result.sweep is not None:
+                swept = read
+                return latest, swept
+        if offset + _EVALUATIONS_PAGE >= total:
+            break
+    return latest, swept
+
+
+def decimal(value: float | None, language: i18n.Language, digits: int = 3) -> str:
+    """A score as the accuracy page writes it: ``digits`` decimals in the language's own signs."""
+    if value is None:
+        return ""
+    return format_decimal(value, "0." + "0" * digits, locale=language.locale)
+
+
+def parameter_value(value: float, language: i18n.Language) -> str:
+    """A parameter's value as its officer typed it: 12.9, 25 (no trailing zeros)."""
+    return format_decimal(value, "#,##0.####", locale=language.locale)
+
+
+def share(value: float | None, language: i18n.Language) -> str:
+    return "" if value is None else format_percent(value, "#,##0.0%", locale=language.locale)
+
+
+def accuracy_page(session: Session, list_id: str, language: i18n.Language) -> dict[str, Any]:
+    """How well the list predicts its own games (issue 45 item 4): its newest succeeded evaluation's
+    scores, calibration plot and tables by year, rating band and gap, the parameter's curve of its
+    newest evaluation with a sweep, and the other lists beside it when asked."""
+    rating_list = lists_service.get_rating_list(session, list_id)
+    latest, swept = _latest_evaluations(session, list_id)
+    translations = i18n.translations(language.code)
+    context: dict[str, Any] = {
+        "rating_list": rating_list,
+        "evaluation": latest,
+        "swept": swept,
+        "decimal": lambda value, digits=3: decimal(value, language, digits),
+        "share": lambda value: share(value, language),
+        "parameter_value": lambda value: parameter_value(value, language),
+        "ninety_five": format_percent(0.95, locale=language.locale),
+        "calibration": None,
+        "sweep_chart": None,
+        "groups": [],
+    }
+    if latest is None or latest.result is None:
+        return context
+    scores = latest.result.scores
+    points = [
+        CalibrationPoint(row.low, row.high, row.games, row.mean_expected, row.observed, row.interval_low, row.interval_high)
+        for row in scores.calibration
+        if row.games
+        and row.mean_expected is not None
+        and row.observed is not None
+        and row.interval_low is not None
+        and row.interval_high is not None
+    ]
+    context["calibration"] = calibration_chart(
+        points,
+        chart_id=f"calibration-{rating_list.id}",
+        subject=f"{rating_list.name}: {translations.gettext('Calibration')}",
+        translations=translations,
+        format_share=lambda value: decimal(value, language, 2),
+        format_count=lambda value: i18n.shown_count(value, language.locale),
+    )
+    context["groups"] = _score_groups(scores, translations)
+    if swept is not None and swept.result is not None and swept.result.sweep is not None:
+        sweep = swept.result.sweep
+        interval = (
+            (sweep.interval_low, sweep.interval_high)
+            if sweep.interval_low is not None and sweep.interval_high is not None
+            else None
+        )
+        context["sweep_chart"] = sweep_chart(
+            [SweepValue(p.value, p.mean_log_likelihood) for p in sweep.points if p.mean_log_likelihood is not None],
+            current=sweep.current,
+            best=sweep.best,
+            interval=interval,
+            chart_id=f"sweep-{rating_list.id}",
+            subject=f"{rating_list.name}: {sweep.parameter}",
+            translations=translations,
+            format_value=lambda value: parameter_value(value, language),
+            format_score=lambda value, digits: decimal(value, language, digits),
+        )
+    return context
+
+
+def _score_groups(scores: Scores, translations: Any) -> list[tuple[str, str, str, list[ScoreGroup]]]:
+    """The three tables of the scores by group: (an id, its caption, its first column's heading, rows)."""
+    gettext = translations.gettext
+    return [
+        (key, caption, heading, rows)
+        for key, caption, heading, rows in (
+            ("year", gettext("By year"), gettext("Year"), scores.by_year),
+            ("band", gettext("By rating band (the mean of the two ratings)"), gettext("Ratings"), scores.by_band),
+            ("gap", gettext("By rating gap (the difference of the two ratings)"), gettext("Gap"), scores.by_gap),
+        )
+        if rows
+    ]

@@ -372,6 +372,39 @@ def drift(list_id: str, request: Request, session: SessionDep) -> Response:
     )
 
 
+@router.get("/lists/{list_id}/accuracy")
+def accuracy(list_id: str, request: Request, session: SessionDep) -> Response:
+    """How well the list predicts its own games: its latest evaluations' findings. It reads the list
+    and its succeeded evaluations (their count and newest id, which change with each that succeeds),
+    and is cached as the drift page is, the rendered page kept for that state."""
+    language = reader_language(request)
+    try:
+        pages.check_id("list_id", list_id)
+        rating_list = lists_service.get_rating_list(session, list_id)
+    except Problem as problem:
+        return _error(request, problem)
+    count, newest = pages.evaluations_state(session, list_id)
+    etag = lists_service.list_etag(
+        rating_list.current_snapshot_id,
+        {
+            "site": SITE_VERSION,
+            "page": "accuracy",
+            "list": list_id,
+            "name": rating_list.name,
+            "language": language.code,
+            "evaluations": [count, newest],
+        },
+    )
+    return _page(
+        request,
+        language,
+        "accuracy.html",
+        lambda: pages.accuracy_page(session, list_id, language),
+        etag=etag,
+        keep=("accuracy page", etag),
+    )
+
+
 @router.get("/players")
 def player_search(request: Request, session: SessionDep) -> Response:
     language = reader_language(request)

@@ -19,6 +19,7 @@ from urllib.parse import quote
 import pytest
 from babel.messages.pofile import read_po
 
+from app.recompute.jobs import run_pending_jobs
 from app.web.i18n import LANGUAGES, LOCALE_DIRECTORY
 from tests.browser import Browser, ensure_axe, ensure_chromium
 from tests.helpers import AUTH, ROOT, SITE_EARLIER, SITE_LIST_DATE, load_site
@@ -184,6 +185,11 @@ def test_pages_in_chromium_in_every_language_at_both_widths(client, chromium, ax
     rows = client.get("/v1/rating-lists/rif-whr/ratings", params={"limit": 100}).json()["items"]
     top = next(row["player_id"] for row in rows if row["name"])
     egc_player = client.get("/v1/rating-lists/rivne/ratings", params={"limit": 1}).json()["items"][0]["player_id"]
+    # The RIF's own check of its w² (a 9:1 holdout, three values tried), for the accuracy page.
+    asked = {"mode": "holdout", "every": 10, "sweep": {"parameter": "w2", "values": [6, 12.9, 25]}}
+    assert client.post("/v1/rating-lists/rif-whr/evaluations", json=asked, headers=AUTH).status_code == 202
+    run_pending_jobs(list_date=SITE_LIST_DATE)
+    assert client.get("/v1/rating-lists/rif-whr/evaluations").json()["items"][0]["status"] == "succeeded"
     pages = [
         # (screenshot name or None, path)
         ("home", "/"),
@@ -205,6 +211,8 @@ def test_pages_in_chromium_in_every_language_at_both_widths(client, chromium, ax
         (None, "/players/952/vs/1219"),  # two players who met eight times, with each list's expectation
         (None, "/lists/rif-whr/predict?a=952&b=1219"),  # who is favoured: both chances, ratings ± deviations
         (None, "/lists/rif-whr/drift"),  # the list's drift: its chart and a table of ten columns, month by month
+        (None, "/lists/rif-whr/accuracy"),  # its evaluation: the scores, the calibration plot and tables, w²'s curve
+        (None, "/lists/rif-elo/accuracy"),  # a list not evaluated yet: how an officer runs one
         (None, "/lists/rif-elo?status=provisional"),  # provisional ratings marked ≈ and explained
         (None, "/calculators"),
         (None, "/calculators/rivne-game?rating=1500&opponent_rating=1600&score=1&board_size=19&handicap=0"),

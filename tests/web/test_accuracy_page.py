@@ -1,0 +1,116 @@
+"""The accuracy page of a list (/lists/{id}/accuracy, issue 45 item 4): linked from the list's page;
+without an evaluation it says none has been run and how an officer runs one; after one its numbers,
+calibration table and sweep are the evaluations endpoint's answer as the page rounds them; in the
+five languages; cached with an ETag that changes when an evaluation succeeds; an unknown list a 404."""
+
+import datetime as dt
+
+import pytest
+
+from app.recompute.jobs import run_pending_jobs
+from app.web import pages
+from app.web.i18n import LANGUAGES
+from tests.helpers import AUTH, Page, cells, tournament_body
+
+ACCURACY = "/lists/rif-whr/accuracy"
+DAY = dt.date(2024, 1, 1)
+SWEPT = {"mode": "holdout", "every": 2, "sweep": {"parameter": "w2", "values": [6, 12.9, 25]}}
+
+
+def _store_three_tournaments(client) -> None:  # type: ignore[no-untyped-def]
+    for number, start in enumerate(("2020-05-01", "2020-08-01", "2021-02-01"), start=1):
+        body = tournament_body(f"T{number}", start=start, end=start)
+        for game in body["games"]:
+            game.pop("date", None)
+        assert client.post("/v1/tournaments", json=body, headers=AUTH).status_code == 201
+    run_pending_jobs(list_date=DAY)
+
+
+def _evaluate(client, body: dict) -> dict:  # type: ignore[no-untyped-def]
+    asked = client.post("/v1/rating-lists/rif-whr/evaluations", json=body, headers=AUTH)
+    assert asked.status_code == 202, asked.text
+    run_pending_jobs(list_date=DAY)
+    found = client.get(f"/v1/rating-lists/rif-whr/evaluations/{asked.json()['id']}").json()
+    assert found["status"] == "succeeded", found
+    return found
+
+
+def test_without_an_evaluation_the_page_says_so_and_how_to_run_one(client):
+    _store_three_tournaments(client)
+    listed = client.get("/lists/rif-whr")
+    assert f'href="{ACCURACY}"' in listed.text
+    page = client.get(ACCURACY)
+    assert page.status_code == 200, page.text
+    assert "No evaluation of this list has been run yet." in page.text
+    assert "/v1/rating-lists/rif-whr/evaluations" in page.text and "python -m app.cli evaluate rif-whr" in page.text
+    assert "<svg" not in page.text.split("<main", 1)[1]
+
+
+def test_the_page_shows_the_latest_evaluation_as_the_api_answers_it(client):
+    _store_three_tournaments(client)
+    before = client.get(ACCURACY)
+    found = _evaluate(client, SWEPT)
+    result = found["result"]
+    scores = result["scores"]
+    english = LANGUAGES["en"]
+    page = client.get(ACCURACY)
+    assert page.status_code == 200, page.text
+    # A new evaluation is a new page: the ETag of the page before it no longer matches.
+    assert page.headers["ETag"] != before.headers["ETag"]
+    html = page.text
+    assert f'<dd class="score-ll">{pages.decimal(scores["mean_log_likelihood"], english)}</dd>' in html
+    assert f'<dd class="score-brier">{pages.decimal(scores["brier"], english)}</dd>' in html
+    if scores["favourite_won"] is not None:
+        assert pages.share(scores["favourite_won"], english) in html
+    assert "holdout" in html and result["manifest"]["rule"] in html
+    assert '<svg class="chart calibration"' in html and 'class="diagonal"' in html
+    parsed = Page(html)
+    by_caption = {table["caption"]: table for table in parsed.tables}
+    calibration = by_caption["Predicted against observed"]
+    rows = cells(calibration)
+    with_games = [row for row in scores["calibration"] if row["games"]]
+    assert len(rows) == len(with_games) and sum(int(row["Games"]) for row in rows) == scores["games"]
+    for shown, row in zip(rows, with_games):
+        assert shown["Predicted"] == f"{pages.decimal(row['low'], english, 1)}–{pages.decimal(row['high'], english, 1)}"
+        assert shown["Expected"] == pages.decimal(row["mean_expected"], english)
+        assert shown["Observed"] == pages.decimal(row["observed"], english)
+    years = cells(by_caption["By year"])
+    assert [row["Year"] for row in years] == [group["label"] for group in scores["by_year"]]
+    # The sweep: its best value marked, a row per value tried, the curve drawn.
+    sweep = result["sweep"]
+    assert f'<strong class="sweep-best">{pages.parameter_value(sweep["best"], english)}</strong>' in html
+    assert [row["Value"] for row in cells(by_caption["Each value tried"])] == ["6", "12.9", "25"]
+    assert '<svg class="chart sweep"' in html and 'class="current"' in html
+    again = client.get(ACCURACY, headers={"If-None-Match": page.headers["ETag"]})
+    assert again.status_code == 304
+
+
+def test_the_sweep_stays_when_a_newer_evaluation_has_none(client):
+    _store_three_tournaments(client)
+    swept = _evaluate(client, SWEPT)
+    newer = _evaluate(client, {"mode": "forward"})
+    html = client.get(ACCURACY).text
+    assert "forward:" in html
+    assert f"Evaluation {swept['id']} tried several values" in html
+    scores = newer["result"]["scores"]
+    assert f'<dd class="score-ll">{pages.decimal(scores["mean_log_likelihood"], LANGUAGES["en"])}</dd>' in html
+
+
+@pytest.mark.parametrize("code", sorted(set(LANGUAGES) - {"en"}))
+def test_the_page_in_every_language(client, code):
+    _store_three_tournaments(client)
+    _evaluate(client, SWEPT)
+    client.cookies.set("lang", code)
+    page = client.get(ACCURACY)
+    assert page.status_code == 200, page.text
+    html = page.text
+    assert f'<html lang="{LANGUAGES[code].tag}">' in html
+    for english in ("The latest evaluation", "Mean log-likelihood", "Calibration", "Predicted against observed", "By year"):
+        assert english not in html, english
+    empty = client.get("/lists/rif-elo/accuracy").text
+    assert "No evaluation of this list has been run yet." not in empty
+
+
+def test_an_unknown_list_is_a_404_page(client):
+    page = client.get("/lists/no-such-list/accuracy")
+    assert page.status_code == 404 and "<html" in page.text
