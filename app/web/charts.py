@@ -406,9 +406,8 @@ def calibration_chart(
         parts.append(f'<text x="{x(tick):.1f}" y="{y(0) + 17:.1f}" text-anchor="{anchor}">{label}</text>')
     parts.append(f'<line x1="{CAL_LEFT}" x2="{x(1):.1f}" y1="{y(0):.1f}" y2="{y(0):.1f}"/>')
     parts.append(f'<line x1="{CAL_LEFT}" x2="{CAL_LEFT}" y1="{CAL_TOP}" y2="{y(0):.1f}"/>')
-    parts.append(
-        f'<text x="{x(0.5):.1f}" y="{CALIBRATION_SIZE - 4}" text-anchor="middle">{escape(gettext("Predicted score"))}</text>'
-    )
+    across = escape(gettext("Predicted score"))
+    parts.append(f'<text x="{x(0.5):.1f}" y="{CALIBRATION_SIZE - 4}" text-anchor="middle">{across}</text>')
     parts.append("</g>")
     parts.append(f'<line class="diagonal" x1="{x(0):.1f}" y1="{y(0):.1f}" x2="{x(1):.1f}" y2="{y(1):.1f}"/>')
     for p in points:

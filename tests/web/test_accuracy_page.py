@@ -105,7 +105,7 @@ def test_the_page_in_every_language(client, code):
     assert page.status_code == 200, page.text
     html = page.text
     assert f'<html lang="{LANGUAGES[code].tag}">' in html
-    for english in ("The latest evaluation", "Mean log-likelihood", "Calibration", "Predicted against observed", "By year"):
+    for english in ("The latest evaluation", "Mean log-likelihood", "Predicted against observed", "By year", "Predicted score"):
         assert english not in html, english
     empty = client.get("/lists/rif-elo/accuracy").text
     assert "No evaluation of this list has been run yet." not in empty
