@@ -114,3 +114,16 @@ def test_the_page_in_every_language(client, code):
 def test_an_unknown_list_is_a_404_page(client):
     page = client.get("/lists/no-such-list/accuracy")
     assert page.status_code == 404 and "<html" in page.text
+
+
+def test_the_other_lists_of_the_category_beside_it_when_asked(client):
+    _store_three_tournaments(client)
+    found = _evaluate(client, {"mode": "holdout", "every": 2, "side_by_side": True})
+    [pair] = found["result"]["side_by_side"]
+    html = client.get(ACCURACY).text
+    tables = {table["caption"]: table for table in Page(html).tables}
+    [row] = cells(tables["This list and each other list on their common games"])
+    assert row["Other list"] == pair["other_list_id"] == "rif-elo"
+    assert row["Common games"] == str(pair["games"])
+    assert row["This list's log-likelihood"] == pages.decimal(pair["this"]["scores"]["mean_log_likelihood"], LANGUAGES["en"])
+    assert 'href="/lists/rif-elo/accuracy"' in html
