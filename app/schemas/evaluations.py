@@ -4,21 +4,19 @@ it answers (app/services/evaluations.py; the procedures and scores are app/ratin
 import datetime as dt
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, Field, ValidationInfo, field_validator
 
+from app.schemas.common import StrictModel
 from app.schemas.jobs import JobStatus
 
 Mode = Literal["forward", "holdout"]
 
 
-class ParameterSweep(BaseModel):
+class ParameterSweep(StrictModel):
     """The same evaluation run once for each value of one of the list's parameters."""
 
-    model_config = ConfigDict(extra="forbid")
-
     parameter: str = Field(
-        min_length=1,
-        max_length=64,
+        pattern=r"^[a-z][a-z0-9_]{0,63}$",
         description="One of the list's parameters, as `GET /v1/rating-lists/{list_id}` names them in `params` (WHR: "
         "`w2` or `virtual_games`; the Elo lists: their K factors). A name the list's system does not have is a 422",
         examples=["w2"],
@@ -31,10 +29,8 @@ class ParameterSweep(BaseModel):
     )
 
 
-class EvaluationRequest(BaseModel):
+class EvaluationRequest(StrictModel):
     """What an evaluation predicts, and from what."""
-
-    model_config = ConfigDict(extra="forbid")
 
     mode: Mode = Field(
         default="forward",

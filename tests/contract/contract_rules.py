@@ -192,6 +192,27 @@ def the_parameters_of_the_lists_system(case: Case) -> None:
     case.body = {name: value for name, value in patch.items() if _accepted(model, {**defaults, name: value})}
 
 
+def an_evaluation_the_lists_rules_take(case: Case) -> None:
+    """A holdout's offset is below its ``every``, and a sweep sweeps a parameter of the list's own
+    system through values its params model takes (the operation's description says both)."""
+    every, offset = case.body.get("every", 10), case.body.get("offset")
+    if isinstance(every, int | float) and every >= 1 and isinstance(offset, int | float) and not isinstance(offset, bool):
+        case.body["offset"] = int(offset) % int(every)
+    sweep = case.body.get("sweep")
+    system = SYSTEM_OF_LIST.get(case.path_parameters["list_id"])
+    if not isinstance(sweep, dict) or system is None:
+        return
+    model = get_system(system).params_model
+    defaults = model().model_dump(mode="json")
+    numeric = [name for name, value in defaults.items() if isinstance(value, int | float) and not isinstance(value, bool)]
+    if not numeric:
+        case.body["sweep"] = None
+        return
+    parameter = sweep["parameter"] if sweep.get("parameter") in numeric else numeric[0]
+    values = [value for value in sweep.get("values", []) if _accepted(model, {**defaults, parameter: value})]
+    case.body["sweep"] = {"parameter": parameter, "values": (values + [defaults[parameter]] * 2)[: max(len(values), 2)]}
+
+
 def seeds_of_stored_players_in_the_lists_system(case: Case) -> None:
     """A seed names a stored player, once, and holds what the list's system keeps: its statuses, and a
     title or counters only where the system has them (each system's seed model says which)."""
@@ -355,6 +376,7 @@ RULES: dict[str, Callable[[Case], None]] = {
     "POST /v1/calc/performance": a_performance_has_a_win_and_a_loss_to_stand_on,
     "POST /v1/calc/whr": whr_games_between_two_players,
     "PATCH /v1/rating-lists/{list_id}/params": the_parameters_of_the_lists_system,
+    "POST /v1/rating-lists/{list_id}/evaluations": an_evaluation_the_lists_rules_take,
     "PUT /v1/rating-lists/{list_id}/seeds": seeds_of_stored_players_in_the_lists_system,
     "POST /v1/rating-lists/{list_id}/publications": a_publication_follows_the_latest,
     "POST /v1/tournaments": a_known_opening_rule,
