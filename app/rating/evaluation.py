@@ -70,6 +70,7 @@ __all__ = [
     "SweepPoint",
     "forecast",
     "held_out",
+    "on_games",
     "only_tournaments",
     "score",
     "stated_order",
@@ -186,8 +187,24 @@ def _sequential_forecast(system: RatingSystem[Any, Any], given: ReplayInput[Any]
         day=day,
         considered=len(targets),
         unscored=int(len(targets) - int(scored.sum())),
+        game=targets[scored].astype(np.int64),
         # A system whose rule changes over time (RIF Elo: the 1995 text, then GA 1997) cites each.
         rule="; ".join(rules),
+    )
+
+
+def on_games(forecasts: Forecasts, games: np.ndarray) -> Forecasts:
+    """The forecasts of these games only (positions in the input, as ``Forecasts.game``), for comparing
+    two lists on the games both predicted; ``considered`` and ``unscored`` are left as they were."""
+    keep = np.isin(forecasts.game, games)
+    return dataclasses.replace(
+        forecasts,
+        expected=forecasts.expected[keep],
+        observed=forecasts.observed[keep],
+        rating=forecasts.rating[keep],
+        opponent_rating=forecasts.opponent_rating[keep],
+        day=forecasts.day[keep],
+        game=forecasts.game[keep],
     )
 
 

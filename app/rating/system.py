@@ -621,6 +621,9 @@ class Forecasts:
     considered: int  # the games to predict (forward: all; holdout: the held-out ones), scored or not
     unscored: int  # of those, the games not predicted because a player had no rating yet
     rule: str  # the expected-score rule cited (``Expectation.rule``)
+    # int64: each scored game's position in the input (``GameColumns`` order): two lists evaluated on
+    # the same games are compared on those both scored (app/recompute/evaluations.py).
+    game: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
 
     def __len__(self) -> int:
         return len(self.expected)

@@ -9,6 +9,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -87,13 +88,18 @@ def _side_by_side(
         mine_on_common = evaluation.only_tournaments(inputs.given, common)
         theirs_on_common = evaluation.only_tournaments(theirs.given, common)
         players, spearman, kendall = _rank_agreement(session, rating_list, other)
+        mine = evaluation.forecast(inputs.system, mine_on_common, plan)
+        their = evaluation.forecast(theirs.system, theirs_on_common, plan)
+        # Both inputs hold the common tournaments' games in the same order (the tournaments' order,
+        # then each one's): a position is the same game in both, and both are scored on those both predicted.
+        both = np.intersect1d(mine.game, their.game)
         found.append(
             {
                 "other_list_id": other.id,
                 "tournaments": len(common),
                 "games": _games(mine_on_common),
-                "this": _list_scores(rating_list, inputs.system, mine_on_common, plan),
-                "other": _list_scores(other, theirs.system, theirs_on_common, plan),
+                "this": _list_scores(rating_list, mine, both),
+                "other": _list_scores(other, their, both),
                 "players": players,
                 "spearman": spearman,
                 "kendall": kendall,
@@ -102,14 +108,13 @@ def _side_by_side(
     return found
 
 
-def _list_scores(rating_list: RatingList, system: Any, given: Any, plan: evaluation.EvaluationPlan) -> dict[str, Any]:
-    forecasts = evaluation.forecast(system, given, plan)
+def _list_scores(rating_list: RatingList, forecasts: evaluation.Forecasts, both: np.ndarray) -> dict[str, Any]:
     return {
         "list_id": rating_list.id,
         "system": rating_list.system,
         "rule": forecasts.rule,
         "games_unscored": forecasts.unscored,
-        "scores": dataclasses.asdict(evaluation.score(forecasts)),
+        "scores": dataclasses.asdict(evaluation.score(evaluation.on_games(forecasts, both))),
     }
 
 

@@ -135,7 +135,7 @@ class ListScores(BaseModel):
     system: str = Field(description="Its rating system")
     rule: str = Field(description="Its expected-score rule")
     games_unscored: int = Field(description="Of the common games, those it could not predict (a player without a rating yet)")
-    scores: Scores = Field(description="Its predictions of the common games, scored")
+    scores: Scores = Field(description="Its predictions of the common games that both lists predicted, scored")
 
 
 class SideBySide(BaseModel):
@@ -144,8 +144,8 @@ class SideBySide(BaseModel):
     other_list_id: str = Field(description="The other list")
     tournaments: int = Field(description="Tournaments both lists rate")
     games: int = Field(description="Their games: what both lists are evaluated on")
-    this: ListScores = Field(description="This list on those games")
-    other: ListScores = Field(description="The other list on the same games")
+    this: ListScores = Field(description="This list on those games (scored on the ones both lists predicted)")
+    other: ListScores = Field(description="The other list on the same games (scored on the same ones)")
     players: int = Field(description="Players on both lists' current snapshots")
     spearman: float | None = Field(
         description="Spearman's rank correlation of the two lists' current ratings of those players (1: the same order; "

@@ -82,9 +82,12 @@ def test_side_by_side_evaluates_the_other_list_of_the_category_on_the_same_games
     result = client.get(f"/v1/rating-lists/rif-whr/evaluations/{asked['id']}").json()["result"]
     [beside] = [entry for entry in result["side_by_side"] if entry["other_list_id"] == "rif-elo"]
     assert beside["tournaments"] == 3 and beside["games"] == 15
-    # This list on the common games is this list's own evaluation (all its games are common here).
+    # Both on the games both predicted: the Elo list starts the first tournament's players from its
+    # bootstrap rating and predicts all 15, WHR has no rating of them before it and predicts 10, so
+    # the two are scored on WHR's 10, which are this list's own evaluation (all its games are common).
+    assert beside["this"]["games_unscored"] == 5 and beside["other"]["games_unscored"] == 0
     assert beside["this"]["scores"] == result["scores"]
-    assert beside["other"]["rule"] == "GA 1997 #8" and beside["other"]["scores"]["games"] > 0
+    assert beside["other"]["rule"] == "GA 1997 #8" and beside["other"]["scores"]["games"] == 10
     # The rank agreement of the four players, from the two lists as the API serves them.
     whr, elo = (
         {

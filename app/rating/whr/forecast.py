@@ -89,7 +89,7 @@ def _forward(games: GameColumns, order: np.ndarray, period_months: int, params: 
             held[fitted.player[last]] = fitted.rating[last]
         rating[start:stop] = held[black[start:stop]]
         opponent[start:stop] = held[white[start:stop]]
-    return _forecasts(rating, opponent, score, day, considered=len(day))
+    return _forecasts(rating, opponent, score, day, order)
 
 
 def _fit(
@@ -145,7 +145,7 @@ def _holdout(games: GameColumns, order: np.ndarray, plan: EvaluationPlan, params
     day = games.day[targets]
     rating = _interpolated(fitted, games.black[targets], day)
     opponent = _interpolated(fitted, games.white[targets], day)
-    return _forecasts(rating, opponent, games.black_score[targets], day, considered=len(targets))
+    return _forecasts(rating, opponent, games.black_score[targets], day, targets)
 
 
 def _interpolated(fitted: whr.WhrFit, player: np.ndarray, day: np.ndarray) -> np.ndarray:
@@ -172,7 +172,9 @@ def _interpolated(fitted: whr.WhrFit, player: np.ndarray, day: np.ndarray) -> np
     return result
 
 
-def _forecasts(rating: np.ndarray, opponent: np.ndarray, score: np.ndarray, day: np.ndarray, considered: int) -> Forecasts:
+def _forecasts(rating: np.ndarray, opponent: np.ndarray, score: np.ndarray, day: np.ndarray, games: np.ndarray) -> Forecasts:
+    """The scored ones of the games predicted (``games``: their positions in the input, in the stated order)."""
+    considered = len(games)
     scored = ~(np.isnan(rating) | np.isnan(opponent))
     rating, opponent = rating[scored], opponent[scored]
     return Forecasts(
@@ -184,4 +186,5 @@ def _forecasts(rating: np.ndarray, opponent: np.ndarray, score: np.ndarray, day:
         considered=considered,
         unscored=int(considered - int(scored.sum())),
         rule=RULE,
+        game=games[scored].astype(np.int64),
     )
