@@ -1806,32 +1806,27 @@ REQUEST_EVALUATION_EXAMPLES: dict[str, Example] = {
     },
     "forward": {"summary": "Every game predicted from earlier days only (the default)", "value": {"mode": "forward"}},
 }
+# The request as the service keeps it: every field, the defaults filled in.
+_HOLDOUT_ASKED = {
+    "mode": "holdout",
+    "period_months": 1,
+    "every": 10,
+    "offset": 0,
+    "sweep": {"parameter": "w2", "values": [6.0, 12.9, 25.0]},
+    "side_by_side": False,
+}
 _EVALUATION = {
     "id": 2,
     "list_id": "rif-whr",
     "status": "succeeded",
     "progress": 1.0,
-    "request": {
-        "mode": "holdout",
-        "period_months": 1,
-        "every": 10,
-        "offset": 0,
-        "sweep": {"parameter": "w2", "values": [6.0, 12.9, 25.0]},
-        "side_by_side": False,
-    },
+    "request": _HOLDOUT_ASKED,
     "result": {
         "manifest": {
             "list_id": "rif-whr",
             "system": "rif-whr",
             "params": {"w2": 12.9, "virtual_games": 2, "virtual_rating": 1900.0, "start_rating": 1900.0},
-            "request": {
-                "mode": "holdout",
-                "period_months": 1,
-                "every": 10,
-                "offset": 0,
-                "sweep": {"parameter": "w2", "values": [6.0, 12.9, 25.0]},
-                "side_by_side": False,
-            },
+            "request": _HOLDOUT_ASKED,
             "rule": "RIF 2021 #1-#7",
             "games": 4644,
             "tournaments": 59,
@@ -2172,14 +2167,7 @@ REQUEST_EVALUATION: dict[str, dict[str, Any]] = {
             "list_id": "rif-whr",
             "status": "queued",
             "progress": 0.0,
-            "request": {
-                "mode": "holdout",
-                "period_months": 1,
-                "every": 10,
-                "offset": 0,
-                "sweep": {"parameter": "w2", "values": [6.0, 12.9, 25.0]},
-                "side_by_side": False,
-            },
+            "request": _HOLDOUT_ASKED,
             "result": None,
             "error": None,
             "created_at": "2026-12-03T13:50:31Z",
