@@ -20,10 +20,14 @@ class JobRead(BaseModel):
     model_config = ConfigDict(from_attributes=True)
 
     id: int = Field(description="The job's id", examples=[1])
-    kind: str = Field(description="What the job does: `recompute`, or `evaluation` (`GET /v1/rating-lists/{list_id}/evaluations/{evaluation_id}` shows its findings)",
-        examples=["recompute"],)
+    kind: str = Field(
+        description="What the job does: `recompute`, or `evaluation` (`GET /v1/rating-lists/{list_id}/evaluations/{evaluation_id}` shows its findings)",
+        examples=["recompute"],
+    )
     list_id: str = Field(description="The rating list it works on", examples=["rif-whr"])
-    status: JobStatus = Field(description="queued, running, succeeded, failed, or cancelled (an evaluation only)", examples=["succeeded"])
+    status: JobStatus = Field(
+        description="queued, running, succeeded, failed, or cancelled (an evaluation only)", examples=["succeeded"]
+    )
     progress: float = Field(ge=0, le=1, description="Share of the work done, 0 to 1")
     error: str | None = Field(description="Why it failed (failed jobs only)")
     result: dict[str, Any] | None = Field(description="A summary of what it produced (succeeded jobs)")

@@ -13,8 +13,8 @@ from app.models import Job
 from app.rating import evaluation
 from app.recompute import compute
 from app.recompute.jobs import run_pending_jobs
-from app.services.rating_lists import get_rating_list
 from app.services.importing import import_results_file
+from app.services.rating_lists import get_rating_list
 from tests.helpers import AUTH, RENJU_CN, recompute_now, tournament_body
 
 DAY = dt.date(2024, 1, 1)
