@@ -156,6 +156,18 @@ def tournament_body(tournament_id: str = "T1", **overrides: object) -> dict:
     return body
 
 
+def store_three_tournaments(client, list_date: dt.date) -> None:  # type: ignore[no-untyped-def]
+    """``tournament_body``'s round robin played three times, months apart (2020-05, 2020-08, 2021-02),
+    each on one day, and the recomputes it queued run as of ``list_date``: a small history whose
+    later tournaments an evaluation can predict from the earlier ones."""
+    for number, start in enumerate(("2020-05-01", "2020-08-01", "2021-02-01"), start=1):
+        body = tournament_body(f"T{number}", start=start, end=start)
+        for game in body["games"]:
+            game.pop("date", None)  # (the body's one dated game is dated in 2020-05)
+        assert client.post("/v1/tournaments", json=body, headers=AUTH).status_code == 201
+    run_pending_jobs(list_date=list_date)
+
+
 def with_player_ids(body: dict, prefix: str) -> dict:
     """The tournament with its players' ids prefixed (in ``players``, games and standings): other
     people than the sample tournaments' p1…p4, whose stored names a submission may not contradict

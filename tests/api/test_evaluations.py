@@ -15,18 +15,9 @@ from app.recompute import compute
 from app.recompute.jobs import run_pending_jobs
 from app.services.importing import import_results_file
 from app.services.rating_lists import get_rating_list
-from tests.helpers import AUTH, RENJU_CN, recompute_now, tournament_body
+from tests.helpers import AUTH, RENJU_CN, recompute_now, store_three_tournaments, tournament_body
 
 DAY = dt.date(2024, 1, 1)
-
-
-def _store_three_tournaments(client) -> None:  # type: ignore[no-untyped-def]
-    for number, start in enumerate(("2020-05-01", "2020-08-01", "2021-02-01"), start=1):
-        body = tournament_body(f"T{number}", start=start, end=start)
-        for game in body["games"]:
-            game.pop("date", None)
-        assert client.post("/v1/tournaments", json=body, headers=AUTH).status_code == 201
-    run_pending_jobs(list_date=DAY)
 
 
 def _ask(client, body: dict, list_id: str = "rif-whr"):  # type: ignore[no-untyped-def]
@@ -34,7 +25,7 @@ def _ask(client, body: dict, list_id: str = "rif-whr"):  # type: ignore[no-untyp
 
 
 def test_a_forward_evaluation_is_a_job_whose_findings_are_read_back_and_change_nothing(client):
-    _store_three_tournaments(client)
+    store_three_tournaments(client, DAY)
     before = client.get("/v1/rating-lists/rif-whr").json()
     asked = _ask(client, {"mode": "forward"})
     assert asked.status_code == 202, asked.text
@@ -73,7 +64,7 @@ def test_a_forward_evaluation_is_a_job_whose_findings_are_read_back_and_change_n
 
 
 def test_side_by_side_evaluates_the_other_list_of_the_category_on_the_same_games(client):
-    _store_three_tournaments(client)
+    store_three_tournaments(client, DAY)
     patched = client.patch("/v1/rating-lists/rif-elo/params", json={"bootstrap_rating": 1800}, headers=AUTH)
     assert patched.status_code == 200, patched.text
     recompute_now(client, "rif-elo", DAY)
@@ -131,7 +122,7 @@ def test_an_evaluation_queued_beside_a_recompute_neither_blocks_nor_joins_it(cli
 
 
 def test_a_queued_evaluation_cancelled_is_never_run(client):
-    _store_three_tournaments(client)
+    store_three_tournaments(client, DAY)
     evaluation_id = _ask(client, {"mode": "holdout", "every": 2}).json()["id"]
     assert client.delete(f"/v1/rating-lists/rif-whr/evaluations/{evaluation_id}").status_code == 401
     cancelled = client.delete(f"/v1/rating-lists/rif-whr/evaluations/{evaluation_id}", headers=AUTH)

@@ -1,22 +1,15 @@
 """`python -m app.cli evaluate` (issue 45): the same service path as the API's evaluations, its job
 run in the process, its scores printed; bad arguments refused with the field they name."""
 
+import datetime as dt
 import json
 
 from app.cli import main
-from tests.helpers import AUTH, tournament_body
-
-
-def _store(client) -> None:  # type: ignore[no-untyped-def]
-    for number, start in enumerate(("2020-05-01", "2020-08-01", "2021-02-01"), start=1):
-        body = tournament_body(f"T{number}", start=start, end=start)
-        for game in body["games"]:
-            game.pop("date", None)  # (the body's one dated game is dated in 2020-05)
-        assert client.post("/v1/tournaments", json=body, headers=AUTH).status_code == 201
+from tests.helpers import store_three_tournaments
 
 
 def test_a_holdout_with_a_sweep_is_run_and_printed_and_is_what_the_api_reads(client, capsys):
-    _store(client)
+    store_three_tournaments(client, dt.date(2024, 1, 1))
     assert main(["evaluate", "rif-whr", "--mode", "holdout", "--every", "2", "--sweep", "w2=6,12.9,25"]) == 0
     printed = capsys.readouterr().out
     assert printed.splitlines()[0].endswith("of rif-whr: succeeded")

@@ -10,20 +10,11 @@ import pytest
 from app.recompute.jobs import run_pending_jobs
 from app.web import pages
 from app.web.i18n import LANGUAGES
-from tests.helpers import AUTH, Page, cells, tournament_body
+from tests.helpers import AUTH, Page, cells, store_three_tournaments
 
 ACCURACY = "/lists/rif-whr/accuracy"
 DAY = dt.date(2024, 1, 1)
 SWEPT = {"mode": "holdout", "every": 2, "sweep": {"parameter": "w2", "values": [6, 12.9, 25]}}
-
-
-def _store_three_tournaments(client) -> None:  # type: ignore[no-untyped-def]
-    for number, start in enumerate(("2020-05-01", "2020-08-01", "2021-02-01"), start=1):
-        body = tournament_body(f"T{number}", start=start, end=start)
-        for game in body["games"]:
-            game.pop("date", None)
-        assert client.post("/v1/tournaments", json=body, headers=AUTH).status_code == 201
-    run_pending_jobs(list_date=DAY)
 
 
 def _evaluate(client, body: dict) -> dict:  # type: ignore[no-untyped-def]
@@ -36,7 +27,7 @@ def _evaluate(client, body: dict) -> dict:  # type: ignore[no-untyped-def]
 
 
 def test_without_an_evaluation_the_page_says_so_and_how_to_run_one(client):
-    _store_three_tournaments(client)
+    store_three_tournaments(client, DAY)
     listed = client.get("/lists/rif-whr")
     assert f'href="{ACCURACY}"' in listed.text
     page = client.get(ACCURACY)
@@ -47,7 +38,7 @@ def test_without_an_evaluation_the_page_says_so_and_how_to_run_one(client):
 
 
 def test_the_page_shows_the_latest_evaluation_as_the_api_answers_it(client):
-    _store_three_tournaments(client)
+    store_three_tournaments(client, DAY)
     before = client.get(ACCURACY)
     found = _evaluate(client, SWEPT)
     result = found["result"]
@@ -86,7 +77,7 @@ def test_the_page_shows_the_latest_evaluation_as_the_api_answers_it(client):
 
 
 def test_the_sweep_stays_when_a_newer_evaluation_has_none(client):
-    _store_three_tournaments(client)
+    store_three_tournaments(client, DAY)
     swept = _evaluate(client, SWEPT)
     newer = _evaluate(client, {"mode": "forward"})
     html = client.get(ACCURACY).text
@@ -98,7 +89,7 @@ def test_the_sweep_stays_when_a_newer_evaluation_has_none(client):
 
 @pytest.mark.parametrize("code", sorted(set(LANGUAGES) - {"en"}))
 def test_the_page_in_every_language(client, code):
-    _store_three_tournaments(client)
+    store_three_tournaments(client, DAY)
     _evaluate(client, SWEPT)
     client.cookies.set("lang", code)
     page = client.get(ACCURACY)
@@ -117,7 +108,7 @@ def test_an_unknown_list_is_a_404_page(client):
 
 
 def test_the_other_lists_of_the_category_beside_it_when_asked(client):
-    _store_three_tournaments(client)
+    store_three_tournaments(client, DAY)
     found = _evaluate(client, {"mode": "holdout", "every": 2, "side_by_side": True})
     [pair] = found["result"]["side_by_side"]
     html = client.get(ACCURACY).text
