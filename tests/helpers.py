@@ -20,6 +20,7 @@ from types import ModuleType
 from xml.sax.saxutils import escape, quoteattr
 
 import httpx
+import numpy as np
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import delete, func, insert, select
@@ -110,6 +111,32 @@ def alembic_runner(engine):  # type: ignore[no-untyped-def]
             getattr(command, direction)(config, revision)
 
     return run
+
+
+def random_history(
+    seed: int,
+    n_players: int,
+    n_games: int,
+    n_days: int,
+    draw_rate: float = 0.15,
+    *,
+    spacing: int = 40,
+    first_day: int = 730_000,
+    in_day_order: bool = False,
+):  # type: ignore[no-untyped-def]
+    """Unstructured random games (black, white, black's score, day ordinal): several days per player,
+    draws, repeated pairs on a day; ``n_days`` days drawn from ``spacing * n_days`` after
+    ``first_day``, the games in day order when ``in_day_order`` (tournament order follows the days)."""
+    rng = np.random.default_rng(seed)
+    black = rng.integers(0, n_players, n_games)
+    white = rng.integers(0, n_players - 1, n_games)
+    white = np.where(white >= black, white + 1, white)
+    strength = rng.normal(0.0, 1.0, n_players)
+    p = 1.0 / (1.0 + np.exp(strength[white] - strength[black]))
+    score = np.where(rng.random(n_games) < draw_rate, 0.5, (rng.random(n_games) < p).astype(float))
+    days = np.sort(rng.choice(np.arange(0, spacing * n_days), n_days, replace=False)) + first_day
+    day = days[rng.integers(0, n_days, n_games)]
+    return black, white, score, np.sort(day) if in_day_order else day
 
 
 # --- bodies and steps through the API -------------------------------------------------------------

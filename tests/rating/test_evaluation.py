@@ -17,6 +17,7 @@ from app.rating.evaluation import EvaluationPlan, Forecasts, forecast, score, sw
 from app.rating.registry import get_system, systems
 from app.rating.system import GameColumns, ReplayInput, Seed, StoredGame, StoredTournament
 from app.rating.whr.rating_list import WhrListParams
+from tests.helpers import random_history
 
 try:
     import whr as whr_reference
@@ -33,16 +34,10 @@ START = dt.date(2005, 1, 10)  # before RIF Elo's last replayed day (2021-08-07),
 
 def random_games(seed: int, n_players: int = 25, n_games: int = 500, n_days: int = 40, draw_rate: float = 0.15):
     """Unstructured random games on days a few weeks apart over a few years (several months, several
-    days a player, draws)."""
-    rng = np.random.default_rng(seed)
-    black = rng.integers(0, n_players, n_games)
-    white = rng.integers(0, n_players - 1, n_games)
-    white = np.where(white >= black, white + 1, white)
-    strength = rng.normal(0.0, 1.0, n_players)
-    p = 1.0 / (1.0 + np.exp(strength[white] - strength[black]))
-    score_ = np.where(rng.random(n_games) < draw_rate, 0.5, (rng.random(n_games) < p).astype(float))
-    days = np.sort(rng.choice(np.arange(0, 25 * n_days), n_days, replace=False)) + START.toordinal()
-    day = np.sort(days[rng.integers(0, n_days, n_games)])  # tournament order follows the days
+    days a player, draws), in day order."""
+    black, white, score_, day = random_history(
+        seed, n_players, n_games, n_days, draw_rate, spacing=25, first_day=START.toordinal(), in_day_order=True
+    )
     return black.astype(np.int64), white.astype(np.int64), score_, day.astype(np.int64)
 
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from app.rating import whr as W
 from app.rating.whr import Status, WarmStart, WhrFit, WhrParams, fit, rating_on, ratings_on, status_on
 from bench.histories import History, federation_history
-from tests.helpers import RENJU_CN
+from tests.helpers import RENJU_CN, random_history
 
 try:
     import whr as whr_reference
@@ -71,20 +71,6 @@ def assert_matches_reference(result: WhrFit, base, n_players: int, virtual_ratin
     assert rows == len(result.player)
     assert worst_rating < RATING_TOLERANCE, f"rating differs from the reference by {worst_rating} Elo"
     assert worst_deviation < DEVIATION_TOLERANCE, f"deviation differs from the reference by {worst_deviation} Elo"
-
-
-def random_history(seed: int, n_players: int, n_games: int, n_days: int, draw_rate: float = 0.15):
-    """Unstructured random games: several days per player, draws, repeated pairs on a day."""
-    rng = np.random.default_rng(seed)
-    black = rng.integers(0, n_players, n_games)
-    white = rng.integers(0, n_players - 1, n_games)
-    white = np.where(white >= black, white + 1, white)
-    strength = rng.normal(0.0, 1.0, n_players)
-    p = 1.0 / (1.0 + np.exp(strength[white] - strength[black]))
-    score = np.where(rng.random(n_games) < draw_rate, 0.5, (rng.random(n_games) < p).astype(float))
-    days = np.sort(rng.choice(np.arange(0, 40 * n_days), n_days, replace=False)) + 730_000
-    day = days[rng.integers(0, n_days, n_games)]
-    return black, white, score, day
 
 
 def posterior_gradient(result: WhrFit, black, white, score, day, params: WhrParams) -> np.ndarray:
