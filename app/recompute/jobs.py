@@ -167,8 +167,8 @@ def run_job(job_id: int, list_date: dt.date | None = None, *, serves_readers: bo
     claimed = time.perf_counter()
     list_id = "unknown"  # until the job's row is read, inside the try: a lost database is handled below
     try:
-        list_id = _log_claimed(job_id)
-        if _job_now(job_id).kind == EVALUATION:
+        list_id, kind = _log_claimed(job_id)
+        if kind == EVALUATION:
             _run_evaluation(job_id, list_id, claimed, list_date or dt.date.today())
             return
         with performance.cyclic_gc_paused(), _heartbeat(job_id):
@@ -515,19 +515,19 @@ def _heartbeat(job_id: int) -> Iterator[None]:
         thread.join()
 
 
-def _log_claimed(job_id: int) -> str:
-    """Log the claim (with the time the job waited in the queue) and return the job's list."""
+def _log_claimed(job_id: int) -> tuple[str, str]:
+    """Log the claim (with the time the job waited in the queue) and return the job's list and kind."""
     with session_scope() as session:
         job = session.get(Job, job_id)
         assert job is not None, f"job {job_id} does not exist"
-        list_id, worker = job.list_id, job.worker
+        list_id, worker, kind = job.list_id, job.worker, job.kind
         queued_s = (_utc(job.started_at) - _utc(job.created_at)).total_seconds() if job.started_at and job.created_at else 0.0
     metrics.JOB_QUEUED_SECONDS.labels(list_id).observe(max(queued_s, 0.0))
     log.info(
         "job claimed",
         extra={"event": "claimed", "job_id": job_id, "list_id": list_id, "worker": worker, "queued_s": round(queued_s, 3)},
     )
-    return list_id
+    return list_id, kind
 
 
 def _ended(job_id: int, list_id: str, outcome: str, claimed: float) -> None:
