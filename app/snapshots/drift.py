@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session
 
 from app import caches
 from app.models import RatingSnapshot
-from app.rating.system import NO_DAY, HeldPoints, Standings
+from app.rating.system import NO_DAY, HeldPoints, PointArrays, Standings
 from app.snapshots import timelines
 
 PERCENTILES = (10, 25, 50, 75, 90)
@@ -89,23 +89,70 @@ def month_end_days(first_day: int, last_day: int) -> np.ndarray:
 
 
 def month_ends(
-    held_on: Callable[[dt.date], tuple[np.ndarray, HeldPoints]],
+    points: PointArrays,
+    first_row: np.ndarray,
     standings_on: Callable[[HeldPoints, dt.date], Standings],
     days: np.ndarray,
 ) -> MonthEnds:
     """Each day's active players and ratings, as the list's ratings read as of that day answers them:
-    ``held_on`` the players with a point on or before it (``Timeline.held_on``), ``standings_on``
-    the system's own reading of those points on the day, with its status."""
-    players: list[np.ndarray] = []
-    ratings: list[np.ndarray] = []
-    for day in days.tolist():
-        date = dt.date.fromordinal(day)
-        numbers, held = held_on(date)
-        standings = standings_on(held, date)
-        active = standings.status == "active"
-        players.append(numbers[active].astype(np.int32))
-        ratings.append(np.asarray(standings.rating, dtype=np.float64)[active])
-    return summarised(days, players, ratings)
+    each player with a point on or before the day read from his last one (and the next one's date,
+    rating and deviation), as ``Timeline.held_on`` finds them, by the system's own ``standings_on``
+    on the day, with its status. ``points`` are sorted by player, then day, player ``p``'s rows
+    ``first_row[p]:first_row[p + 1]`` (every player has one); ``days`` ascending.
+
+    The points each day holds are not searched for day by day (a running sum over every point for
+    each of a RIF-sized history's 418 month ends was half their cost): from one month end to the next
+    only the players who played in between change their point, so the held points are kept in place,
+    those few rows overwritten, and each day's ``standings_on`` reads a prefix of them (the players in
+    the order of their first month, ties by number), its active players put back in the order of
+    their numbers (the list's, which the sums of a month's ratings follow)."""
+    months = len(days)
+    players = len(first_row) - 1
+    if months == 0 or players == 0:
+        return summarised(days, [np.empty(0, dtype=np.int32)] * months, [np.empty(0, dtype=np.float64)] * months)
+    rows = len(points.day)
+    player_of_row = np.repeat(np.arange(players, dtype=np.int64), np.diff(first_row))
+    is_last = np.zeros(rows, dtype=bool)
+    is_last[first_row[1:] - 1] = True
+    # A point is its player's last on the month ends from the first on or after its day to the one
+    # before the first on or after his next point's day: none, when his next point is in the same month.
+    start = np.searchsorted(days, points.day, "left")
+    until = np.append(start[1:], months)
+    until[is_last] = months
+    by_start = np.argsort(start, kind="stable")
+    changes = by_start[(start < until)[by_start]]  # the held points, in the order they take hold
+    bounds = np.searchsorted(start[changes], np.arange(months + 1), "left")
+    # The players in the order in which they first hold a point: those on a month end are a prefix.
+    first_month = start[first_row[:-1]]
+    order = np.argsort(first_month, kind="stable")
+    position = np.empty(players, dtype=np.int64)
+    position[order] = np.arange(players)
+    held_counts = np.searchsorted(first_month[order], np.arange(months), "right")
+    following = np.where(is_last[changes], changes, changes + 1)
+    has_next = ~is_last[changes]
+    taking_hold = points.columns(changes) | {
+        "next_day": np.where(has_next, points.day[following], NO_DAY),
+        "next_rating": np.where(has_next, points.rating[following], np.nan),
+        "next_deviation": np.where(has_next, points.deviation[following], np.nan),
+    }
+    held = {name: np.empty(players, dtype=column.dtype) for name, column in taking_hold.items()}
+    at = position[player_of_row[changes]]
+    month_players: list[np.ndarray] = []
+    month_ratings: list[np.ndarray] = []
+    for month, day in enumerate(days.tolist()):
+        first, last = int(bounds[month]), int(bounds[month + 1])
+        if last > first:
+            for name, column in held.items():
+                column[at[first:last]] = taking_hold[name][first:last]
+        count = int(held_counts[month])
+        standings = standings_on(HeldPoints(**{name: column[:count] for name, column in held.items()}), dt.date.fromordinal(day))
+        # (copied out before the next month overwrites the held points a system's standings may share)
+        active = np.flatnonzero(standings.status == "active")
+        numbers = order[active]
+        by_number = np.argsort(numbers)
+        month_players.append(numbers[by_number].astype(np.int32))
+        month_ratings.append(np.asarray(standings.rating, dtype=np.float64)[active[by_number]])
+    return summarised(days, month_players, month_ratings)
 
 
 def summarised(days: np.ndarray, players: list[np.ndarray], ratings: list[np.ndarray]) -> MonthEnds:
@@ -205,35 +252,12 @@ def prepared(session: Session, snapshot: RatingSnapshot, standings_on: Callable[
     timeline = timelines.timeline_of(session, snapshot)
     if not timeline.player_ids or timeline.archive is None:
         return summarised(np.empty(0, dtype=np.int64), [], [])
-    # Every point decoded once, each month's held ones taken from them (``Timeline.held_on`` decodes a
-    # day's rows each time: 418 times on a RIF-sized history, most of the cost).
     points = timeline.points(slice(None))
-    first_row = timeline.first_row
     # The month of the last rated day, read on its end (or on the list's date, when that comes first).
     last_rated = dt.date.fromordinal(int(points.day.max()))
     month_end = dt.date(last_rated.year + last_rated.month // 12, last_rated.month % 12 + 1, 1) - dt.timedelta(days=1)
     last = min(month_end, snapshot.list_date).toordinal()
-    players = np.arange(len(timeline.player_ids), dtype=np.int64)
-    starts, ends = first_row[:-1], first_row[1:] - 1
-
-    def held_on(day: dt.date) -> tuple[np.ndarray, HeldPoints]:
-        # (as Timeline.held_on for every player: his rows on or before the day counted by one running sum)
-        on_or_before = points.day <= day.toordinal()
-        up_to = np.cumsum(on_or_before, dtype=np.int32)
-        row = starts + (up_to[ends] - up_to[starts] + on_or_before[starts]) - 1
-        has_point = row >= starts
-        numbers, row = players[has_point], row[has_point]
-        following = row + 1
-        has_next = following < first_row[numbers + 1]
-        following = np.where(has_next, following, row)
-        return numbers, HeldPoints(
-            **points.columns(row),
-            next_day=np.where(has_next, points.day[following], NO_DAY),
-            next_rating=np.where(has_next, points.rating[following], np.nan),
-            next_deviation=np.where(has_next, points.deviation[following], np.nan),
-        )
-
-    return month_ends(held_on, standings_on, month_end_days(int(points.day.min()), last))
+    return month_ends(points, timeline.first_row, standings_on, month_end_days(int(points.day.min()), last))
 
 
 def asked(list_id: str) -> bool:

@@ -2,7 +2,9 @@
 each month's active players, mean, percentiles and cohort against a computation here from the list's
 own ratings read as of each month's end (the ratings endpoint's reading, with Python's statistics);
 a planted shift of every rating by +50 from one month moves the 12 months' change by 50 and is
-flagged, a flat history is not."""
+flagged, a flat history is not. The month ends read at once are each day's reading of its own (each
+player's last point and the next one, the system's standings on the day) on a history of players who
+appear, go inactive and return, under each kind of status rule."""
 
 import datetime as dt
 import statistics
@@ -12,6 +14,9 @@ import pytest
 
 from app import db
 from app.importers.renju_tsv import parse_path, to_submissions
+from app.rating.rif_elo.rating_list import elo_standings_on
+from app.rating.system import HeldPoints, Point, PointArrays, Standings, last_point_held
+from app.rating.whr.rating_list import WhrListParams, whr_standings_on
 from app.services import drift as drift_service
 from app.services import rating_lists as lists_service
 from app.snapshots import drift, snapshot_preparation
@@ -182,3 +187,113 @@ def test_a_new_snapshots_month_ends_are_read_before_its_readers_where_the_drift_
     answer = client.get("/v1/rating-lists/rif-whr/drift").json()
     drift.forget_all()
     assert client.get("/v1/rating-lists/rif-whr/drift").json() == answer  # what a reader builds himself
+
+
+def _history() -> list[Point]:
+    """Players sorted by id, each one's points by date: some who appear late, some with two points in one
+    month (the first one no month end holds), some whose last game is more than five years before a month
+    end (inactive then) who come back, some provisional before they are established, one whose point
+    falls on a month's last day, and a crowd of random ones."""
+    rng = np.random.default_rng(46)
+    day = dt.date(2005, 1, 10).toordinal()
+    chosen: dict[str, list[tuple[int, int, str]]] = {
+        "a-early": [(day, 12, "established"), (day + 5, 14, "established"), (day + 2200, 20, "established")],
+        "b-month-end": [(dt.date(2006, 3, 31).toordinal(), 11, "established")],
+        "c-provisional": [(day + 40, 4, "provisional"), (day + 400, 9, "provisional"), (day + 900, 15, "established")],
+        "d-late": [(dt.date(2012, 6, 30).toordinal(), 30, "established"), (dt.date(2012, 7, 1).toordinal(), 31, "established")],
+    }
+    for player in range(40):
+        days = np.unique(rng.integers(day, dt.date(2012, 7, 15).toordinal(), size=int(rng.integers(1, 8))))
+        # (one player in four plays in bursts years apart: inactive between them)
+        if player % 4 == 0:
+            days = np.unique(np.concatenate([days[:2], days[:2] + 2000]))
+        games = np.cumsum(rng.integers(1, 9, size=len(days)))
+        chosen[f"r{player:02d}"] = [
+            (int(d), int(g), "established" if g >= 10 else "provisional") for d, g in zip(days, games, strict=True)
+        ]
+    points = []
+    for player_id in sorted(chosen):
+        for point_day, games, rif_status in chosen[player_id]:
+            rating = float(rng.normal(1900.0, 200.0))
+            points.append(
+                Point(
+                    player_id=player_id,
+                    date=dt.date.fromordinal(point_day),
+                    rating=rating,
+                    deviation=float(rng.uniform(30.0, 200.0)),
+                    games=games,
+                    status="active" if rif_status == "established" else "provisional",
+                    last_played=dt.date.fromordinal(point_day),
+                    counters={"rif_status": rif_status},
+                )
+            )
+    return points
+
+
+def _read_day_by_day(points: list[Point], standings_on, days: np.ndarray) -> drift.MonthEnds:  # type: ignore[no-untyped-def]
+    """Each day read on its own, as the ratings endpoint reads a list as of a date: each player's last
+    point on or before the day and the one after it, the system's standings on the day."""
+    ids = sorted({p.player_id for p in points})
+    players: list[np.ndarray] = []
+    ratings: list[np.ndarray] = []
+    for ordinal in days.tolist():
+        day = dt.date.fromordinal(ordinal)
+        numbers, held, following = [], [], []
+        for number, player_id in enumerate(ids):
+            his = [p for p in points if p.player_id == player_id]
+            before = [p for p in his if p.date <= day]
+            if before:
+                numbers.append(number)
+                held.append(before[-1])
+                after = [p for p in his if p.date > day]
+                following.append(after[0] if after else None)
+        standings = standings_on(HeldPoints.around(held, following), day)
+        active = np.array([str(s) == "active" for s in standings.status], dtype=bool)
+        players.append(np.array(numbers, dtype=np.int32)[active])
+        ratings.append(np.asarray(standings.rating, dtype=np.float64)[active])
+    return drift.summarised(days, players, ratings)
+
+
+def _last_point_read_as_elo(held: HeldPoints, day: dt.date) -> Standings:
+    return elo_standings_on(held, day, WhrListParams())
+
+
+@pytest.mark.parametrize(
+    ("standings_on", "lapses"),
+    [
+        (lambda held, day: whr_standings_on(held, day, WhrListParams()), True),  # rating between points, status on the day
+        (_last_point_read_as_elo, True),  # the point's rating, the status on the day from the last appearance
+        (lambda held, day: last_point_held(held, day, WhrListParams()), False),  # the point as it is
+    ],
+    ids=["whr", "rif-elo", "last-point-held"],
+)
+def test_the_month_ends_read_at_once_are_each_days_own_reading(standings_on, lapses):  # type: ignore[no-untyped-def]
+    points = _history()
+    arrays = PointArrays.of(points)
+    ids = [p.player_id for p in points]
+    first_row = np.array([ids.index(i) for i in sorted(set(ids))] + [len(ids)], dtype=np.int64)
+    # To a month's end, and to a list date within a month (the last day is then no month's end).
+    for last in (dt.date(2012, 7, 31), dt.date(2012, 7, 14), dt.date(2012, 6, 30)):
+        days = drift.month_end_days(int(arrays.day.min()), last.toordinal())
+        ends = drift.month_ends(arrays, first_row, standings_on, days)
+        expected = _read_day_by_day(points, standings_on, days)
+        assert ends.counts[0] < ends.counts.max()  # players join as the years go
+        for name in ("days", "offsets", "player", "rating", "month", "mean", "percentiles"):
+            got, want = getattr(ends, name), getattr(expected, name)
+            assert got.dtype == want.dtype and np.array_equal(got, want, equal_nan=True), name
+    # Under the rules of a status read on the day, some players leave the active ones and come back.
+    months_active = {int(p): set() for p in np.unique(ends.player)}
+    for month in range(len(ends.days)):
+        for player in ends.player[ends.offsets[month] : ends.offsets[month + 1]].tolist():
+            months_active[player].add(month)
+    assert any(max(months) - min(months) + 1 > len(months) for months in months_active.values()) == lapses
+
+
+def test_a_month_without_any_point_held_has_no_active_player():
+    points = [Point("p", dt.date(2020, 3, 10), 1900.0, 50.0, 12, "active", dt.date(2020, 3, 10))]
+    days = drift.month_end_days(dt.date(2020, 1, 5).toordinal(), dt.date(2020, 4, 30).toordinal())
+    ends = drift.month_ends(
+        PointArrays.of(points), np.array([0, 1]), lambda held, day: last_point_held(held, day, WhrListParams()), days
+    )
+    assert ends.counts.tolist() == [0, 0, 1, 1]
+    assert np.isnan(ends.mean[:2]).all() and ends.mean[2:].tolist() == [1900.0, 1900.0]
