@@ -4,7 +4,8 @@ own ratings read as of each month's end (the ratings endpoint's reading, with Py
 a planted shift of every rating by +50 from one month moves the 12 months' change by 50 and is
 flagged, a flat history is not. The month ends read at once are each day's reading of its own (each
 player's last point and the next one, the system's standings on the day) on a history of players who
-appear, go inactive and return, under each kind of status rule."""
+appear, go inactive and return, under each kind of status rule; the percentiles read at once are
+np.percentile's to the last bit."""
 
 import datetime as dt
 import statistics
@@ -297,3 +298,15 @@ def test_a_month_without_any_point_held_has_no_active_player():
     )
     assert ends.counts.tolist() == [0, 0, 1, 1]
     assert np.isnan(ends.mean[:2]).all() and ends.mean[2:].tolist() == [1900.0, 1900.0]
+
+
+def test_the_percentiles_read_at_once_are_np_percentiles_to_the_last_bit():
+    rng = np.random.default_rng(128)
+    groups = [rng.normal(1900.0, 250.0, n) for n in (0, 1, 2, 3, 4, 5, 9, 10, 11, 99, 100, 101, 2000, 0)]
+    groups += [np.round(rng.normal(1900.0, 250.0, n)) for n in range(1, 40)]  # ties, as whole ratings have
+    groups += [np.array([1.0, np.nan, 3.0]), np.array([np.nan])]
+    offsets = np.concatenate(([0], np.cumsum([len(g) for g in groups]))).astype(np.int64)
+    got = drift.sorted_percentiles(np.concatenate([np.sort(g) for g in groups]), offsets, drift.PERCENTILES)
+    for group, row in zip(groups, got, strict=True):
+        expected = np.percentile(group, drift.PERCENTILES) if len(group) else np.full(len(drift.PERCENTILES), np.nan)
+        assert np.array_equal(row, expected, equal_nan=True), group
