@@ -49,7 +49,7 @@ def prepared_for_readers(session: Session, snapshot: RatingSnapshot) -> Callable
 
 def prepare_drift(session: Session, list_id: str) -> bool:
     """The month ends of the list's current snapshot (``app.snapshots.drift``), read now when this
-    process has answered the list's drift before and does not keep them yet: a second of a RIF-sized
+    process has answered the list's drift before and does not keep them yet: 60-90 ms of a RIF-sized
     history's, which its next drift reader would otherwise wait for (decision 128). Whether they
     were read."""
     rating_list = session.get(RatingList, list_id)
