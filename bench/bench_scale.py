@@ -25,8 +25,9 @@ Prints each figure beside its target.
   Besides the seven players' pages taken from the list, the pages of the --reads players with the
   most games (the longest player pages: a page of his games, and every tournament of his).
   Target: under 30 ms each. The drift's first read, which builds the snapshot's month ends
-  (app/snapshots/drift.py), is also a row of its own. Then the same list page again (kept: the bytes sent before) and with
-  its ETag in If-None-Match (304), which must stay as fast as on the RIF-sized history (bench_http.py).
+  (app/snapshots/drift.py), is also a row of its own. Then the same list page again (kept: the
+  bytes sent before) and with its ETag in If-None-Match (304), which must stay as fast as on the
+  RIF-sized history (bench_http.py).
 - after a restart: the server stopped and a new one started on the rated database, as after a deploy
   (it warms up before it serves: app/warm_up.py); each kind of read again, with other queries.
 - beside a worker (--replica): the production topology (compose.yaml), an API server with
