@@ -105,7 +105,9 @@ def month_ends(
     only the players who played in between change their point, so the held points are kept in place,
     those few rows overwritten, and each day's ``standings_on`` reads a prefix of them (the players in
     the order of their first month, ties by number), its active players put back in the order of
-    their numbers (the list's, which the sums of a month's ratings follow)."""
+    their numbers (the list's, which the sums of a month's ratings follow). The order they are handed
+    in changes no standing: a system reads each player's from his own points alone, and answers them
+    in the order it was given them (app/rating/system.py)."""
     months = len(days)
     players = len(first_row) - 1
     if months == 0 or players == 0:
