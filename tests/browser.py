@@ -12,12 +12,15 @@ the npm registry, both installed by ``ensure_chromium`` / ``ensure_axe`` when mi
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -33,12 +36,16 @@ def ensure_chromium() -> str:
     found = shutil.which("chromium")
     if found:
         return found
-    environment = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    install = ["apt-get", "install", "-y", "--no-install-recommends", "chromium", "fonts-dejavu-core", "fonts-wqy-microhei"]
-    if subprocess.run(install, env=environment, capture_output=True).returncode != 0:
-        subprocess.run(["apt-get", "update"], env=environment, check=True, capture_output=True)
-        subprocess.run(install, env=environment, check=True, capture_output=True)
-    found = shutil.which("chromium")
+    with _installing("chromium"):  # (apt-get takes one install at a time: another suite may be at it)
+        found = shutil.which("chromium")
+        if found:
+            return found
+        environment = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        install = ["apt-get", "install", "-y", "--no-install-recommends", "chromium", "fonts-dejavu-core", "fonts-wqy-microhei"]
+        if subprocess.run(install, env=environment, capture_output=True).returncode != 0:
+            subprocess.run(["apt-get", "update"], env=environment, check=True, capture_output=True)
+            subprocess.run(install, env=environment, check=True, capture_output=True)
+        found = shutil.which("chromium")
     if not found:
         raise RuntimeError("chromium is not installed and apt-get could not install it")
     return found
@@ -47,17 +54,30 @@ def ensure_chromium() -> str:
 def ensure_axe(directory: Path) -> str:
     """axe-core's script (pinned), installed from the npm registry into ``directory`` when missing."""
     script = directory / "node_modules" / "axe-core" / "axe.min.js"
-    if not script.exists():
-        npm = shutil.which("npm")
-        if npm is None:
-            raise RuntimeError("npm is needed to install axe-core (apt-get install npm)")
-        directory.mkdir(parents=True, exist_ok=True)
-        subprocess.run(
-            [npm, "install", "--prefix", str(directory), "--no-audit", "--no-fund", "--no-save", f"axe-core@{AXE_VERSION}"],
-            check=True,
-            capture_output=True,
-        )
+    with _installing("axe-core"):  # (the suites on both databases may run side by side in one checkout)
+        if not script.exists():
+            npm = shutil.which("npm")
+            if npm is None:
+                raise RuntimeError("npm is needed to install axe-core (apt-get install npm)")
+            directory.mkdir(parents=True, exist_ok=True)
+            subprocess.run(
+                [npm, "install", "--prefix", str(directory), "--no-audit", "--no-fund", "--no-save", f"axe-core@{AXE_VERSION}"],
+                check=True,
+                capture_output=True,
+            )
     return script.read_text(encoding="utf-8")
+
+
+@contextmanager
+def _installing(what: str) -> Iterator[None]:
+    """One process at a time installs ``what`` on this machine (an exclusive lock on a file in the
+    temporary directory); the others wait, then find it installed."""
+    with (Path(tempfile.gettempdir()) / f"rating-tests-install-{what}.lock").open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 class Browser:
@@ -225,7 +245,8 @@ class Page:
         """axe-core's violations of WCAG 2.1 A and AA and its best practices on the page."""
         self.evaluate(source + "\n;true")
         found = self.evaluate(
-            "axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']}})"
+            "axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']},"
+            " resultTypes: ['violations']})"
             ".then(r => r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,"
             " nodes: v.nodes.slice(0, 5).map(n => n.target.join(' '))})))"
         )

@@ -3,7 +3,8 @@ every language (chosen with the site's own switch) at a phone's width (390 px, a
 geometry) and a desktop's (1280 px): every page type renders in its language; the columns a reader comes for (place, name,
 rating, change: the header cells marked ``data-key``) are inside the screen on the first rows; no two
 blocks of a page overlap (a block's extent includes what overflows it); a phone needs no sideways
-scrolling of the page itself; axe-core (npm) finds no serious or critical accessibility violation;
+scrolling of the page itself; axe-core (npm) finds no serious or critical accessibility violation
+(at the phone's width in every language, at the desktop's in English);
 no request leaves the service; and the README's screenshots are taken (into docs/screenshots/ when
 SCREENSHOTS_DIR names it, else into a temporary directory). The documentation pages (Swagger UI,
 ReDoc) work under their Content-Security-Policy."""
@@ -227,7 +228,11 @@ def test_pages_in_chromium_in_every_language_at_both_widths(client, chromium, ax
         base = server.url
         for code, language in LANGUAGES.items():
             for name, path in pages:
-                # 360 px, the narrowest the site is made for: the same geometry (axe at the other two).
+                # 360 px, the narrowest the site is made for: the same geometry. axe-core at 390 px in every
+                # language and at 1280 px in English: what it checks is the markup (names, roles, labels,
+                # landmarks, each text's language), which a translation changes only in its words, and the
+                # colours, which are the same in every language; what a width changes (the menu, which
+                # columns show) it sees at both. A translation's own geometry is checked at every width.
                 for width, height in (SMALL_PHONE, PHONE, DESKTOP):
                     # Through the site's own switch: its cookie, then back to the page.
                     page = browser.open(
@@ -251,7 +256,7 @@ def test_pages_in_chromium_in_every_language_at_both_widths(client, chromium, ax
                     if path in WHOLE_TABLES and width < DESKTOP[0]:
                         for found in page.evaluate(STAYING):
                             problems.append((code, path, width, found))
-                    violations = page.axe(axe_source) if width != SMALL_PHONE[0] else []
+                    violations = page.axe(axe_source) if width == PHONE[0] or (width == DESKTOP[0] and code == "en") else []
                     for violation in violations:
                         if violation["impact"] in ("serious", "critical"):
                             problems.append((code, path, width, violation))
