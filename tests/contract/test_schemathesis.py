@@ -5,10 +5,12 @@ every request it forbids is refused; a missing required header, an unsupported m
 key are refused; and a resource created is there to read. The example count per operation is enough to
 find what the issue 28 probe found (50) and bounded so the run stays within CI's time."""
 
+import inspect
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -16,6 +18,7 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import CHECKS, load_all_checks
 from schemathesis.core.parameters import ParameterLocation
+from schemathesis.pytest import _test_builder
 
 from tests.contract.contract_rules import PERIODS, RULES, STORED_PLAYERS, keep_the_rules, within_the_body_limit
 from tests.helpers import AUTH, RENJU_CN, ROOT, wait_until_no_job_runs
@@ -32,6 +35,37 @@ load_all_checks()
 CHECKS_ENABLED = CHECKS.get_all()
 
 schema = schemathesis.openapi.from_path(ROOT / "openapi" / "openapi.json")
+
+
+def _built_when_run(build: Callable[..., Callable[..., Any]]) -> Callable[..., Callable[..., Any]]:
+    """Each operation's test built when it runs, not when it is collected: schemathesis builds an
+    operation's coverage cases with its test, 12 of the suite's 20 s of collection, which every run
+    paid even for one test of another module (``-k``, a node id). The test's arguments (its fixtures)
+    are the built test's; the marks schemathesis' pytest hooks read on the test (its metadata
+    attribute) are copied over from the built one after it runs. Written against schemathesis 4.32.5
+    (requirements-dev.lock), whose ``_gen_items`` imports ``build_operation_test`` when it collects."""
+
+    def lazily(**arguments: Any) -> Callable[..., Any]:
+        built: list[Callable[..., Any]] = []
+        fixtures = [name for name in inspect.signature(arguments["test_func"]).parameters if name != "case"]
+
+        def run(**fixture_values: Any) -> Any:
+            if not built:
+                built.append(build(**arguments))
+            try:
+                return built[0](**fixture_values)
+            finally:
+                vars(run).update(vars(built[0]))
+
+        run.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+            [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY) for name in fixtures]
+        )
+        return run
+
+    return lazily
+
+
+_test_builder.build_operation_test = _built_when_run(_test_builder.build_operation_test)
 
 
 @schema.hook
