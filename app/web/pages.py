@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session
 from app.countries import country_code
 from app.models import Job, Player, Publication, RatingList, RatingSnapshot
 from app.problems import FieldError, InvalidInput, Problem
+from app.rating.registry import UnknownSystem, get_system
 from app.recompute import jobs as recompute_jobs
 from app.recompute import staleness
 from app.schemas.common import EARLIEST_DATE, ID_MAX_LENGTH, ID_PATTERN, ID_RULE, LATEST_DATE, shown_fields
@@ -1362,6 +1363,15 @@ def share(value: float | None, language: i18n.Language) -> str:
     return "" if value is None else format_percent(value, "#,##0.0%", locale=language.locale)
 
 
+def _refits_each_period(system_id: str) -> bool:
+    """Whether a forward evaluation of the system refits its whole history at each period's start
+    (a system with a forecast of its own: WHR) rather than reading each game's ratings from one replay."""
+    try:
+        return get_system(system_id).forecast is not None
+    except UnknownSystem:
+        return False
+
+
 def accuracy_page(session: Session, list_id: str, language: i18n.Language) -> dict[str, Any]:
     """How well the list predicts its own games (issue 45 item 4): its newest succeeded evaluation's
     scores, calibration plot and tables by year, rating band and gap, the parameter's curve of its
@@ -1373,6 +1383,7 @@ def accuracy_page(session: Session, list_id: str, language: i18n.Language) -> di
         "rating_list": rating_list,
         "evaluation": latest,
         "swept": swept,
+        "refitted": _refits_each_period(rating_list.system),
         "decimal": lambda value, digits=3: decimal(value, language, digits),
         "share": lambda value: share(value, language),
         "parameter_value": lambda value: parameter_value(value, language),

@@ -87,6 +87,19 @@ def test_the_sweep_stays_when_a_newer_evaluation_has_none(client):
     assert f'<dd class="score-ll">{pages.decimal(scores["mean_log_likelihood"], LANGUAGES["en"])}</dd>' in html
 
 
+def test_a_forward_evaluation_says_how_its_system_predicts_going_forward(client):
+    """WHR refits its history at each period's start; an Elo list predicts each game from the ratings
+    its replay held just before it, and its page does not speak of refits."""
+    store_three_tournaments(client, DAY)
+    _evaluate(client, {"mode": "forward", "period_months": 2})
+    assert "WHR refitted every 2 months" in client.get(ACCURACY).text
+    asked = client.post("/v1/rating-lists/rif-elo/evaluations", json={"mode": "forward"}, headers=AUTH)
+    assert asked.status_code == 202, asked.text
+    run_pending_jobs(list_date=DAY)
+    html = client.get("/lists/rif-elo/accuracy").text
+    assert "each player's rating just before the game" in html and "refitted" not in html
+
+
 @pytest.mark.parametrize("code", sorted(set(LANGUAGES) - {"en"}))
 def test_the_page_in_every_language(client, code):
     store_three_tournaments(client, DAY)
