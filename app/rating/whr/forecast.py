@@ -81,10 +81,14 @@ def _forward(games: GameColumns, order: np.ndarray, period_months: int, params: 
     opponent = np.full(len(day), np.nan)
     held = np.full(n_players, np.nan)  # each player's rating held from his last fitted day
     warm: whr.WarmStart | None = None
+    # The whole history's structure, built once: each period's is its games before the period's first
+    # day (``Problem.before``, the same arrays a build of that prefix gives, for a fraction of its time).
+    whole = Problem(black, white, score, day, params) if len(starts) > 1 else None
     for start, stop in zip(starts.tolist(), stops.tolist(), strict=True):
-        if start:  # the games of every period before this one: a prefix in day order
-            fitted = _fit(black[:start], white[:start], score[:start], day[:start], n_players, params, warm)
-            warm = whr.WarmStart.from_fit(fitted)
+        if start and whole is not None:  # the games of every period before this one: a prefix in day order
+            fitted = _fit_problem(whole.before(int(day[start])), n_players, params, warm)
+            # (copies: the next ``before`` overwrites the rows of this one)
+            warm = whr.WarmStart(fitted.player.copy(), fitted.day.copy(), fitted.rating)
             last = np.flatnonzero(np.append(fitted.player[1:] != fitted.player[:-1], True))
             held[fitted.player[last]] = fitted.rating[last]
         rating[start:stop] = held[black[start:stop]]
@@ -103,7 +107,11 @@ def _fit(
 ) -> whr.WhrFit:
     """The MAP ratings as ``whr.fit`` finds them (to FIT_TOLERANCE), without the deviations a
     forecast does not read; the caller has checked the games and params as ``whr.fit`` does."""
-    problem = Problem(black, white, score, day, params)
+    return _fit_problem(Problem(black, white, score, day, params), n_players, params, warm)
+
+
+def _fit_problem(problem: Problem, n_players: int, params: whr.WhrParams, warm: whr.WarmStart | None) -> whr.WhrFit:
+    """``_fit`` of the games ``problem`` holds."""
     if problem.n == 0:  # no game (a holdout of a list of one game): no rows
         none = np.zeros(0, dtype=np.int64)
         return whr.WhrFit(none, none, np.zeros(0), np.zeros(0), none)
