@@ -542,17 +542,25 @@ def _pcg(
     """
     from scipy.linalg.lapack import dpttrs
 
+    # scipy's own kernel of ``matrix @ p`` (it adds matrix @ p to its last argument), called on one
+    # buffer: ``matrix @ p`` allocates a fresh vector each iteration, and on vectors of this size
+    # each one costs page faults that took as long as the product itself.
+    from scipy.sparse._sparsetools import csr_matvec
+
     x = np.zeros_like(b)
     r = b.copy()
     z = dpttrs(pd, pe, r.copy(), overwrite_b=True)[0]
     p = z.copy()
     work = np.empty_like(b)
+    ap = np.empty_like(b)
+    n = len(b)
     rz = _dot(r, z)
     stop = (rtol * rtol) * _dot(b, b)
     small = 0
     iterations = 0
     for iterations in range(1, maxiter + 1):
-        ap = matrix @ p
+        ap.fill(0.0)
+        csr_matvec(n, n, matrix.indptr, matrix.indices, matrix.data, p, ap)
         alpha = rz / _dot(p, ap)
         np.multiply(p, alpha, out=work)
         x += work
