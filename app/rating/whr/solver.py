@@ -174,6 +174,8 @@ class Problem:
         self._pos_up = pos_up
         self._pos_low = pos_low
         self.cg_iterations = 0
+        self._scratch: dict[str, np.ndarray] = {}
+        self._capacity = (n, p)  # rows, pairs
 
     def before(self, day: int) -> Problem:
         """The problem of this one's games before ``day``, equal array for array to the one
@@ -195,6 +197,8 @@ class Problem:
         restricted.params = self.params
         restricted.k_virtual = self.k_virtual
         restricted.cg_iterations = 0
+        restricted._scratch = self._scratch  # (sized for this problem: the largest of its prefixes)
+        restricted._capacity = self._capacity
         work = self._workspace()
         keep = np.less(self.row_day, day, out=work["keep"])
         n = int(np.count_nonzero(keep))
@@ -283,34 +287,51 @@ class Problem:
 
     # -- the objective and its derivatives ------------------------------------------------------
 
-    def differences(self, x: np.ndarray) -> np.ndarray:
-        """x[pair_lo] - x[pair_hi]: what every pair term depends on."""
-        differences: np.ndarray = x[self.pair_lo] - x[self.pair_hi]
-        return differences
+    def differences(self, x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        """x[pair_lo] - x[pair_hi]: what every pair term depends on (into ``out`` if given)."""
+        if out is None:
+            differences: np.ndarray = x[self.pair_lo] - x[self.pair_hi]
+            return differences
+        np.take(x, self.pair_lo, out=out, mode="clip")  # (see _take)
+        out -= np.take(x, self.pair_hi, out=self._buffer("gathered"), mode="clip")
+        return out
+
+    def _buffer(self, name: str, rows: bool = False) -> np.ndarray:
+        """A scratch vector of one float per pair (per row if ``rows``), kept from call to call (and
+        shared by the problems ``before`` makes, sized for the largest): a fresh one per Newton step
+        costs a page fault per 4 KiB, as long as the arithmetic on it. Each name has one use at a time."""
+        size, capacity = (self.n, self._capacity[0]) if rows else (len(self.pair_lo), self._capacity[1])
+        buffer = self._scratch.get(name)
+        if buffer is None or len(buffer) < size:
+            buffer = self._scratch[name] = np.empty(max(size, capacity))
+        return buffer[:size]
 
     def log_posterior(self, x: np.ndarray, d: np.ndarray) -> float:
         """The log-posterior at x (up to a constant); d = self.differences(x)."""
-        log_p = _log_sigmoid(d)  # log P(lo beats hi); log P(hi beats lo) = log_p - d
+        # log P(lo beats hi); log P(hi beats lo) = log_p - d
+        log_p = _log_sigmoid(d, self._buffer("log_sigmoid"), self._buffer("log_p"))
         xf = x[self.first]
         dx = np.diff(x)
         return (
             _dot(self.pair_n, log_p)
-            - _dot(self.pair_n - self.pair_s, d)  # sum of S log p + (n - S) log(1 - p)
+            - _dot(np.subtract(self.pair_n, self.pair_s, out=self._buffer("losses")), d)  # sum of S log p + (n - S) log(1 - p)
             + self.k_virtual * (float(np.sum(_log_sigmoid(xf))) - 0.5 * float(np.sum(xf)))  # virtual draws
             - 0.5 * _dot(self.link, dx * dx)  # Wiener prior
         )
 
     def derivatives(self, x: np.ndarray, d: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Gradient of the log-posterior, diagonal of the negative Hessian, pair weights."""
+        """Gradient of the log-posterior, diagonal of the negative Hessian, pair weights (the last
+        in a buffer of the problem's, overwritten by the next call)."""
         n = self.n
-        p, q = _sigmoid_and_variance(d)
+        p, q = _sigmoid_and_variance(d, self._buffer("sigmoid"), self._buffer("variance"))
         resid = np.multiply(self.pair_n, p, out=p)
         np.subtract(self.pair_s, resid, out=resid)  # d/dx_lo of the pair's log-likelihood
         grad: np.ndarray = np.bincount(self.pair_lo, weights=resid, minlength=n)
         grad -= np.bincount(self.pair_hi, weights=resid, minlength=n)
         pf, qf = _sigmoid_and_variance(x[self.first])
         grad[self.first] += self.k_virtual * (0.5 - pf)
-        flow = self.link * np.diff(x)  # (x[i+1] - x[i]) / sigma_i^2
+        flow = np.subtract(x[1:], x[:-1], out=self._buffer("flow", rows=True)[: n - 1])
+        flow *= self.link  # (x[i+1] - x[i]) / sigma_i^2
         grad[:-1] += flow
         grad[1:] -= flow
         q *= self.pair_n  # negative second derivative of the pair's log-likelihood
@@ -426,7 +447,9 @@ class Problem:
         from scipy.linalg.lapack import dpttrf
 
         x = np.clip(x, -_MAX_START, _MAX_START)  # only the start: the optimum is never clipped
-        d = self.differences(x)
+        # (one buffer for the differences at x and at each candidate of a line search: the line
+        # search needs the ones at x no more once it has the log-posterior there)
+        d = self.differences(x, self._buffer("differences"))
         value = None  # the log-posterior at x, computed only when a line search needs it
         change = math.inf
         steps = 0
@@ -447,7 +470,8 @@ class Problem:
             # How exactly to solve: loosely far from the optimum, tightly near it (forcing term
             # ~ |g|: quadratic convergence), but never more exactly than the tolerance needs.
             rtol = min(0.1, _FORCING * gnorm / math.sqrt(self.n))
-            delta, iterations = _pcg(matrix, grad, pd, pe, rtol, 0.01 * tolerance)
+            buffers = [self._buffer(name, rows=True) for name in ("cg_x", "cg_r", "cg_z", "cg_p", "cg_work", "cg_ap")]
+            delta, iterations = _pcg(matrix, grad, pd, pe, rtol, 0.01 * tolerance, buffers=buffers)
             self.cg_iterations += iterations
             steps += 1
             change = float(np.max(np.abs(delta)))
@@ -466,7 +490,7 @@ class Problem:
                 # f(x + delta) >= f(x) + (1 - e^0.68 / 2) gradient.delta = f(x) + 0.013 gradient.delta.
                 # (Near the optimum this saves one log-posterior evaluation per step.)
                 x = x + delta
-                d = self.differences(x)
+                d = self.differences(x, d)
                 value = None
                 continue
             if change > _MAX_STEP:  # far from the optimum: a trust region before the line search
@@ -481,7 +505,7 @@ class Problem:
             t = 1.0
             while True:
                 candidate = x + t * delta
-                candidate_d = self.differences(candidate)
+                candidate_d = self.differences(candidate, d)
                 candidate_value = self.log_posterior(candidate, candidate_d)
                 if candidate_value >= value + 1e-4 * t * slope - noise:
                     break
@@ -501,23 +525,26 @@ class Problem:
         return deviations
 
 
-def _log_sigmoid(d: np.ndarray) -> np.ndarray:
-    """log sigmoid(d) without overflow: min(d, 0) - log(1 + exp(-|d|)). (numpy's exp and log1p
-    are vectorised; scipy's log_expit is several times slower.)"""
-    e = np.abs(d)
+def _log_sigmoid(d: np.ndarray, work: np.ndarray | None = None, out: np.ndarray | None = None) -> np.ndarray:
+    """log sigmoid(d) without overflow: min(d, 0) - log(1 + exp(-|d|)), into ``out`` if given (and
+    ``work``: scratch). (numpy's exp and log1p are vectorised; scipy's log_expit is several times slower.)"""
+    e = np.abs(d, out=work)
     np.negative(e, out=e)
     np.exp(e, out=e)
     np.log1p(e, out=e)
-    log_p: np.ndarray = np.minimum(d, 0.0)
+    log_p: np.ndarray = np.minimum(d, 0.0, out=out)
     log_p -= e
     return log_p
 
 
-def _sigmoid_and_variance(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(sigmoid(d), sigmoid(d) * sigmoid(-d)) via tanh(d / 2): no overflow, no branches."""
-    th = np.multiply(d, 0.5)
+def _sigmoid_and_variance(
+    d: np.ndarray, p_out: np.ndarray | None = None, q_out: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """(sigmoid(d), sigmoid(d) * sigmoid(-d)) via tanh(d / 2): no overflow, no branches; into
+    ``p_out`` and ``q_out`` if given."""
+    th = np.multiply(d, 0.5, out=q_out)
     np.tanh(th, out=th)
-    p = th * 0.5
+    p = np.multiply(th, 0.5, out=p_out)
     p += 0.5
     q = np.square(th, out=th)
     np.subtract(1.0, q, out=q)
@@ -532,13 +559,21 @@ def _dot(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def _pcg(
-    matrix: sp.csr_matrix, b: np.ndarray, pd: np.ndarray, pe: np.ndarray, rtol: float, atol: float, maxiter: int = 1000
+    matrix: sp.csr_matrix,
+    b: np.ndarray,
+    pd: np.ndarray,
+    pe: np.ndarray,
+    rtol: float,
+    atol: float,
+    maxiter: int = 1000,
+    buffers: list[np.ndarray] | None = None,
 ) -> tuple[np.ndarray, int]:
     """Conjugate gradients on matrix @ x = b, preconditioned by the factorised tridiagonal (pd, pe).
 
     Stops when the residual is below rtol * |b|, or when two successive updates of x are below
     `atol` in every component (x is then known far more precisely than it needs to be).
-    Works in place on a few buffers: every fresh vector would cost page faults on first touch.
+    Works in place on a few buffers: every fresh vector would cost page faults on first touch;
+    ``buffers`` (six vectors like b, the first returned as x) saves even those from call to call.
     """
     from scipy.linalg.lapack import dpttrs
 
@@ -547,12 +582,14 @@ def _pcg(
     # each one costs page faults that took as long as the product itself.
     from scipy.sparse._sparsetools import csr_matvec
 
-    x = np.zeros_like(b)
-    r = b.copy()
-    z = dpttrs(pd, pe, r.copy(), overwrite_b=True)[0]
-    p = z.copy()
-    work = np.empty_like(b)
-    ap = np.empty_like(b)
+    if buffers is None:
+        buffers = [np.empty_like(b) for _ in range(6)]
+    x, r, z, p, work, ap = buffers
+    x.fill(0.0)
+    np.copyto(r, b)
+    np.copyto(z, r)
+    z = dpttrs(pd, pe, z, overwrite_b=True)[0]  # in place (z is contiguous float64)
+    np.copyto(p, z)
     n = len(b)
     rz = _dot(r, z)
     stop = (rtol * rtol) * _dot(b, b)
