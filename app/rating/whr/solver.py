@@ -73,6 +73,8 @@ _STATIC_STEP = 2.0  # natural units (347 Elo): no sweep of the cold start moves 
 class Problem:
     """The log-posterior of one set of games, with the sparse structure built once."""
 
+    rows: np.ndarray  # (of a problem ``before`` makes only) each row's row in the problem it was made of
+
     def __init__(self, black: np.ndarray, white: np.ndarray, score: np.ndarray, day: np.ndarray, params: WhrParams) -> None:
         self.params = params
         m = len(black)
@@ -210,6 +212,7 @@ class Problem:
         np.cumsum(renumber, out=renumber)
         renumber -= 1
         kept = np.flatnonzero(keep)
+        restricted.rows = kept
         restricted.row_player = _take(self.row_player, kept, work["row_player"])
         restricted.row_day = _take(self.row_day, kept, work["row_day"])
         restricted.row_games = _take(self.row_games, kept, work["row_games"])
