@@ -89,7 +89,7 @@ def _forward(games: GameColumns, order: np.ndarray, period_months: int, params: 
         if start and whole is not None:  # the games of every period before this one: a prefix in day order
             problem = whole.before(int(day[start]))
             x = problem.initial_ratings(None) if fitted_before is None else _warm(problem, fitted, fitted_before, params)
-            x = problem.maximise(x, FIT_TOLERANCE * NATURAL_PER_ELO)[0]
+            x = problem.maximise(x, FIT_TOLERANCE * NATURAL_PER_ELO, shift=True)[0]
             fitted[problem.rows] = x
             fitted_before = int(day[start])
             last = np.flatnonzero(np.append(problem.row_player[1:] != problem.row_player[:-1], True))
