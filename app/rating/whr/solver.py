@@ -447,11 +447,14 @@ class Problem:
         ratings: np.ndarray = y[dense]
         return ratings
 
-    def maximise(self, x: np.ndarray, tolerance: float, shift: bool = False) -> tuple[np.ndarray, int, float]:
+    def maximise(
+        self, x: np.ndarray, tolerance: float, shift: bool = False, forcing: float = _FORCING
+    ) -> tuple[np.ndarray, int, float]:
         """The MAP ratings from ``x``, to ``tolerance`` (natural units) a Newton step; ``shift``: the
         conjugate gradients' preconditioner also corrects the shift of every rating at once (see
-        ``_pcg``), which changes the work, not the result (``whr.fit`` leaves it out: its ratings
-        stay the same bits from release to release)."""
+        ``_pcg``); ``forcing``: how loosely a Newton step is solved (see _FORCING). Both change the
+        work and the last bits, not the result to ``tolerance``; ``whr.fit`` keeps the defaults, so
+        that its ratings stay the same bits from release to release."""
         from scipy.linalg.lapack import dpttrf
 
         x = np.clip(x, -_MAX_START, _MAX_START)  # only the start: the optimum is never clipped
@@ -477,7 +480,7 @@ class Problem:
                 raise ArithmeticError(f"tridiagonal factorisation failed (info={info})")
             # How exactly to solve: loosely far from the optimum, tightly near it (forcing term
             # ~ |g|: quadratic convergence), but never more exactly than the tolerance needs.
-            rtol = min(0.1, _FORCING * gnorm / math.sqrt(self.n))
+            rtol = min(0.1, forcing * gnorm / math.sqrt(self.n))
             buffers = [self._buffer(name, rows=True) for name in ("cg_x", "cg_r", "cg_z", "cg_p", "cg_work", "cg_ap")]
             # 1'H1: the curvature of a shift of every rating at once (the pairs and links cancel)
             shift_curvature = float(np.sum(matrix.data)) if shift else None
