@@ -14,6 +14,10 @@ are clipped into +-3,474 Elo of the virtual opponent, so the iteration cannot di
 a full Newton step moves no rating by `tolerance` Elo (1e-6 by default; INTERPRETATIONS 3.3) -
 typically after 5-9 steps.
 
+A forward evaluation (app/rating/whr/forecast.py) fits every prefix in day order of one history:
+``Problem.before`` gives each prefix's problem by masking the whole history's structure, array for
+array what a build of the prefix gives, in buffers reused from prefix to prefix.
+
 A warm start (the ratings of an earlier fit) saves the first, cheap steps only. One more tournament
 moves nearly every player-day's optimum by more than the tolerance (through the opponents of its
 players, their opponents, ...), so the last steps - where most conjugate-gradient work is, since
@@ -230,32 +234,33 @@ class Problem:
         prior_diag[1:] += link
         restricted.prior_diag = prior_diag
         restricted.first = renumber[self.first[keep[self.first]]]
-        pair_keep = _take(keep, self.pair_lo, work["pair_keep"])
-        to_pair = _places(pair_keep, work["before_pair"])
-        p = int(work["before_pair"][-1])
+        pairs = np.flatnonzero(_take(keep, self.pair_lo, work["pair_keep"]))
         scratch = work["pair_scratch"]
-        restricted.pair_lo = _compact(_take(renumber, self.pair_lo, scratch), to_pair, work["pair_lo"], p)
-        restricted.pair_hi = _compact(_take(renumber, self.pair_hi, scratch), to_pair, work["pair_hi"], p)
-        restricted.pair_n = _compact(self.pair_n, to_pair, work["pair_n"], p)
-        restricted.pair_s = _compact(self.pair_s, to_pair, work["pair_s"], p)
+        restricted.pair_lo = _take(renumber, _take(self.pair_lo, pairs, scratch), work["pair_lo"])
+        restricted.pair_hi = _take(renumber, _take(self.pair_hi, pairs, scratch), work["pair_hi"])
+        restricted.pair_n = _take(self.pair_n, pairs, work["pair_n"])
+        restricted.pair_s = _take(self.pair_s, pairs, work["pair_s"])
         # the CSR structure: the entries of kept rows in kept columns, in their order
         matrix = self.matrix
         entry_keep = _take(keep, work["entry_row"], work["entry_keep"])
         entry_keep &= _take(keep, work["columns"], work["entry_keep_column"])
         before_entry = work["before_entry"]  # kept entries before each entry
-        to_entry = _places(entry_keep, before_entry)
-        nnz = int(before_entry[-1])
+        counted = before_entry[1:]
+        counted[:] = entry_keep  # (np.cumsum of a bool array takes a slow casting path, as in _group)
+        np.cumsum(counted, out=counted)
+        entries = np.flatnonzero(entry_keep)  # (np.put into the buffers instead: slower still)
+        nnz = len(entries)
         indptr = work["indptr"][: n + 1]
         indptr[1:] = before_entry[matrix.indptr[1:][kept]]
         indices = work["indices"][:nnz]  # (in the matrix's index type)
-        indices[:] = _compact(_take(renumber, work["columns"], work["entry_scratch"]), to_entry, work["entry_compact"], nnz)
-        data = _compact(matrix.data, to_entry, work["data"], nnz)  # the links' values; a step writes the others
+        indices[:] = _take(renumber, _take(work["columns"], entries, work["entry_scratch"]), work["entry_scratch"])
+        data = _take(matrix.data, entries, work["data"])  # the links' values; a step writes the others
         from scipy.sparse import csr_matrix
 
         restricted.matrix = csr_matrix((data, indices, indptr), shape=(n, n), copy=False)
         restricted._pos_diag = _take(before_entry, _take(self._pos_diag, kept, work["pos_diag"]), work["pos_diag"])
-        restricted._pos_up = _compact(_take(before_entry, self._pos_up, scratch), to_pair, work["pos_up"], p)
-        restricted._pos_low = _compact(_take(before_entry, self._pos_low, scratch), to_pair, work["pos_low"], p)
+        restricted._pos_up = _take(before_entry, _take(self._pos_up, pairs, scratch), work["pos_up"])
+        restricted._pos_low = _take(before_entry, _take(self._pos_low, pairs, scratch), work["pos_low"])
         return restricted
 
     def _workspace(self) -> dict[str, np.ndarray]:
@@ -278,11 +283,9 @@ class Problem:
             work[name] = np.empty(p)
         work["entry_row"] = np.repeat(np.arange(n), np.diff(self.matrix.indptr))
         work["before_entry"] = np.zeros(nnz + 1, dtype=np.int64)
-        work["before_pair"] = np.zeros(p + 1, dtype=np.int64)
         # np.take converts indices of another type than intp to a fresh intp array first
         work["columns"] = self.matrix.indices.astype(np.intp)
         work["entry_scratch"] = np.empty(nnz, dtype=np.intp)
-        work["entry_compact"] = np.empty(nnz, dtype=np.intp)
         work["indices"] = np.empty(nnz, dtype=index_type)
         work["indptr"] = np.zeros(n + 1, dtype=index_type)
         work["data"] = np.empty(nnz)
@@ -487,9 +490,9 @@ class Problem:
             delta, iterations = _pcg(matrix, grad, pd, pe, rtol, 0.01 * tolerance, buffers=buffers, shift=shift_curvature)
             self.cg_iterations += iterations
             steps += 1
-            change = float(np.max(np.abs(delta)))
+            change = float(np.max(np.abs(delta, out=self._buffer("magnitude", rows=True))))
             if change < tolerance:  # converged: the full Newton step moves nothing by tolerance
-                x = x + delta
+                x += delta  # (x is this call's own: np.clip or a line search made it)
                 break
             if change <= _SAFE_STEP:
                 # No line search needed: this full step gains at least 1.3 % of what the quadratic
@@ -502,7 +505,7 @@ class Problem:
                 # curvature floor above only makes H larger. Hence by Taylor
                 # f(x + delta) >= f(x) + (1 - e^0.68 / 2) gradient.delta = f(x) + 0.013 gradient.delta.
                 # (Near the optimum this saves one log-posterior evaluation per step.)
-                x = x + delta
+                x += delta
                 d = self.differences(x, d)
                 value = None
                 continue
@@ -662,24 +665,6 @@ def _take(a: np.ndarray, indices: np.ndarray, buffer: np.ndarray) -> np.ndarray:
     out = buffer[: len(indices)]
     np.take(a, indices, out=out, mode="clip")
     return out
-
-
-def _places(keep: np.ndarray, before: np.ndarray) -> np.ndarray:
-    """Where each element goes when those ``keep`` marks are packed in order: ``before`` (one longer
-    than ``keep``) gets the number of kept ones before each element, and the last entry their count."""
-    counted = before[1:]
-    counted[:] = keep  # (np.cumsum of a bool array takes a slow casting path, as in _group)
-    np.cumsum(counted, out=counted)
-    return before[:-1]
-
-
-def _compact(values: np.ndarray, places: np.ndarray, buffer: np.ndarray, count: int) -> np.ndarray:
-    """values[keep] (``places`` from ``_places``) packed into the start of ``buffer`` (its view of
-    ``count`` returned), without np.compress's fresh index array of them. A dropped element goes to
-    the place of the next kept one, which np.put (writing in order) then overwrites; dropped ones
-    after the last kept one go to ``count``, inside ``buffer`` since it holds all the values."""
-    np.put(buffer, places, values)
-    return buffer[:count]
 
 
 def _group(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
