@@ -4,6 +4,7 @@ issue 45) on a generated history (bench/histories.py, seeded).
     .venv/bin/python bench/bench_evaluate.py                   # RIF-sized (100,167 games), everything
     .venv/bin/python bench/bench_evaluate.py --size large      # 1,000,195 games (the reference: minutes)
     .venv/bin/python bench/bench_evaluate.py --skip-reference --skip-forward
+    .venv/bin/python bench/bench_evaluate.py --only-forward    # the forward plan alone
 
 It prints each figure beside its target:
 
@@ -142,6 +143,7 @@ def main() -> None:
     parser.add_argument("--skip-reference", action="store_true", help="leave out the reference whr package")
     parser.add_argument("--skip-forward", action="store_true", help="leave out the forward plan's monthly refits")
     parser.add_argument("--skip-sweep", action="store_true")
+    parser.add_argument("--only-forward", action="store_true", help="the forward plan alone: no holdout, no sweep")
     args = parser.parse_args()
     history, generate_seconds = timed(SIZES[args.size])
     print(
@@ -153,10 +155,11 @@ def main() -> None:
     small = whr_input(history.head(20))
     forecast(get_system("rif-whr"), small, EvaluationPlan("holdout"))
     forecast(get_system("rif-whr"), small, EvaluationPlan("forward"))
-    bench_holdout(history, given, args.skip_reference)
+    if not args.only_forward:
+        bench_holdout(history, given, args.skip_reference)
     if not args.skip_forward:
         bench_forward(args.size, given)
-    if not args.skip_sweep:
+    if not args.skip_sweep and not args.only_forward:
         bench_sweep(given)
 
 

@@ -16,6 +16,7 @@ from app.rating import whr
 from app.rating.evaluation import EvaluationPlan, Forecasts, forecast, score, sweep, wilson_interval
 from app.rating.registry import get_system, systems
 from app.rating.system import GameColumns, ReplayInput, Seed, StoredGame, StoredTournament
+from app.rating.whr import forecast as fx
 from app.rating.whr.rating_list import WhrListParams
 from tests.helpers import random_history
 
@@ -257,6 +258,42 @@ def test_whr_forward_refits_once_a_month():
     np.testing.assert_allclose(forecasts.rating, [one.rating[0], two.rating[1]], atol=1e-3)
     # Two-month periods: the first two games are in the first period, unscored.
     assert forecast(get_system("rif-whr"), whr_input(black, white, score_, day, 2), EvaluationPlan(period_months=2)).unscored == 2
+
+
+def refit_forward(black, white, score_, day, n_players: int, period_months: int) -> tuple[np.ndarray, np.ndarray]:
+    """The forward plan as plainly as it reads (the algorithm before issue 45's speed-up): at each
+    period's start a cold ``whr.fit`` of every game before it, and each game of the period predicted
+    from each player's rating on his last fitted day (NaN: none). The games in day order."""
+    month = np.array([dt.date.fromordinal(int(d)).year * 12 + dt.date.fromordinal(int(d)).month - 1 for d in day])
+    period = (month - month[0]) // period_months
+    rating = np.full(len(day), np.nan)
+    opponent = np.full(len(day), np.nan)
+    for p in np.unique(period)[1:].tolist():
+        start, stop = np.searchsorted(period, p), np.searchsorted(period, p, side="right")
+        fitted = whr.fit(black[:start], white[:start], score_[:start], day[:start], n_players)
+        held = np.full(n_players, np.nan)
+        held[fitted.player] = fitted.rating  # rows by (player, day): each player's last one stays
+        rating[start:stop], opponent[start:stop] = held[black[start:stop]], held[white[start:stop]]
+    return rating, opponent
+
+
+@pytest.mark.parametrize(("seed", "period_months"), [(5, 1), (6, 1), (7, 2)])
+def test_whr_forward_equals_a_plain_refit_of_each_period(seed, period_months):
+    # The forward plan fits a prefix of one structure built once (Problem.before), warm-started, to
+    # FIT_TOLERANCE (1e-4 Elo a Newton step): it must predict what plain cold refits of each period's
+    # games to 1e-6 Elo predict, to 1e-3 Elo a rating and 1e-6 a probability, the same games scored.
+    black, white, score_, day = random_games(seed, n_players=40, n_games=800, n_days=60)
+    forecasts = forecast(
+        get_system("rif-whr"), whr_input(black, white, score_, day, 40), EvaluationPlan(period_months=period_months)
+    )
+    rating, opponent = refit_forward(black, white, score_, day, 40, period_months)
+    scored = ~(np.isnan(rating) | np.isnan(opponent))
+    assert (forecasts.considered, forecasts.unscored) == (len(day), int((~scored).sum()))
+    assert forecasts.unscored > 0 and len(forecasts) > 500
+    np.testing.assert_array_equal(forecasts.game, np.flatnonzero(scored))
+    np.testing.assert_allclose(forecasts.rating, rating[scored], rtol=0, atol=1e-3)
+    np.testing.assert_allclose(forecasts.opponent_rating, opponent[scored], rtol=0, atol=1e-3)
+    np.testing.assert_allclose(forecasts.expected, fx.win_probabilities(rating[scored], opponent[scored]), rtol=0, atol=1e-6)
 
 
 @pytest.mark.parametrize("system_id", ["rivne", "rif-elo"])

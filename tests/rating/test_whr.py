@@ -647,3 +647,55 @@ def test_a_packed_fit_stores_player_ids_as_utf8_and_reads_blobs_written_before(m
     np.testing.assert_array_equal(new.player, len(ids) - 1 - fitted.player)
     for field in ("player", "day", "rating"):
         np.testing.assert_array_equal(getattr(new, field), getattr(old, field))
+
+
+# --- a prefix of a problem (the forward evaluation's refits, issue 45) ------------------------------
+
+
+PROBLEM_ARRAYS = (
+    "row_player",
+    "row_day",
+    "row_games",
+    "link",
+    "_neg_link",
+    "prior_diag",
+    "first",
+    "pair_lo",
+    "pair_hi",
+    "pair_n",
+    "pair_s",
+    "_pos_diag",
+    "_pos_up",
+    "_pos_low",
+)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_prefix_of_a_problem_is_the_problem_its_games_build(seed):
+    # Problem.before(day) masks the whole history's structure instead of building the prefix anew:
+    # every array a fit reads must be the one the build gives, bit for bit, for any day (each day of
+    # the history, and one before every game and one after them all).
+    from app.rating.whr.solver import Problem
+
+    black, white, score, day = random_history(seed, 30, 600, 30, in_day_order=True)
+    params = WhrParams()
+    whole = Problem(black, white, score, day, params)
+    days = np.unique(day)
+    for cut in [int(days[0]), *days[1::2].tolist(), int(days[-1]) + 1]:
+        k = int(np.searchsorted(day, cut))
+        built = Problem(black[:k], white[:k], score[:k], day[:k], params)
+        prefix = whole.before(cut)
+        assert prefix.n == built.n
+        if not built.n:
+            continue
+        for name in PROBLEM_ARRAYS:
+            got, expected = getattr(prefix, name), getattr(built, name)
+            assert got.dtype == expected.dtype, name
+            np.testing.assert_array_equal(got, expected, err_msg=name)
+        for name in ("indptr", "indices", "data"):
+            got, expected = getattr(prefix.matrix, name), getattr(built.matrix, name)
+            assert got.dtype == expected.dtype, name
+            np.testing.assert_array_equal(got, expected, err_msg=name)
+        # and so its fit is the build's, to the last bit
+        x = prefix.maximise(prefix.initial_ratings(None), 1e-6)[0]
+        np.testing.assert_array_equal(x, built.maximise(built.initial_ratings(None), 1e-6)[0])
