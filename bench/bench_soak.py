@@ -19,7 +19,8 @@ Every `--report-every` minutes it prints each process's RSS, the database's size
 and its WAL; PostgreSQL: pg_database_size), the requests by status, read and write p50/p95/p99, the
 queue and the failed jobs (from the API). At the end it lets the queue drain, checks that every
 tournament it submitted is rated on every list that should rate it (and a withdrawn one on none),
-and prints the verdict against the issue's targets.
+groups its 4xx answers by what they refused (each problem's title, first pointer and detail, numbers
+aside), and prints the verdict against the issue's targets.
 
 PostgreSQL: the database of `--database-url` is emptied first (its `public` schema dropped and
 recreated); never point it at a database you care about.
@@ -32,6 +33,7 @@ import datetime as dt
 import json
 import os
 import random
+import re
 import socket
 import sqlite3
 import subprocess
@@ -123,6 +125,25 @@ def status_key(request: Request) -> str:
 
 def status_counts(requests: Iterable[Request]) -> Counter[str]:
     return Counter(status_key(r) for r in requests)
+
+
+def refusal_reason(label: str, status: int, body: bytes) -> str:
+    """What a 4xx answer refused, from its problem details (RFC 9457: the title, and the first
+    error's pointer and detail), so that the report tells a refusal the load asked for (a stale
+    If-Match, a withdrawn tournament) from one that is the load's own mistake or the service's."""
+    try:
+        problem = json.loads(body)
+    except ValueError:
+        return f"{label} {status}: (not problem+json)"
+    if not isinstance(problem, dict):
+        return f"{label} {status}: (not problem+json)"
+    errors = problem.get("errors") or []
+    first = errors[0] if errors and isinstance(errors[0], dict) else {}
+    where = f" at {first.get('pointer')}" if first.get("pointer") else ""
+    detail = str(first.get("detail") or problem.get("detail") or "")
+    # Digits vary from request to request (ids, days, counts): one reason whatever they are.
+    detail = re.sub(r"\d+", "N", detail)[:90]
+    return f"{label} {status}: {problem.get('title', '?')}{where}: {detail}"
 
 
 def windows(load_seconds: float) -> tuple[float, float]:
@@ -383,6 +404,7 @@ class Load:
         self.started = time.monotonic()
         self.publications = 0
         self.errors: Counter[str] = Counter()
+        self.refusals: Counter[str] = Counter()  # 4xx answers by what they refused (refusal_reason)
         self._serial = 0
 
     # One request, timed and recorded.
@@ -400,6 +422,8 @@ class Load:
             self.requests.append(
                 Request(sent - self.started, kind, label, answer.status_code, seconds, "retry-after" in answer.headers)
             )
+            if 400 <= answer.status_code < 500:
+                self.refusals[refusal_reason(label, answer.status_code, answer.content)] += 1
         return answer
 
     def serial(self) -> int:
@@ -450,6 +474,15 @@ class Load:
         def read(label: str, path: Callable[[random.Random], str]) -> Callable[[Any, random.Random], None]:
             return lambda client, rng: self.call(client, "read", label, "GET", path(rng))
 
+        def changes(rng: random.Random) -> str:
+            # Since the latest publication; before the first, between two rating days (without a
+            # publication `from` is required: the run's first minutes asked it in vain, a 404 each).
+            path = f"/v1/players/{rng.choice(keys.renju_players)}/changes?list=rif-whr"
+            if self.publications:
+                return path
+            first, last = sorted((day(rng), day(rng)))
+            return f"{path}&from={first}&to={last}"
+
         def prefix(rng: random.Random) -> str:
             word = rng.choice(rng.choice(keys.names).split())
             return word[: rng.randint(1, min(5, len(word)))]
@@ -495,7 +528,7 @@ class Load:
             (12, read("history", lambda rng: f"/v1/players/{player(rng)}/history?list=rif-whr")),
             (5, read("player", lambda rng: f"/v1/players/{player(rng)}")),
             (5, read("player page (web)", lambda rng: f"/players/{player(rng)}")),
-            (3, read("player changes", lambda rng: f"/v1/players/{rng.choice(keys.renju_players)}/changes?list=rif-whr")),
+            (3, read("player changes", changes)),
             (7, read("tournament", lambda rng: f"/v1/tournaments/{rng.choice(keys.tournaments)}")),
             (4, read("tournament page (web)", lambda rng: f"/tournaments/{rng.choice(keys.tournaments)}")),
             (2, read("tournaments", lambda rng: f"/v1/tournaments?year={rng.randint(1990, 2024)}")),
@@ -901,6 +934,10 @@ def soak(
         print(f"  {label:<26} " + ", ".join(f"{key} {n}" for (lab, key), n in sorted(by_label.items()) if lab == label))
     for error, n in load.errors.most_common(5):
         print(f"  no answer: {error} x{n}")
+    if load.refusals:
+        print("4xx answers by what they refused (the 15 most frequent):")
+        for reason, n in load.refusals.most_common(15):
+            print(f"  {n:6} {reason}")
     growth_window, p99_window = windows(load_seconds)
     print(
         f"\nverdict ({database.kind}, {load_seconds / 60:.1f} min of load; growth over the last {growth_window / 60:.0f} min, "

@@ -1,6 +1,19 @@
 """bench/bench_soak.py's report: percentiles, the windows it judges growth and p99 on, and its verdict."""
 
-from bench.bench_soak import MB, Request, Sample, Submitted, percentile, status_counts, submission_problem, verdict, windows
+import json
+
+from bench.bench_soak import (
+    MB,
+    Request,
+    Sample,
+    Submitted,
+    percentile,
+    refusal_reason,
+    status_counts,
+    submission_problem,
+    verdict,
+    windows,
+)
 
 
 def test_percentiles_interpolate_between_ranks_as_numpy_does():
@@ -63,3 +76,18 @@ def test_a_submission_is_rated_by_each_list_that_queued_its_recompute():
     assert submission_problem(state, stale, '"v2"') == "rif-whr is stale for it"
     withdrawn = Submitted(body, '"v3"', withdrawn=True, lists=lists)
     assert submission_problem(withdrawn, {**rated, "withdrawn_at": "2026-12-02T08:00:00Z"}, '"v3"').startswith("withdrawn, but")
+
+
+def test_a_refusal_is_told_by_its_problems_title_pointer_and_detail_whatever_its_numbers():
+    def problem(detail: str) -> bytes:
+        errors = [{"pointer": "/games/3/black", "detail": detail}]
+        return json.dumps({"title": "Invalid input", "status": 422, "errors": errors}).encode()
+
+    first = refusal_reason("submit", 422, problem("player p123 is not among the 40 players"))
+    assert first == refusal_reason("submit", 422, problem("player p9 is not among the 12 players"))
+    assert first == "submit 422: Invalid input at /games/3/black: player pN is not among the N players"
+    assert first != refusal_reason("correct", 422, problem("player p123 is not among the 40 players"))
+    assert refusal_reason("correct", 412, b'{"title": "Precondition failed", "detail": "the ETag is stale"}') == (
+        "correct 412: Precondition failed: the ETag is stale"
+    )
+    assert refusal_reason("read", 404, b"<html>") == "read 404: (not problem+json)"
