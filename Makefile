@@ -24,9 +24,10 @@ test: $(BIN)/.installed
 	$(BIN)/python -m pytest
 
 # The quick run: every test not marked slow (live servers, schemathesis, the browser, the real data
-# files through the CLI; each declared where it is written, see tests/slow.py). `make test` runs them all.
+# files through the CLI; each declared where it is written, see tests/slow.py), on every core
+# (pytest-xdist: each worker on a database of its own). `make test` runs them all, in one process.
 test-fast: $(BIN)/.installed
-	$(BIN)/python -m pytest -m "not slow"
+	$(BIN)/python -m pytest -m "not slow" -n auto
 
 lint: $(BIN)/.installed
 	$(BIN)/ruff check .
