@@ -1,5 +1,6 @@
 import datetime as dt
 import hashlib
+from collections.abc import Callable
 from functools import partial
 from typing import Annotated, Any
 
@@ -12,6 +13,8 @@ from fastapi import (
     Response,
     status,
 )
+from pydantic import BaseModel
+from sqlalchemy.orm import Session
 from starlette.concurrency import run_in_threadpool
 from starlette.types import Scope
 
@@ -32,6 +35,7 @@ from app.http.caching import (
 )
 from app.http.headers import CACHED_READ, LOCATION, NOT_MODIFIED
 from app.http.session import SessionDep
+from app.models import RatingList, RatingSnapshot
 from app.problems import FieldError, InvalidInput
 from app.rating.calculators import MAX_CALC_GAMES
 from app.recompute import jobs, staleness
@@ -508,39 +512,25 @@ async def get_player_history(
 def _history_answer(
     player_id: str, list_id: str, days: tuple[dt.date | None, dt.date | None], scope: Scope, if_none_match: str | None
 ) -> Response:
-    with db.session_scope() as session:
-        rating_list = service.get_rating_list(session, list_id)
-        stale = staleness.of(rating_list)
-        stale_since = stale.since if stale is not None else None
-        etag, cache_control = read_validators(
-            HISTORY_READ, Current(rating_list.current_snapshot_id, None, None, stale_since), scope
-        )
-        if matches(if_none_match, etag):
-            return not_modified(etag, cache_control)
-        snapshot = service.get_snapshot(session, list_id, None)
-        # (as in get_player_history)
-        key = ("history", snapshot.id, snapshot.created_at, stale_since, player_id, days) if snapshot else None
+    def history(session: Session, snapshot: RatingSnapshot | None, stale: staleness.Stale | None) -> PlayerHistory:
+        first, last = days
+        points = [
+            point
+            for point in service.player_history(session, player_id, snapshot)
+            if (first is None or point["date"] >= first) and (last is None or point["date"] <= last)
+        ]
+        answer = {
+            "player_id": player_id,
+            "list_id": list_id,
+            "snapshot_id": snapshot.id if snapshot else None,
+            "stale_since": stale.since if stale is not None else None,
+            "stale_reason": stale.reason if stale is not None else None,
+            "points": points,
+        }
+        return PlayerHistory.model_validate(answer)
 
-        def history() -> bytes:
-            first, last = days
-            points = [
-                point
-                for point in service.player_history(session, player_id, snapshot)
-                if (first is None or point["date"] >= first) and (last is None or point["date"] <= last)
-            ]
-            snapshot_id = snapshot.id if snapshot else None
-            answer = {
-                "player_id": player_id,
-                "list_id": list_id,
-                "snapshot_id": snapshot_id,
-                "stale_since": stale_since,
-                "stale_reason": stale.reason if stale is not None else None,
-                "points": points,
-            }
-            return PlayerHistory.model_validate(answer).model_dump_json().encode()
-
-        body = response_cache.responses.kept_or_built(key, history)
-    return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": cache_control})
+    # (the key as get_player_history looks it up before it leaves the event loop)
+    return _current_list_answer(HISTORY_READ, "history", list_id, (player_id, days), scope, if_none_match, history)
 
 
 @router.get(
@@ -586,24 +576,11 @@ async def predict(
 
 
 def _prediction_answer(list_id: str, a: str, b: str, scope: Scope, if_none_match: str | None) -> Response:
-    with db.session_scope() as session:
-        rating_list = service.get_rating_list(session, list_id)
-        stale = staleness.of(rating_list)
-        stale_since = stale.since if stale is not None else None
-        etag, cache_control = read_validators(
-            PREDICT_READ, Current(rating_list.current_snapshot_id, None, None, stale_since), scope
-        )
-        if matches(if_none_match, etag):
-            return not_modified(etag, cache_control)
-        snapshot = service.get_snapshot(session, list_id, None)
-        # (as in predict)
-        key = ("predict", snapshot.id, snapshot.created_at, stale_since, a, b) if snapshot else None
+    def prediction(session: Session, snapshot: RatingSnapshot | None, stale: staleness.Stale | None) -> Prediction:
+        return predictions.predict(session, list_id, a, b)
 
-        def answer() -> bytes:
-            return predictions.predict(session, list_id, a, b).model_dump_json().encode()
-
-        body = response_cache.responses.kept_or_built(key, answer)
-    return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": cache_control})
+    # (the key as predict looks it up before it leaves the event loop)
+    return _current_list_answer(PREDICT_READ, "predict", list_id, (a, b), scope, if_none_match, prediction)
 
 
 @router.get(
@@ -644,23 +621,41 @@ async def get_drift(
 
 
 def _drift_answer(list_id: str, cohort_year: int | None, scope: Scope, if_none_match: str | None) -> Response:
+    def drift(session: Session, snapshot: RatingSnapshot | None, stale: staleness.Stale | None) -> Drift:
+        return drift_service.drift_of(session, list_id, cohort_year)
+
+    # The threshold is a setting the snapshot does not carry: the ETag and the key name it too (DRIFT_READ).
+    setting = ("threshold", drift_service.threshold_of)
+    return _current_list_answer(DRIFT_READ, "drift", list_id, (cohort_year,), scope, if_none_match, drift, setting)
+
+
+def _current_list_answer(
+    read: ListRead,
+    name: str,
+    list_id: str,
+    parts: tuple[object, ...],
+    scope: Scope,
+    if_none_match: str | None,
+    build: Callable[[Session, RatingSnapshot | None, staleness.Stale | None], BaseModel],
+    setting: tuple[str, Callable[[RatingList], object]] | None = None,
+) -> Response:
+    """A read of the list's current snapshot, its stale mark and (``setting``) one of the list's
+    settings: its validators, a 304 for a matching ``If-None-Match``, or its answer as kept under
+    ``(name, snapshot, created, stale mark[, setting], *parts)`` or built by ``build``."""
     with db.session_scope() as session:
         rating_list = service.get_rating_list(session, list_id)
         stale = staleness.of(rating_list)
         stale_since = stale.since if stale is not None else None
-        threshold = drift_service.threshold_of(rating_list)
-        # The threshold is a setting the snapshot does not carry: the ETag names it too (DRIFT_READ).
-        etag, cache_control = read_validators(
-            DRIFT_READ, Current(rating_list.current_snapshot_id, None, None, stale_since), scope
-        )
-        etag = 'W/"' + hashlib.sha256(f"{etag}\nthreshold {threshold!r}".encode()).hexdigest()[:32] + '"'
+        etag, cache_control = read_validators(read, Current(rating_list.current_snapshot_id, None, None, stale_since), scope)
+        named: tuple[object, ...] = ()
+        if setting is not None:
+            label, value_of = setting
+            value = value_of(rating_list)
+            etag = 'W/"' + hashlib.sha256(f"{etag}\n{label} {value!r}".encode()).hexdigest()[:32] + '"'
+            named = (value,)
         if matches(if_none_match, etag):
             return not_modified(etag, cache_control)
         snapshot = service.get_snapshot(session, list_id, None)
-        key = ("drift", snapshot.id, snapshot.created_at, stale_since, threshold, cohort_year) if snapshot else None
-
-        def answer() -> bytes:
-            return drift_service.drift_of(session, list_id, cohort_year).model_dump_json().encode()
-
-        body = response_cache.responses.kept_or_built(key, answer)
+        key = (name, snapshot.id, snapshot.created_at, stale_since, *named, *parts) if snapshot else None
+        body = response_cache.responses.kept_or_built(key, lambda: build(session, snapshot, stale).model_dump_json().encode())
     return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": cache_control})
