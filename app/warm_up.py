@@ -8,7 +8,7 @@ the current snapshot's archives. After every deploy or restart, those were some 
 lifespan asks one page of each kind of the stored data through the application itself, before
 uvicorn accepts a connection (and so before ``/v1/health/ready`` answers a client), once that
 check finds the database at this version's schema: the rating lists, each
-list's current page, its page as of its date and its drift, the first player of the first list (his record,
+list's current page and its page as of its date, the first player of the first list (his record,
 history and web page, and a search for his name), the latest tournament (its record and web page)
 and the website's home page. The answers are thrown away; they are not logged as requests nor
 counted in ``/metrics`` (``WARM_UP`` in the scope's extensions tells the request middleware).
@@ -49,10 +49,6 @@ async def warm_up(app: ASGIApp) -> None:
             if page and page.get("items"):
                 first_row = first_row or {**page["items"][0], "list_id": rating_list["id"]}
                 await asked.json(f"/v1/rating-lists/{list_id}/ratings", status="all", limit=1, as_of=page["list_date"])
-            # Its drift: the month ends are read once per snapshot (60-90 ms of a RIF-sized history), and a
-            # list whose drift a process has answered has each new snapshot's read before its readers ask
-            # (decision 128): so no reader after a restart or a recompute waits for them.
-            await asked.json(f"/v1/rating-lists/{list_id}/drift")
         if lists:
             await asked.body(f"/lists/{quote(first_row['list_id'] if first_row else lists[0]['id'], safe='')}")
         if first_row is not None:

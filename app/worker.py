@@ -9,6 +9,7 @@ import threading
 from app.recompute.jobs import queued_jobs_wake_up, run_pending_jobs, worker_name
 from app.recompute.pruning import prune_snapshots, reclaim_pruned_space
 from app.services.publications import publish_scheduled
+from app.snapshots.snapshot_preparation import prepare_drifts
 
 log = logging.getLogger("app.worker")
 
@@ -48,6 +49,9 @@ def work_once(name: str, *, serves_readers: bool = False) -> bool:
     that never came while the snapshots piled up (issue 48's soak). What a pruning deleted is made
     reusable by the next snapshots (``reclaim_pruned_space``)."""
     ran = run_pending_jobs(name, serves_readers=serves_readers, at_most=1)
+    if ran and serves_readers:
+        # After the job has succeeded: the new snapshot's drift, where this process answers it (decision 128).
+        prepare_drifts()
     publish_scheduled()
     if prune_snapshots():
         reclaim_pruned_space()

@@ -8,7 +8,7 @@ the day read by the system's own ``standings_on``, his status there ``active``. 
 read once per snapshot into ``MonthEnds`` (the active players' numbers and ratings, month by month,
 with each month's summary), kept per process in a cache bounded in bytes (``app.caches``): by its
 first reader, or, for a list whose drift the process has answered before, by the new snapshot's
-preparation (``app.snapshots.snapshot_preparation.prepared_for_readers``); a series for a cohort is then a
+preparation (``app.snapshots.snapshot_preparation.prepare_drift``); a series for a cohort is then a
 few array operations over it.
 
 The series, its cohort and its last 12 months' change are pure functions of a ``MonthEnds``
@@ -301,7 +301,7 @@ def prepared(session: Session, snapshot: RatingSnapshot, standings_on: Callable[
 
 def asked(list_id: str) -> bool:
     """Whether this process has answered the list's drift: then its next snapshot's month ends are read
-    before its readers ask (``app.snapshots.snapshot_preparation.prepared_for_readers``, decision 128)."""
+    before its readers ask (``app.snapshots.snapshot_preparation.prepare_drift``, decision 128)."""
     return list_id in _asked
 
 

@@ -1,8 +1,7 @@
 """What a process reads of a new snapshot before its readers ask: the snapshot's timeline (a list as
-of a date, a player's history), its changes' codes (a player's and a tournament's pages) and, for a
-list whose drift the process answers, the drift's month ends. The first reader of each after a
-recompute of the large history otherwise paid 10-20 ms for them (the drift's first reader 60-90 ms
-of a RIF-sized history), in every process once (bench/README.md, "Ninth pass"; decision 128).
+of a date, a player's history) and its changes' codes (a player's and a tournament's pages). The
+first reader of each after a recompute of the large history otherwise paid 10-20 ms for them, in
+every process once (bench/README.md, "Ninth pass").
 
 Two ways a process learns of a new snapshot:
 - its own worker thread wrote it (``prepared_for_readers``, called by the job before it commits);
@@ -13,7 +12,6 @@ Two ways a process learns of a new snapshot:
 
 from __future__ import annotations
 
-import datetime as dt
 import logging
 import threading
 import time
@@ -26,7 +24,6 @@ from app import metrics
 from app.db import session_scope
 from app.models import RatingList, RatingSnapshot
 from app.rating.registry import UnknownSystem, get_system
-from app.rating.system import HeldPoints, Standings
 from app.snapshots import drift, snapshot_changes, timelines
 
 log = logging.getLogger("app.snapshot_preparation")
@@ -40,32 +37,41 @@ def prepared_for_readers(session: Session, snapshot: RatingSnapshot) -> Callable
     readers, to be called once the snapshot is committed (one rolled back is never kept)."""
     timeline = None if timelines.is_kept(snapshot) else timelines.prepared(session, snapshot)
     changes = None if snapshot_changes.is_kept(snapshot) else snapshot_changes.prepared(session, snapshot)
-    # The drift's month ends too, of a list whose drift this process answers (decision 128): 60-90 ms
-    # of a RIF-sized history before the commit, which its first drift reader would otherwise wait for.
-    rating_list = session.get(RatingList, snapshot.list_id) if drift.asked(snapshot.list_id) else None
-    standings_on = None if rating_list is None or drift.is_kept(snapshot) else _standings_on(rating_list, snapshot)
-    month_ends = None if standings_on is None else drift.prepared(session, snapshot, standings_on)
 
     def keep() -> None:
         if timeline is not None:
             timelines.keep(snapshot, timeline)
         if changes is not None:
             snapshot_changes.keep(snapshot, changes)
-        if month_ends is not None:
-            drift.keep(snapshot, month_ends)
 
     return keep
 
 
-def _standings_on(rating_list: RatingList, snapshot: RatingSnapshot) -> Callable[[HeldPoints, dt.date], Standings] | None:
-    """The list's system's reading of held points on a day, with the snapshot's parameters; None for
-    a system this version does not know (its readers are told so)."""
+def prepare_drift(session: Session, list_id: str) -> bool:
+    """The month ends of the list's current snapshot (``app.snapshots.drift``), read now when this
+    process has answered the list's drift before and does not keep them yet: 60-90 ms of a RIF-sized
+    history's, which its next drift reader would otherwise wait for (decision 128). Whether they
+    were read."""
+    rating_list = session.get(RatingList, list_id)
+    if not drift.asked(list_id) or rating_list is None or rating_list.current_snapshot_id is None:
+        return False
+    snapshot = session.get(RatingSnapshot, rating_list.current_snapshot_id)
+    if snapshot is None or drift.is_kept(snapshot):
+        return False
     try:
         system = get_system(rating_list.system)
     except UnknownSystem:
-        return None
+        return False  # (its readers are told so)
     params = system.params(snapshot.params)
-    return lambda held, day: system.standings_on(held, day, params)
+    drift.of_snapshot(session, snapshot, lambda held, day: system.standings_on(held, day, params))
+    return True
+
+
+def prepare_drifts() -> None:
+    """``prepare_drift`` of every list (the in-process worker, after a recompute it ran)."""
+    with session_scope() as session:
+        for list_id in sorted(session.scalars(select(RatingList.id))):
+            prepare_drift(session, list_id)
 
 
 def prepare_new_snapshots(seen: Seen | None) -> Seen:
@@ -87,6 +93,7 @@ def prepare_new_snapshots(seen: Seen | None) -> Seen:
                 continue
             started = time.perf_counter()
             prepared_for_readers(session, snapshot)()
+            prepare_drift(session, list_id)
             seconds = time.perf_counter() - started
             metrics.observe_snapshot_preparation(list_id, seconds)
             log.info(

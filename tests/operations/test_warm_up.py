@@ -29,12 +29,9 @@ def test_a_server_reads_each_kind_of_page_of_its_data_before_it_serves_and_count
     with running_server(WARM_UP="true", LOG_LEVEL="INFO") as server:
         warmed = _logged(server, "warmed_up")
         assert warmed["failed"] == [], warmed
-        # Readiness, the lists, each rated list's page, its page as of its date and its drift, the first list's web
-        # page, the first player's record, history, page and two searches, the latest tournament's record and page,
-        # the home page.
-        assert warmed["requests"] == 1 + 1 + 3 + 1 + 5 + 3 + 1, warmed
-        # The drift's month ends are kept before any reader asks for them (decision 128).
-        assert metric_sum(server.url, "rating_cache_bytes", cache="drift") > 0
+        # Readiness, the lists, each rated list's page and its page as of its date, the first list's web page, the
+        # first player's record, history, page and two searches, the latest tournament's record and page, the home page.
+        assert warmed["requests"] == 1 + 1 + 2 + 1 + 5 + 3 + 1, warmed
         assert metric_sum(server.url, "rating_http_requests_total", route="/players/{player_id}") == 0
         assert httpx.get(f"{server.url}/players/{player}", timeout=30).status_code == 200
         assert metric_sum(server.url, "rating_http_requests_total", route="/players/{player_id}") == 1

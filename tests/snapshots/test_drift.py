@@ -18,7 +18,6 @@ from app.importers.renju_tsv import parse_path, to_submissions
 from app.rating.rif_elo.rating_list import elo_standings_on
 from app.rating.system import HeldPoints, Point, PointArrays, Standings, last_point_held
 from app.rating.whr.rating_list import WhrListParams, whr_standings_on
-from app.recompute.jobs import run_pending_jobs
 from app.services import drift as drift_service
 from app.services import rating_lists as lists_service
 from app.snapshots import drift, snapshot_preparation
@@ -166,10 +165,7 @@ def test_a_new_snapshots_month_ends_are_read_before_its_readers_where_the_drift_
     assert client.post("/v1/tournaments", json=tournament_body(), headers=AUTH).status_code == 201
     recompute_now(client)
     with db.session_scope() as session:
-        snapshot = lists_service.get_snapshot(session, "rif-whr", None)
-        assert snapshot is not None
-        snapshot_preparation.prepared_for_readers(session, snapshot)()
-        assert not drift.is_kept(snapshot)  # nobody asked: not read
+        assert not snapshot_preparation.prepare_drift(session, "rif-whr")  # nobody asked: nothing read
     assert client.get("/v1/rating-lists/rif-whr/drift").status_code == 200
     assert (
         client.post(
@@ -185,26 +181,13 @@ def test_a_new_snapshots_month_ends_are_read_before_its_readers_where_the_drift_
     with db.session_scope() as session:
         snapshot = lists_service.get_snapshot(session, "rif-whr", None)
         assert snapshot is not None and not drift.is_kept(snapshot)
-        keep = snapshot_preparation.prepared_for_readers(session, snapshot)
-        assert not drift.is_kept(snapshot)  # (kept once the snapshot is committed: the caller says when)
-        keep()
+        assert snapshot_preparation.prepare_drift(session, "rif-whr")
         assert drift.is_kept(snapshot)
+        assert not snapshot_preparation.prepare_drift(session, "rif-whr")  # kept already
+        assert not snapshot_preparation.prepare_drift(session, "rif-whr-gomoku")  # never asked, no snapshot
     answer = client.get("/v1/rating-lists/rif-whr/drift").json()
     drift.forget_all()
     assert client.get("/v1/rating-lists/rif-whr/drift").json() == answer  # what a reader builds himself
-
-
-def test_a_recompute_in_a_process_that_answers_the_drift_keeps_the_new_month_ends_at_its_commit(client):
-    """The worker thread of an API process reads them before the job commits (decision 128)."""
-    assert client.post("/v1/tournaments", json=tournament_body(), headers=AUTH).status_code == 201
-    recompute_now(client)
-    assert client.get("/v1/rating-lists/rif-whr/drift").status_code == 200
-    body = tournament_body("T2", start="2020-07-01", end="2020-07-02", games=[{"black": "p1", "white": "p2", "result": "W"}])
-    assert client.post("/v1/tournaments", json=body, headers=AUTH).status_code == 201
-    run_pending_jobs(serves_readers=True)
-    with db.session_scope() as session:
-        snapshot = lists_service.get_snapshot(session, "rif-whr", None)
-        assert snapshot is not None and drift.is_kept(snapshot)
 
 
 def _history() -> list[Point]:
