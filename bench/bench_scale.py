@@ -242,9 +242,9 @@ def _serve_and_measure(
         colds.append(_recompute(base, args.poll))
         _print_recompute("WHR recompute through the API", colds[-1])
         rows.append(_recompute_row("WHR recompute through the API", colds))
-        # The list's first drift read in this process (it started before the list had a snapshot, so
-        # its warm-up read no drift): it builds the month ends. From then on the process answers the
-        # list's drift, and each recompute it runs reads the new snapshot's before it commits (decision 128).
+        # The list's first drift read in this process: it builds the month ends. From then on the
+        # process answers the list's drift, and its worker thread reads each new snapshot's month
+        # ends once the job has succeeded (decision 128).
         never_asked = _timed(f"{base}/v1/rating-lists/rif-whr/drift")
         print(f"drift (API), the process's first read of the list's drift: {never_asked:.1f} ms", flush=True)
         rows.append(
@@ -404,9 +404,9 @@ def _reads(
             )
         )
         if kind == "drift (API)":
-            # The first drift read of the new snapshot: its month ends were read before the recompute
-            # committed (the process had answered the list's drift), or by the warm-up of a restarted
-            # process; the figure on its own beside the kind's median.
+            # The first drift read of the new snapshot, right after its job: its month ends are being
+            # read by the worker thread (the process had answered the list's drift) or, in a restarted
+            # process, by nobody yet; the figure on its own beside the kind's median.
             rows.append(
                 (
                     f"{label}, first read of the new snapshot",
