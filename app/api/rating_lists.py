@@ -502,7 +502,7 @@ async def get_player_history(
         if matches(if_none_match, etag):
             return not_modified(etag, cache_control)
         body = response_cache.responses.get(
-            ("history", current.snapshot_id, current.created_at, current.stale_since, player_id, days)
+            _kept_key("history", current.snapshot_id, current.created_at, current.stale_since, player_id, days)
         )
         if body is not None:
             return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": cache_control})
@@ -529,7 +529,6 @@ def _history_answer(
         }
         return PlayerHistory.model_validate(answer)
 
-    # (the key as get_player_history looks it up before it leaves the event loop)
     return _current_list_answer(HISTORY_READ, "history", list_id, (player_id, days), scope, if_none_match, history)
 
 
@@ -569,7 +568,9 @@ async def predict(
         etag, cache_control = read_validators(PREDICT_READ, current, request.scope)
         if matches(if_none_match, etag):
             return not_modified(etag, cache_control)
-        body = response_cache.responses.get(("predict", current.snapshot_id, current.created_at, current.stale_since, a, b))
+        body = response_cache.responses.get(
+            _kept_key("predict", current.snapshot_id, current.created_at, current.stale_since, a, b)
+        )
         if body is not None:
             return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": cache_control})
     return await run_in_threadpool(_prediction_answer, list_id, a, b, request.scope, if_none_match)
@@ -579,7 +580,6 @@ def _prediction_answer(list_id: str, a: str, b: str, scope: Scope, if_none_match
     def prediction(session: Session, snapshot: RatingSnapshot | None, stale: staleness.Stale | None) -> Prediction:
         return predictions.predict(session, list_id, a, b)
 
-    # (the key as predict looks it up before it leaves the event loop)
     return _current_list_answer(PREDICT_READ, "predict", list_id, (a, b), scope, if_none_match, prediction)
 
 
@@ -656,6 +656,12 @@ def _current_list_answer(
         if matches(if_none_match, etag):
             return not_modified(etag, cache_control)
         snapshot = service.get_snapshot(session, list_id, None)
-        key = (name, snapshot.id, snapshot.created_at, stale_since, *named, *parts) if snapshot else None
+        key = _kept_key(name, snapshot.id, snapshot.created_at, stale_since, *named, *parts) if snapshot else None
         body = response_cache.responses.kept_or_built(key, lambda: build(session, snapshot, stale).model_dump_json().encode())
     return Response(body, media_type="application/json", headers={"ETag": etag, "Cache-Control": cache_control})
+
+
+def _kept_key(name: str, snapshot_id: int | None, created_at: object, stale_since: object, *parts: object) -> tuple[object, ...]:
+    """The key a list read's answer is kept under: the same whether the route looks it up before it
+    leaves the event loop or ``_current_list_answer`` keeps it."""
+    return (name, snapshot_id, created_at, stale_since, *parts)
