@@ -82,6 +82,7 @@ def test_the_directory_names_every_player_of_the_chinese_results(client: TestCli
     assert hit["id"] == "952" and hit["disciplines"] == ["renju"]
 
 
+@pytest.mark.slow
 def test_the_directory_csv_creates_and_updates_players(tmp_path: Path, client: TestClient) -> None:
     assert client.post("/v1/players", json={"id": "37", "name": "Ants", "city": "Tallinn"}, headers=AUTH).status_code == 201
     directory = tmp_path / "players.csv"
@@ -103,6 +104,7 @@ def test_the_directory_csv_creates_and_updates_players(tmp_path: Path, client: T
     assert _stored() == before
 
 
+@pytest.mark.slow
 def test_a_directory_with_a_line_it_cannot_take_stores_nothing(tmp_path: Path, client: TestClient) -> None:
     assert client.post("/v1/players", json={"id": "9", "external_ids": ["renjunet:9"]}, headers=AUTH).status_code == 201
     before = _stored()

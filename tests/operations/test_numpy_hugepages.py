@@ -5,7 +5,12 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from tests.helpers import ROOT
+
+# (each test starts a new interpreter that imports the service)
+pytestmark = pytest.mark.slow
 
 ADVICE = "import app.main, numpy._core.multiarray as m; print(m._get_madvise_hugepage())"
 

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 
+import pytest
 from fastapi.testclient import TestClient
 
 from app.main import create_app
@@ -72,6 +73,7 @@ def test_what_a_started_process_built_is_left_out_of_the_collectors_passes():
         assert gc.get_freeze_count() > 0
 
 
+@pytest.mark.slow
 def test_what_a_worker_and_the_readiness_check_import_is_imported_before_the_freeze(tmp_path):
     """Every full pass of the cyclic collector scans the objects of the modules imported after the
     freeze: scipy's, imported by a process's first recompute, and Alembic's, by its first readiness

@@ -6,6 +6,8 @@ modules of app/ import each other, directly or round a longer circle. Imports un
 import ast
 from pathlib import Path
 
+import pytest
+
 from tests.helpers import ROOT
 
 APP = ROOT / "app"
@@ -61,19 +63,24 @@ def _import_graph() -> dict[str, set[str]]:
     return graph
 
 
+@pytest.fixture(scope="module")
+def graph() -> dict[str, set[str]]:
+    """The import graph, read once for the module's tests (parsing every module of app/ takes a second
+    or two; no test changes it)."""
+    return _import_graph()
+
+
 def _in(module: str, package: str) -> bool:
     return module == package or module.startswith(package + ".")
 
 
-def test_the_graph_sees_the_imports_it_checks():
-    graph = _import_graph()
+def test_the_graph_sees_the_imports_it_checks(graph: dict[str, set[str]]) -> None:
     assert "app.http.caching" in graph["app.web.router"]
     assert "app.http.caching" in graph["app.api.rating_lists"]
     assert "app.transactions" in graph["app.problems"]
 
 
-def test_the_api_and_the_website_do_not_import_each_other():
-    graph = _import_graph()
+def test_the_api_and_the_website_do_not_import_each_other(graph: dict[str, set[str]]) -> None:
     across = sorted(
         (module, name)
         for module, names in graph.items()
@@ -83,8 +90,7 @@ def test_the_api_and_the_website_do_not_import_each_other():
     assert across == []
 
 
-def test_what_they_share_of_http_imports_neither():
-    graph = _import_graph()
+def test_what_they_share_of_http_imports_neither(graph: dict[str, set[str]]) -> None:
     upward = sorted(
         (module, name)
         for module, names in graph.items()
@@ -95,8 +101,7 @@ def test_what_they_share_of_http_imports_neither():
     assert upward == []
 
 
-def test_no_import_circles_in_app():
-    graph = _import_graph()
+def test_no_import_circles_in_app(graph: dict[str, set[str]]) -> None:
     circles: list[list[str]] = []
     state: dict[str, str] = {}  # "open" while its imports are walked, then "done"
     path: list[str] = []
@@ -128,15 +133,13 @@ def _imports_from(graph: dict[str, set[str]], wing: str, forbidden: tuple[str, .
     )
 
 
-def test_the_column_store_imports_neither_the_use_cases_nor_the_recompute():
+def test_the_column_store_imports_neither_the_use_cases_nor_the_recompute(graph: dict[str, set[str]]) -> None:
     """app/snapshots is the storage engine under both: it knows snapshots, not who writes them."""
-    graph = _import_graph()
     assert "app.snapshots.stored_columns" in graph["app.snapshots.timelines"]
     assert _imports_from(graph, "app.snapshots", ("app.services", "app.recompute", "app.api", "app.web", "app.worker")) == []
 
 
-def test_the_recompute_imports_no_use_case_router_or_page():
+def test_the_recompute_imports_no_use_case_router_or_page(graph: dict[str, set[str]]) -> None:
     """app/recompute is the machinery the use cases queue work for; the worker process drives it."""
-    graph = _import_graph()
     assert "app.recompute.compute" in graph["app.recompute.jobs"]
     assert _imports_from(graph, "app.recompute", ("app.services", "app.api", "app.web", "app.worker")) == []

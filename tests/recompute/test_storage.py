@@ -60,6 +60,7 @@ def wal_bytes() -> int:
     return wal.stat().st_size if wal.exists() else 0
 
 
+@pytest.mark.slow
 def test_a_database_stops_growing_once_its_lists_hold_their_retained_snapshots(client, monkeypatch):
     monkeypatch.setattr(get_settings(), "keep_snapshots", KEEP)
     monkeypatch.setattr(pruning, "VACUUM_EVERY_SECONDS", 0.0)  # every pruning reclaims here (a minute in service)

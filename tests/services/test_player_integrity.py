@@ -6,6 +6,7 @@ and a limited officer's powers end at its lists."""
 
 import html
 
+import pytest
 from fastapi.testclient import TestClient
 
 from app import db
@@ -205,6 +206,7 @@ def test_a_limited_officers_powers_end_at_its_lists(client: TestClient) -> None:
     assert ("tournament", "G1") not in subjects and ("player", "gp1") not in subjects
 
 
+@pytest.mark.slow
 def test_the_real_results_file_flags_its_two_he_juns_once_and_the_directory_tells_them_apart(client: TestClient) -> None:
     """The Chinese results file names two players He Jun (2357 and 3715, of one country, no other
     detail): the import stores both and reports the second as a possible duplicate of the first,
