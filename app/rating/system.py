@@ -480,6 +480,30 @@ class HeldPoints(PointArrays):
 
 
 @dataclass(frozen=True)
+class HeldSpans:
+    """Every stored point with the run of ``days`` (ascending ordinals) on which it is its player's
+    last one: row ``i`` of ``points`` (sorted by player, then day) is held on ``days[first[i]:until[i]]``,
+    an empty run when his next point comes before the next of ``days``; ``has_next[i]``: row ``i + 1``
+    is the same player's next point (its date, rating and deviation are ``HeldPoints``' ``next_*``)."""
+
+    points: PointArrays
+    has_next: np.ndarray
+    first: np.ndarray
+    until: np.ndarray
+    days: np.ndarray
+
+
+@dataclass(frozen=True)
+class ActiveOnDays:
+    """The points a list reads ``active`` on each of many days, with the rating it reads there: point
+    ``row[k]`` on ``days[day[k]]``, ordered by day, then row (so by player within a day)."""
+
+    row: np.ndarray
+    day: np.ndarray
+    rating: np.ndarray
+
+
+@dataclass(frozen=True)
 class Standings:
     """The players' lines of a list as of a date, as columns in the order of the ``HeldPoints`` they
     were read from (same conventions: NaN, ``NO_DAY``, objects)."""
@@ -678,6 +702,13 @@ class RatingSystem(Generic[ParamsT, SeedT]):
     # flagged unless the list sets its own (issue 46 item 4, docs/decisions.md 127): 50 on the Elo
     # scales (RIF, WHR's display scale, Olufsen, the Estonian table).
     drift_threshold: float = 50.0
+    # active_on_days(spans, params) -> ActiveOnDays: what ``standings_on`` reads ``active`` on each of
+    # many days, and the ratings it reads them at, all days at once, for a system whose standing on a
+    # day is a few array operations on the held point (WHR's status and bridge): the drift's month
+    # ends (app/snapshots/drift.py) read every month of a history this way instead of one
+    # ``standings_on`` a month. It must answer what ``standings_on`` answers day by day, to the bit;
+    # None: the drift reads each day with ``standings_on``.
+    active_on_days: Callable[[HeldSpans, ParamsT], ActiveOnDays] | None = None
     # forecast(input, plan) -> Forecasts: the system's own way to predict its games for an evaluation
     # (app/rating/evaluation.py), for a system whose list is not read game by game from one replay's
     # points (WHR refits the whole history: app/rating/whr/forecast.py); None: the evaluation replays

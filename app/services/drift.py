@@ -47,7 +47,7 @@ def drift_of(session: Session, list_id: str, cohort_year: int | None) -> Drift:
             flagged=False,
         )
     params = system.params(snapshot.params)
-    ends = drift.of_snapshot(session, snapshot, lambda held, day: system.standings_on(held, day, params))
+    ends = drift.of_snapshot(session, snapshot, drift.Reading.of(system, params))
     series = drift.series(ends, cohort_year if cohort_year is not None else drift.default_cohort_year(ends))
     median = series.percentiles[:, drift.PERCENTILES.index(50)] if len(series.days) else series.mean
     change = DriftChange(

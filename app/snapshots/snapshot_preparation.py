@@ -63,7 +63,7 @@ def prepare_drift(session: Session, list_id: str) -> bool:
     except UnknownSystem:
         return False  # (its readers are told so)
     params = system.params(snapshot.params)
-    drift.of_snapshot(session, snapshot, lambda held, day: system.standings_on(held, day, params))
+    drift.of_snapshot(session, snapshot, drift.Reading.of(system, params))
     return True
 
 

@@ -16,8 +16,8 @@ import pytest
 from app import db
 from app.importers.renju_tsv import parse_path, to_submissions
 from app.rating.rif_elo.rating_list import elo_standings_on
-from app.rating.system import HeldPoints, Point, PointArrays, Standings, last_point_held
-from app.rating.whr.rating_list import WhrListParams, whr_standings_on
+from app.rating.system import ActiveOnDays, HeldPoints, HeldSpans, Point, PointArrays, Standings, last_point_held
+from app.rating.whr.rating_list import WhrListParams, whr_active_on_days, whr_standings_on
 from app.services import drift as drift_service
 from app.services import rating_lists as lists_service
 from app.snapshots import drift, snapshot_preparation
@@ -59,7 +59,7 @@ def test_the_series_is_the_lists_own_ratings_on_each_months_end(client):
         assert snapshot is not None
         system = lists_service.system_of(lists_service.get_rating_list(session, "rif-whr"))
         params = system.params(snapshot.params)
-        ends = drift.of_snapshot(session, snapshot, lambda held, day: system.standings_on(held, day, params))
+        ends = drift.of_snapshot(session, snapshot, drift.Reading.of(system, params))
     days = [dt.date.fromordinal(day) for day in ends.days.tolist()]
     # From the month of the first rated day (the file's first tournament, 2009) to that of the last (2019).
     first_game = min(dt.date.fromisoformat(s["end"]) for s in to_submissions(parse_path(RENJU_CN))[0])
@@ -259,16 +259,21 @@ def _last_point_read_as_elo(held: HeldPoints, day: dt.date) -> Standings:
     return elo_standings_on(held, day, WhrListParams())
 
 
+def _whr_at_once(spans: HeldSpans) -> ActiveOnDays:
+    return whr_active_on_days(spans, WhrListParams())
+
+
 @pytest.mark.parametrize(
-    ("standings_on", "lapses"),
+    ("standings_on", "at_once", "lapses"),
     [
-        (lambda held, day: whr_standings_on(held, day, WhrListParams()), True),  # rating between points, status on the day
-        (_last_point_read_as_elo, True),  # the point's rating, the status on the day from the last appearance
-        (lambda held, day: last_point_held(held, day, WhrListParams()), False),  # the point as it is
+        (lambda held, day: whr_standings_on(held, day, WhrListParams()), None, True),  # rating between points, status on the day
+        (lambda held, day: whr_standings_on(held, day, WhrListParams()), _whr_at_once, True),  # the same, every month in one call
+        (_last_point_read_as_elo, None, True),  # the point's rating, the status on the day from the last appearance
+        (lambda held, day: last_point_held(held, day, WhrListParams()), None, False),  # the point as it is
     ],
-    ids=["whr", "rif-elo", "last-point-held"],
+    ids=["whr", "whr-every-month-at-once", "rif-elo", "last-point-held"],
 )
-def test_the_month_ends_read_at_once_are_each_days_own_reading(standings_on, lapses):  # type: ignore[no-untyped-def]
+def test_the_month_ends_read_at_once_are_each_days_own_reading(standings_on, at_once, lapses):  # type: ignore[no-untyped-def]
     points = _history()
     arrays = PointArrays.of(points)
     ids = [p.player_id for p in points]
@@ -276,7 +281,7 @@ def test_the_month_ends_read_at_once_are_each_days_own_reading(standings_on, lap
     # To a month's end, and to a list date within a month (the last day is then no month's end).
     for last in (dt.date(2012, 7, 31), dt.date(2012, 7, 14), dt.date(2012, 6, 30)):
         days = drift.month_end_days(int(arrays.day.min()), last.toordinal())
-        ends = drift.month_ends(arrays, first_row, standings_on, days)
+        ends = drift.month_ends(arrays, first_row, standings_on, days, at_once)
         expected = _read_day_by_day(points, standings_on, days)
         assert ends.counts[0] < ends.counts.max()  # players join as the years go
         for name in ("days", "offsets", "player", "rating", "month", "mean", "percentiles"):
@@ -310,3 +315,14 @@ def test_the_percentiles_read_at_once_are_np_percentiles_to_the_last_bit():
     for group, row in zip(groups, got, strict=True):
         expected = np.percentile(group, drift.PERCENTILES) if len(group) else np.full(len(drift.PERCENTILES), np.nan)
         assert np.array_equal(row, expected, equal_nan=True), group
+
+
+def test_months_without_an_active_player_read_at_once_are_empty_as_each_days_own():
+    # One provisional player (4 games): held on every month end, active on none.
+    points = [Point("p", dt.date(2020, 3, 10), 1900.0, 50.0, 4, "provisional", dt.date(2020, 3, 10))]
+    days = drift.month_end_days(dt.date(2020, 1, 5).toordinal(), dt.date(2020, 6, 30).toordinal())
+    standings_on = lambda held, day: whr_standings_on(held, day, WhrListParams())  # noqa: E731
+    ends = drift.month_ends(PointArrays.of(points), np.array([0, 1]), standings_on, days, _whr_at_once)
+    assert ends.counts.tolist() == [0] * 6 and np.isnan(ends.mean).all()
+    expected = _read_day_by_day(points, standings_on, days)
+    assert np.array_equal(ends.offsets, expected.offsets) and ends.player.dtype == expected.player.dtype

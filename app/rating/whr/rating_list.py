@@ -15,12 +15,14 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.rating import whr
 from app.rating.system import (
     NO_DAY,
+    ActiveOnDays,
     ChangeColumns,
     CodedColumn,
     EntryColumns,
     Expectation,
     GameColumns,
     HeldPoints,
+    HeldSpans,
     PointColumns,
     RatingSystem,
     RecordColumn,
@@ -117,12 +119,57 @@ def whr_standings_on(held: HeldPoints, day: date, params: WhrListParams) -> Stan
     return Standings(rating, np.sqrt(variance), held.games, held.day, status, held.title, held.counters)
 
 
+def whr_active_on_days(spans: HeldSpans, params: WhrListParams) -> ActiveOnDays:
+    """``whr_standings_on``'s active players on each of many days at once, with its ratings. A held
+    point is active (RIF 2021 #10) while its player has 10 rated games or more and the point's day is
+    no more than 5 years before the day read: from the first day it is held to the last before the
+    day whose cutoff passes it (the cutoffs grow with the day), or to his next point. Its rating
+    there is INTERPRETATIONS 3.6's, the same steps as ``whr_standings_on``: the point's own on its
+    day and after his last point, the bridge's line between two playing days around the day read.
+    (No deviation is read: the params' w², which only the deviations grow by, is not needed.)"""
+    points, days = spans.points, spans.days
+    cutoffs = np.array([whr.active_cutoff(day) for day in days.tolist()], dtype=np.int64)
+    end = np.minimum(spans.until, np.searchsorted(cutoffs, points.day, "right"))
+    end[points.games < whr.ESTABLISHED_GAMES] = 0
+    held = np.flatnonzero(end > spans.first)
+    if not len(held):
+        return ActiveOnDays(row=held, day=held.astype(np.int64), rating=np.empty(0, dtype=np.float64))
+    first, length = spans.first[held], (end - spans.first)[held]
+    # Each (point, day) pair, point by point (each point's days one after another: a running sum of
+    # steps of 1 that jumps at each point's first day), then put in the order of the days by a
+    # stable sort, which keeps the points' order within a day (a radix sort of 16-bit day numbers:
+    # the 3,600 months of 1900-2199).
+    starts = np.cumsum(length) - length
+    narrow = np.int16 if len(days) <= np.iinfo(np.int16).max else np.int64
+    day = np.ones(int(length.sum()), dtype=narrow)
+    day[starts] = first - np.concatenate(([0], (first + length - 1)[:-1]))
+    np.cumsum(day, out=day)
+    run = np.zeros(len(day), dtype=np.int32)
+    run[starts[1:]] = 1
+    np.cumsum(run, out=run)
+    order = np.argsort(day, kind="stable")
+    day = day[order]
+    row = held[run[order]]
+    rating = points.rating[row]
+    t1 = points.day[row]
+    t = days[day]
+    bridged = np.flatnonzero(spans.has_next[row] & (t1 != t))
+    t, t1 = t[bridged], t1[bridged]
+    following = row[bridged] + 1
+    t2 = points.day[following]
+    a = (t2 - t) / (t2 - t1)
+    b = 1.0 - a
+    rating[bridged] = a * rating[bridged] + b * points.rating[following]
+    return ActiveOnDays(row=row, day=day.astype(np.int64), rating=rating)
+
+
 SYSTEM = RatingSystem[WhrListParams, BaseModel](
     id="rif-whr",
     params_model=WhrListParams,
     seed_model=None,
     replay=replay_whr,
     standings_on=whr_standings_on,
+    active_on_days=whr_active_on_days,
     description="RIF Whole-History Rating (text 002)",
     columnar=True,
     calculators=calculator.ENDPOINTS,
