@@ -146,13 +146,8 @@ def month_ends(
     until[is_last] = months
     if active_on_days is not None:
         at_once = active_on_days(HeldSpans(points, ~is_last, start, until, days))
-        player = player_of_row[at_once.row].astype(np.int32)
-        bounds = np.searchsorted(at_once.day, np.arange(months + 1), "left")
-        return summarised(
-            days,
-            [player[bounds[k] : bounds[k + 1]] for k in range(months)],
-            [at_once.rating[bounds[k] : bounds[k + 1]] for k in range(months)],
-        )
+        bounds = np.searchsorted(at_once.day, np.arange(months + 1), "left").astype(np.int64)
+        return summarised_rows(days, bounds, player_of_row[at_once.row].astype(np.int32), at_once.rating)
     by_start = np.argsort(start, kind="stable")
     changes = by_start[(start < until)[by_start]]  # the held points, in the order they take hold
     bounds = np.searchsorted(start[changes], np.arange(months + 1), "left")
@@ -192,20 +187,33 @@ def month_ends(
 def summarised(days: np.ndarray, players: list[np.ndarray], ratings: list[np.ndarray]) -> MonthEnds:
     """A ``MonthEnds`` of each month's active players and their ratings, with each month's summary."""
     counts = np.array([len(r) for r in ratings], dtype=np.int64)
-    offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
-    mean = np.full(len(days), np.nan)
-    for month, month_ratings in enumerate(ratings):
-        if len(month_ratings):
-            mean[month] = month_ratings.mean()
+    return summarised_rows(
+        days,
+        np.concatenate(([0], np.cumsum(counts))).astype(np.int64),
+        np.concatenate(players) if players else np.empty(0, dtype=np.int32),
+        np.concatenate(ratings) if ratings else np.empty(0, dtype=np.float64),
+    )
+
+
+def summarised_rows(days: np.ndarray, offsets: np.ndarray, player: np.ndarray, rating: np.ndarray) -> MonthEnds:
+    """The same of the months' players and ratings one after another, month ``k``'s the rows
+    ``offsets[k]:offsets[k + 1]``."""
+    months = len(days)
+    mean = np.full(months, np.nan)
     # Each month's ratings sorted on their own (a few microseconds each, where np.percentile's own
     # steps cost fifty): the percentiles of all months are then read at once.
-    in_order = np.concatenate([np.sort(r) for r in ratings]) if ratings else np.empty(0, dtype=np.float64)
+    in_order = np.empty_like(rating)
+    for month, (first, last) in enumerate(zip(offsets[:-1].tolist(), offsets[1:].tolist(), strict=True)):
+        if last > first:
+            month_ratings = rating[first:last]
+            mean[month] = month_ratings.mean()
+            in_order[first:last] = np.sort(month_ratings)
     return MonthEnds(
         days=np.asarray(days, dtype=np.int64),
         offsets=offsets,
-        player=np.concatenate(players) if players else np.empty(0, dtype=np.int32),
-        rating=np.concatenate(ratings) if ratings else np.empty(0, dtype=np.float64),
-        month=np.repeat(np.arange(len(days), dtype=np.int16), counts),
+        player=player,
+        rating=rating,
+        month=np.repeat(np.arange(months, dtype=np.int16), np.diff(offsets)),
         mean=mean,
         percentiles=sorted_percentiles(in_order, offsets, PERCENTILES),
     )

@@ -143,19 +143,22 @@ def whr_active_on_days(spans: HeldSpans, params: WhrListParams) -> ActiveOnDays:
     narrow = np.int16 if len(days) <= np.iinfo(np.int16).max else np.int64
     day = np.ones(int(length.sum()), dtype=narrow)
     day[starts] = first - np.concatenate(([0], (first + length - 1)[:-1]))
-    np.cumsum(day, out=day)
+    np.cumsum(day, dtype=narrow, out=day)
     run = np.zeros(len(day), dtype=np.int32)
     run[starts[1:]] = 1
-    np.cumsum(run, out=run)
+    np.cumsum(run, dtype=np.int32, out=run)
+    # The bridge is read where the player has a next point, but not on the point's own day, which
+    # can only be its first day held.
+    bridge = np.repeat(spans.has_next[held], length)
+    bridge[starts[days[first] == points.day[held]]] = False
     order = np.argsort(day, kind="stable")
     day = day[order]
     row = held[run[order]]
     rating = points.rating[row]
-    t1 = points.day[row]
-    t = days[day]
-    bridged = np.flatnonzero(spans.has_next[row] & (t1 != t))
-    t, t1 = t[bridged], t1[bridged]
+    bridged = np.flatnonzero(bridge[order])
     following = row[bridged] + 1
+    t = days[day[bridged]]
+    t1 = points.day[following - 1]
     t2 = points.day[following]
     a = (t2 - t) / (t2 - t1)
     b = 1.0 - a
