@@ -172,12 +172,12 @@ def _sweep_json(sweep: Any) -> dict[str, Any] | None:
     if sweep is None:
         return None
     found = dataclasses.asdict(sweep)
-    for curve in (found, found["and_parameter"] or {"points": []}):
-        curve["points"] = [
-            point if isinstance(point, dict) else dict(zip(("value", "mean_log_likelihood", "brier", "games"), point))
-            for point in curve["points"]
-        ]
+    found["points"] = [
+        point if isinstance(point, dict) else dict(zip(("value", "mean_log_likelihood", "brier", "games"), point))
+        for point in found["points"]
+    ]
     if found["and_parameter"] is not None:
-        # The second parameter's curve is a curve only (``app.schemas.evaluations.ParameterCurve``).
+        # The second parameter's curve is a curve only (``app.schemas.evaluations.ParameterCurve``),
+        # with no second parameter or grid of its own.
         found["and_parameter"] = {k: v for k, v in found["and_parameter"].items() if k not in ("and_parameter", "grid")}
     return found
