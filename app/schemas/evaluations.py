@@ -76,7 +76,9 @@ class EvaluationRequest(StrictModel):
     every: int = Field(default=10, ge=2, le=1000, description="`holdout`: one game in this many is held out")
     offset: int = Field(default=0, ge=0, le=999, description="`holdout`: which game of each `every` is held out, from 0")
     sweep: ParameterSweep | None = Field(
-        default=None, description="Also evaluate the list with each of these values of one parameter (null: none)"
+        default=None,
+        description="Also evaluate the list with each of these values of one parameter, or with every pair of values "
+        "of two (`and_parameter`) (null: none)",
     )
     side_by_side: bool = Field(
         default=False,
