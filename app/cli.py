@@ -106,7 +106,12 @@ def main(argv: list[str] | None = None) -> int:
     evaluate.add_argument("--period-months", type=int, default=1, help="forward: months between two WHR refits (1)")
     evaluate.add_argument("--every", type=int, default=10, help="holdout: one game in this many held out (10)")
     evaluate.add_argument("--offset", type=int, default=0, help="holdout: which game of each `every` (0)")
-    evaluate.add_argument("--sweep", metavar="PARAMETER=V1,V2,...", help="also evaluate each value of one parameter")
+    evaluate.add_argument(
+        "--sweep",
+        metavar="PARAMETER=V1,V2,...",
+        action="append",
+        help="also evaluate each value of one parameter; given twice, each pair of values of two parameters",
+    )
     evaluate.add_argument(
         "--side-by-side", action="store_true", help="also evaluate the category's other lists on the games both rate"
     )
@@ -462,13 +467,19 @@ def _evaluate(args: argparse.Namespace) -> int:
         "offset": args.offset,
         "side_by_side": args.side_by_side,
     }
-    if args.sweep is not None:
-        parameter, _, values = args.sweep.partition("=")
-        try:
-            asked["sweep"] = {"parameter": parameter, "values": [float(value) for value in values.split(",")]}
-        except ValueError:
-            print(f"error: --sweep {args.sweep!r}: give PARAMETER=V1,V2,... with numbers", file=sys.stderr)
+    if args.sweep:
+        if len(args.sweep) > 2:
+            print(f"error: --sweep given {len(args.sweep)} times: a sweep takes one parameter or two", file=sys.stderr)
             return 2
+        swept = []
+        for given in args.sweep:
+            parameter, _, values = given.partition("=")
+            try:
+                swept.append({"parameter": parameter, "values": [float(value) for value in values.split(",")]})
+            except ValueError:
+                print(f"error: --sweep {given!r}: give PARAMETER=V1,V2,... with numbers", file=sys.stderr)
+                return 2
+        asked["sweep"] = {**swept[0], "and_parameter": swept[1] if len(swept) == 2 else None}
     try:
         request = EvaluationRequest.model_validate(asked)
         with session_scope() as session:

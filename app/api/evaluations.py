@@ -50,7 +50,9 @@ def request_evaluation(
     predictions are scored against the results: mean log-likelihood, Brier score, the favourite's share
     of decisive games, and a calibration table, also by rating band, rating gap and year, with a
     manifest to run it again. A `sweep` also evaluates the list with each value of one parameter and
-    answers the curve and its best value. The 202 names the evaluation, also in `Location`: follow it
+    answers the curve and its best value; with an `and_parameter`, with every pair of values of two
+    parameters (at most 100 pairs), and answers every pair, the best one and each parameter's interval
+    from its profile likelihood. The 202 names the evaluation, also in `Location`: follow it
     at `GET /v1/rating-lists/{list_id}/evaluations/{evaluation_id}`. The same request while one like it
     is queued or running returns that one; a list takes 4 at once (a 409 otherwise).
 

@@ -1805,6 +1805,19 @@ REQUEST_EVALUATION_EXAMPLES: dict[str, Example] = {
         "value": {"mode": "holdout", "every": 10, "offset": 0, "sweep": {"parameter": "w2", "values": [6.0, 12.9, 25.0]}},
     },
     "forward": {"summary": "Every game predicted from earlier days only (the default)", "value": {"mode": "forward"}},
+    "grid": {
+        "summary": "The same holdout with every pair of three values of w² and two numbers of virtual games",
+        "value": {
+            "mode": "holdout",
+            "every": 10,
+            "offset": 0,
+            "sweep": {
+                "parameter": "w2",
+                "values": [6.0, 12.9, 25.0],
+                "and_parameter": {"parameter": "virtual_games", "values": [1.0, 2.0]},
+            },
+        },
+    },
 }
 # The request as the service keeps it: every field, the defaults filled in.
 _HOLDOUT_ASKED = {
@@ -1812,10 +1825,10 @@ _HOLDOUT_ASKED = {
     "period_months": 1,
     "every": 10,
     "offset": 0,
-    "sweep": {"parameter": "w2", "values": [6.0, 12.9, 25.0]},
+    "sweep": {"parameter": "w2", "values": [6.0, 12.9, 25.0], "and_parameter": None},
     "side_by_side": False,
 }
-_EVALUATION = {
+_EVALUATION: dict[str, Any] = {
     "id": 2,
     "list_id": "rif-whr",
     "status": "succeeded",
@@ -2151,6 +2164,8 @@ _EVALUATION = {
             "best": 25.0,
             "interval_low": 12.9,
             "interval_high": 25.0,
+            "and_parameter": None,
+            "grid": None,
         },
         "side_by_side": None,
     },
@@ -2158,6 +2173,62 @@ _EVALUATION = {
     "created_at": "2026-12-03T13:50:31Z",
     "started_at": "2026-12-03T13:50:31.233597Z",
     "finished_at": "2026-12-03T13:50:31.393005Z",
+}
+# The same holdout with a sweep of w² and virtual games: the same scores (the list's own parameters),
+# every pair's, and each parameter's profile (virtual games: each number's best w², here 25).
+_GRID_ASKED = {
+    **_HOLDOUT_ASKED,
+    "sweep": {
+        "parameter": "w2",
+        "values": [6.0, 12.9, 25.0],
+        "and_parameter": {"parameter": "virtual_games", "values": [1.0, 2.0]},
+    },
+}
+
+
+def _pair(w2: float, virtual_games: float, mean_log_likelihood: float, brier: float) -> dict[str, Any]:
+    return {"value": w2, "second_value": virtual_games, "mean_log_likelihood": mean_log_likelihood, "brier": brier, "games": 464}
+
+
+_GRID_EVALUATION = {
+    **_EVALUATION,
+    "id": 3,
+    "request": _GRID_ASKED,
+    "result": {
+        **_EVALUATION["result"],
+        "manifest": {**_EVALUATION["result"]["manifest"], "request": _GRID_ASKED},
+        "sweep": {
+            "parameter": "w2",
+            "current": 12.9,
+            "points": [
+                {"value": 6.0, "mean_log_likelihood": -0.5498116027265719, "brier": 0.15428443880983925, "games": 464},
+                {"value": 12.9, "mean_log_likelihood": -0.5470547892925015, "brier": 0.1528693390753968, "games": 464},
+                {"value": 25.0, "mean_log_likelihood": -0.5455205078107638, "brier": 0.1519517223783972, "games": 464},
+            ],
+            "best": 25.0,
+            "interval_low": 12.9,
+            "interval_high": 25.0,
+            "and_parameter": {
+                "parameter": "virtual_games",
+                "current": 2.0,
+                "points": [
+                    {"value": 1.0, "mean_log_likelihood": -0.5455205078107638, "brier": 0.1519517223783972, "games": 464},
+                    {"value": 2.0, "mean_log_likelihood": -0.5485799155494496, "brier": 0.1537864109370905, "games": 464},
+                ],
+                "best": 1.0,
+                "interval_low": 1.0,
+                "interval_high": 2.0,
+            },
+            "grid": [
+                _pair(6.0, 1.0, -0.5498116027265719, 0.15428443880983925),
+                _pair(6.0, 2.0, -0.5527221263745574, 0.15581858813009575),
+                _pair(12.9, 1.0, -0.5470547892925015, 0.1528693390753968),
+                _pair(12.9, 2.0, -0.5500602913021363, 0.15455092679506782),
+                _pair(25.0, 1.0, -0.5455205078107638, 0.1519517223783972),
+                _pair(25.0, 2.0, -0.5485799155494496, 0.1537864109370905),
+            ],
+        },
+    },
 }
 REQUEST_EVALUATION: dict[str, dict[str, Any]] = {
     "holdout": {
@@ -2171,6 +2242,17 @@ REQUEST_EVALUATION: dict[str, dict[str, Any]] = {
             "result": None,
             "error": None,
             "created_at": "2026-12-03T13:50:31Z",
+            "started_at": None,
+            "finished_at": None,
+        },
+    },
+    "grid": {
+        "summary": "The holdout with a sweep of two parameters queued",
+        "value": {
+            **_GRID_EVALUATION,
+            "status": "queued",
+            "progress": 0.0,
+            "result": None,
             "started_at": None,
             "finished_at": None,
         },
@@ -2195,7 +2277,11 @@ GET_EVALUATION: dict[str, dict[str, Any]] = {
     "holdout": {
         "summary": "The holdout evaluation of the WHR list over the Chinese file, with its sweep of w²",
         "value": _EVALUATION,
-    }
+    },
+    "grid": {
+        "summary": "The same holdout with a sweep of w² and virtual games: every pair, the best (25, 1) and each profile",
+        "value": _GRID_EVALUATION,
+    },
 }
 LIST_EVALUATIONS = _example(
     "The WHR list's newest evaluation (limit=1)", {**{"total": 1, "limit": 1, "offset": 0}, "items": [_EVALUATION]}

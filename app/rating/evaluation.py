@@ -9,7 +9,8 @@ expectation met the games it had not yet seen. Three steps:
 - ``score(forecasts)``: how good those predictions were (``Scores``: log-likelihood, Brier score,
   calibration, the same by rating band, by rating gap and by year);
 - ``sweep(system, given, plan, parameter, values)``: the same for several values of one parameter,
-  with the values the games support (``Sweep``).
+  with the values the games support (``Sweep``); ``sweep_grid`` the same for every pair of values
+  of two parameters, each with the values its profile likelihood supports.
 
 The stated order of the games, in which a holdout numbers them and the forecasts list them: by date,
 then by tournament in the order ``ReplayInput.tournaments`` gives them (end, start, id), then in
@@ -62,12 +63,15 @@ __all__ = [
     "CalibrationBin",
     "EvaluationPlan",
     "Forecasts",
+    "GridPoint",
     "Group",
     "LIKELIHOOD_INTERVAL",
     "PROBABILITY_FLOOR",
     "Scores",
     "Sweep",
     "SweepPoint",
+    "SweepProgress",
+    "best_pair",
     "forecast",
     "held_out",
     "on_games",
@@ -75,6 +79,7 @@ __all__ = [
     "score",
     "stated_order",
     "sweep",
+    "sweep_grid",
     "validated_plan",
 ]
 
@@ -467,6 +472,10 @@ def _groups(
 
 # --- a parameter's sweep ------------------------------------------------------------------------------
 
+# (cells done, cells in all): told after each evaluation of a sweep, so that a job can report its
+# progress and stop there when it is cancelled.
+SweepProgress = Callable[[int, int], None]
+
 
 @dataclass(frozen=True)
 class SweepPoint:
@@ -477,10 +486,25 @@ class SweepPoint:
 
 
 @dataclass(frozen=True)
+class GridPoint:
+    """The evaluation with one pair of values of a two-parameter sweep."""
+
+    value: float  # of the sweep's first parameter
+    second_value: float  # of its second (``Sweep.and_parameter``)
+    mean_log_likelihood: float | None
+    brier: float | None
+    games: int
+
+
+@dataclass(frozen=True)
 class Sweep:
     """A parameter's values against how well the list predicted with each. ``best`` has the highest
     total log-likelihood; ``interval_low`` … ``interval_high`` spans the values whose total is within
-    1.92 of the best's (LIKELIHOOD_INTERVAL: a likelihood-ratio 95 % interval on the values tried)."""
+    1.92 of the best's (LIKELIHOOD_INTERVAL: a likelihood-ratio 95 % interval on the values tried).
+
+    A sweep of two parameters (``sweep_grid``) also holds ``grid``, every pair of values tried, and
+    ``and_parameter``, the second parameter's own curve; each parameter's ``points`` are then its
+    profile (each value's best pair over the other parameter), and its interval the profile's."""
 
     parameter: str
     current: float | None  # the value in the given params
@@ -488,6 +512,8 @@ class Sweep:
     best: float | None  # None when no value scored any game
     interval_low: float | None
     interval_high: float | None
+    and_parameter: Sweep | None = None  # the second parameter's profile, in a two-parameter sweep
+    grid: list[GridPoint] | None = None  # every pair, the first parameter's values outermost
 
 
 def sweep(
@@ -498,31 +524,126 @@ def sweep(
     values: Sequence[float],
     *,
     evaluate: Callable[[RatingSystem[Any, Any], ReplayInput[Any], EvaluationPlan], Forecasts] = forecast,
+    progress: SweepProgress | None = None,
 ) -> Sweep:
     """``forecast`` and ``score`` with ``parameter`` set to each of ``values`` in turn (the other
     params as given, each set validated by the system's params model). ValueError for a parameter the
     model does not have, a value it rejects, or no value at all."""
     validated_plan(plan)
+    _check_parameter(system, parameter, values)
+    stored = given.params.model_dump()
+    points = []
+    for done, value in enumerate(values, start=1):
+        found = _evaluated(system, given, plan, stored, {parameter: value}, evaluate)
+        points.append(SweepPoint(float(value), found.mean_log_likelihood, found.brier, found.games))
+        if progress is not None:
+            progress(done, len(values))
+    return _curve(parameter, stored.get(parameter), points)
+
+
+def sweep_grid(
+    system: RatingSystem[Any, Any],
+    given: ReplayInput[Any],
+    plan: EvaluationPlan,
+    parameter: str,
+    values: Sequence[float],
+    second_parameter: str,
+    second_values: Sequence[float],
+    *,
+    evaluate: Callable[[RatingSystem[Any, Any], ReplayInput[Any], EvaluationPlan], Forecasts] = forecast,
+    progress: SweepProgress | None = None,
+) -> Sweep:
+    """``forecast`` and ``score`` with every pair of ``values`` of ``parameter`` and ``second_values``
+    of ``second_parameter`` (the other params as given), the best pair, and each parameter's curve and
+    interval from its profile likelihood.
+
+    Why profiles: with two parameters free, the question "which values of w² does the history
+    support?" is answered by the profile likelihood, each w²'s highest total log-likelihood over the
+    other parameter (Pawitan, *In All Likelihood*, 2001, §3.4 and §9.7; Venzon and Moolgavkar, Applied
+    Statistics 37, 1988). By Wilks's theorem (Annals of Mathematical Statistics 9, 1938) twice the gap
+    between the best total and a value's profile is asymptotically chi-square with one degree of
+    freedom, one parameter being fixed, so the 95 % interval keeps the values whose profile is within
+    chi^2_1(95 %) / 2 = 1.92 of the best: LIKELIHOOD_INTERVAL, the one-parameter sweep's own cutoff,
+    and a profile's curve is found by the very code that finds a one-parameter sweep's. (A joint
+    region of the pair would use chi^2_2 / 2 = 3.00; the grid answers each parameter's interval.)
+    ValueError as ``sweep`` gives, and for the same parameter twice."""
+    validated_plan(plan)
+    if parameter == second_parameter:
+        raise ValueError(f"a sweep of two parameters needs two different ones, got {parameter!r} twice")
+    _check_parameter(system, parameter, values)
+    _check_parameter(system, second_parameter, second_values)
+    stored = given.params.model_dump()
+    grid = []
+    cells = len(values) * len(second_values)
+    for value in values:
+        for second_value in second_values:
+            found = _evaluated(system, given, plan, stored, {parameter: value, second_parameter: second_value}, evaluate)
+            grid.append(GridPoint(float(value), float(second_value), found.mean_log_likelihood, found.brier, found.games))
+            if progress is not None:
+                progress(len(grid), cells)
+    first = _curve(parameter, stored.get(parameter), [_profile_point(value, grid, lambda p: p.value) for value in values])
+    second = _curve(
+        second_parameter,
+        stored.get(second_parameter),
+        [_profile_point(value, grid, lambda p: p.second_value) for value in second_values],
+    )
+    return dataclasses.replace(first, and_parameter=second, grid=grid)
+
+
+def best_pair(grid: Sequence[GridPoint]) -> GridPoint | None:
+    """The pair of a two-parameter sweep with the highest total log-likelihood (the first in the grid's
+    order among equals; None when no pair scored a game)."""
+    scored = [p for p in grid if p.mean_log_likelihood is not None]
+    return max(scored, key=_total) if scored else None
+
+
+def _check_parameter(system: RatingSystem[Any, Any], parameter: str, values: Sequence[float]) -> None:
     model: type[BaseModel] = system.params_model
     if parameter not in model.model_fields:
         raise ValueError(f"rating system {system.id!r} has no parameter {parameter!r} (it has: {', '.join(model.model_fields)})")
     if not len(values):
         raise ValueError("a sweep needs at least one value")
-    stored = given.params.model_dump()
-    points = []
-    for value in values:
-        try:
-            params = model.model_validate({**stored, parameter: value})
-        except ValidationError as error:
-            message = "; ".join(e["msg"] for e in error.errors())
-            raise ValueError(f"{parameter} = {value!r} is not a valid value: {message}") from None
-        scores = score(evaluate(system, dataclasses.replace(given, params=params), plan))
-        points.append(SweepPoint(float(value), scores.mean_log_likelihood, scores.brier, scores.games))
-    current = stored.get(parameter)
-    # Each value's total log-likelihood: the likelihood-ratio comparison is between totals. (A
-    # parameter that changes which games are scored, e.g. a bootstrap rating, compares totals over
-    # different games: read its interval with care.)
-    totals = [(p.mean_log_likelihood * p.games, p) for p in points if p.mean_log_likelihood is not None]
+
+
+def _evaluated(
+    system: RatingSystem[Any, Any],
+    given: ReplayInput[Any],
+    plan: EvaluationPlan,
+    stored: dict[str, Any],
+    changed: dict[str, float],
+    evaluate: Callable[[RatingSystem[Any, Any], ReplayInput[Any], EvaluationPlan], Forecasts],
+) -> Scores:
+    """The scores with the stored params changed as ``changed`` says (validated by the system's
+    params model, the changes together: a pair is judged as a pair)."""
+    try:
+        params = system.params_model.model_validate({**stored, **changed})
+    except ValidationError as error:
+        message = "; ".join(e["msg"] for e in error.errors())
+        asked = ", ".join(f"{name} = {value!r}" for name, value in changed.items())
+        raise ValueError(f"{asked} is not a valid value: {message}") from None
+    return score(evaluate(system, dataclasses.replace(given, params=params), plan))
+
+
+def _profile_point(value: float, grid: Sequence[GridPoint], of: Callable[[GridPoint], float]) -> SweepPoint:
+    """One value's point of a parameter's profile: the pair with that value (``of`` reads the
+    parameter's value of a pair) whose total log-likelihood is highest over the other parameter."""
+    pairs = [p for p in grid if of(p) == float(value)]
+    best = best_pair(pairs) or pairs[0]
+    return SweepPoint(float(value), best.mean_log_likelihood, best.brier, best.games)
+
+
+def _total(point: SweepPoint | GridPoint) -> float:
+    """The total log-likelihood of the games a point scored: the likelihood-ratio comparison is
+    between totals, not means."""
+    assert point.mean_log_likelihood is not None
+    return point.mean_log_likelihood * point.games
+
+
+def _curve(parameter: str, current: Any, points: list[SweepPoint]) -> Sweep:
+    """The values' points with the best of them and the values within LIKELIHOOD_INTERVAL of its
+    total. (A parameter that changes which games are scored, e.g. a bootstrap rating, compares totals
+    over different games: read its interval with care.)"""
+    totals = [(_total(p), p) for p in points if p.mean_log_likelihood is not None]
     if not totals:
         return Sweep(parameter, _plain(current), points, None, None, None)
     best_total, best = max(totals, key=lambda total: total[0])

@@ -41,8 +41,9 @@ def evaluate(
     progress(0.5)
     sweep = None
     if request.get("sweep"):
-        asked = request["sweep"]
-        sweep = evaluation.sweep(inputs.system, inputs.given, plan, asked["parameter"], asked["values"])
+        # Each value (or pair of values) tried is a report: the job's progress counts them, and a
+        # cancellation stops the sweep at the next one.
+        sweep = _sweep(inputs, plan, request["sweep"], lambda done, cells: progress(0.5 + 0.2 * done / cells))
     progress(0.7)
     side_by_side = _side_by_side(session, rating_list, inputs, plan, list_date) if request.get("side_by_side") else None
     return {
@@ -147,6 +148,26 @@ def _rank_agreement(session: Session, first: RatingList, second: RatingList) -> 
     return len(common), (None if math.isnan(spearman) else spearman), (None if math.isnan(kendall) else kendall)
 
 
+def _sweep(
+    inputs: compute.Inputs, plan: evaluation.EvaluationPlan, asked: dict[str, Any], progress: evaluation.SweepProgress
+) -> evaluation.Sweep:
+    """The sweep asked (``app.schemas.evaluations.ParameterSweep`` as stored): of one parameter, or of
+    every pair of two when it names an ``and_parameter``."""
+    second = asked.get("and_parameter")
+    if second:
+        return evaluation.sweep_grid(
+            inputs.system,
+            inputs.given,
+            plan,
+            asked["parameter"],
+            asked["values"],
+            second["parameter"],
+            second["values"],
+            progress=progress,
+        )
+    return evaluation.sweep(inputs.system, inputs.given, plan, asked["parameter"], asked["values"], progress=progress)
+
+
 def _sweep_json(sweep: Any) -> dict[str, Any] | None:
     if sweep is None:
         return None
@@ -155,4 +176,8 @@ def _sweep_json(sweep: Any) -> dict[str, Any] | None:
         point if isinstance(point, dict) else dict(zip(("value", "mean_log_likelihood", "brier", "games"), point))
         for point in found["points"]
     ]
+    if found["and_parameter"] is not None:
+        # The second parameter's curve is a curve only (``app.schemas.evaluations.ParameterCurve``),
+        # with no second parameter or grid of its own.
+        found["and_parameter"] = {k: v for k, v in found["and_parameter"].items() if k not in ("and_parameter", "grid")}
     return found

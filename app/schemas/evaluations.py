@@ -12,8 +12,33 @@ from app.schemas.jobs import JobStatus
 Mode = Literal["forward", "holdout"]
 
 
+# A sweep of two parameters evaluates every pair of their values: at most this many pairs (each is a
+# replay of the list's whole history, as a value of a one-parameter sweep is).
+MAX_GRID = 100
+
+
+class SecondParameter(StrictModel):
+    """The second parameter of a sweep of two: every value of the first is tried with every value of this one."""
+
+    parameter: str = Field(
+        pattern=r"^[a-z][a-z0-9_]{0,63}$",
+        description="Another of the list's parameters than the sweep's `parameter` (the same one twice is a 422), named "
+        "as `params` names it (WHR: `virtual_games` beside `w2`)",
+        examples=["virtual_games"],
+    )
+    values: list[float] = Field(
+        min_length=2,
+        max_length=50,
+        description=f"The values to try, each one the list's rules accept together with each value of the first "
+        f"parameter (a pair they refuse is a 422 naming the value). The two parameters' values make at most "
+        f"{MAX_GRID} pairs: more is a 422 at `/sweep/and_parameter/values`",
+        examples=[[1.0, 2.0, 4.0]],
+    )
+
+
 class ParameterSweep(StrictModel):
-    """The same evaluation run once for each value of one of the list's parameters."""
+    """The same evaluation run once for each value of one of the list's parameters, or for each pair of
+    values of two of them."""
 
     parameter: str = Field(
         pattern=r"^[a-z][a-z0-9_]{0,63}$",
@@ -26,6 +51,12 @@ class ParameterSweep(StrictModel):
         max_length=25,
         description="The values to try, each one the list's rules accept (a value they refuse is a 422 naming it)",
         examples=[[8.0, 12.9, 20.0]],
+    )
+    and_parameter: SecondParameter | None = Field(
+        default=None,
+        description=f"A second parameter swept at once with the first: the list is evaluated with every pair of the "
+        f"two parameters' values (at most {MAX_GRID} pairs), and each parameter's best value and interval come "
+        f"from its profile, each value's best pair over the other parameter (null: one parameter only)",
     )
 
 
@@ -45,7 +76,9 @@ class EvaluationRequest(StrictModel):
     every: int = Field(default=10, ge=2, le=1000, description="`holdout`: one game in this many is held out")
     offset: int = Field(default=0, ge=0, le=999, description="`holdout`: which game of each `every` is held out, from 0")
     sweep: ParameterSweep | None = Field(
-        default=None, description="Also evaluate the list with each of these values of one parameter (null: none)"
+        default=None,
+        description="Also evaluate the list with each of these values of one parameter, or with every pair of values "
+        "of two (`and_parameter`) (null: none)",
     )
     side_by_side: bool = Field(
         default=False,
@@ -114,18 +147,47 @@ class SweepPoint(BaseModel):
     games: int = Field(description="Games scored with it")
 
 
-class SweepResult(BaseModel):
+class ParameterCurve(BaseModel):
     """The curve of one parameter and its best value."""
 
     parameter: str = Field(description="The parameter swept")
     current: float | None = Field(description="The list's own value of it (null: the list leaves it unset)")
-    points: list[SweepPoint] = Field(description="One evaluation per value, in the order asked")
+    points: list[SweepPoint] = Field(
+        description="One evaluation per value, in the order asked. In a sweep of two parameters, each value's "
+        "profile: the pair with that value whose total log-likelihood is the highest over the other parameter"
+    )
     best: float | None = Field(description="The value with the highest total log-likelihood (null: no value scored a game)")
     interval_low: float | None = Field(
-        description="The lowest value tried whose total log-likelihood is within 1.92 of the best's (a likelihood-ratio "
-        "95 % interval, as far as the values tried tell)"
+        description="The lowest value tried whose total log-likelihood (in a sweep of two parameters: whose profile's) "
+        "is within 1.92 of the best's (a likelihood-ratio 95 % interval, as far as the values tried tell)"
     )
     interval_high: float | None = Field(description="The highest such value")
+
+
+class SweepCell(BaseModel):
+    """The evaluation with one pair of values of a sweep of two parameters."""
+
+    value: float = Field(description="The first parameter's value (the sweep's `parameter`)")
+    second_value: float = Field(description="The second parameter's value (the sweep's `and_parameter`)")
+    mean_log_likelihood: float | None = Field(description="Mean log-likelihood of the games with the pair (null: none scored)")
+    brier: float | None = Field(description="Brier score with the pair (null: none scored)")
+    games: int = Field(description="Games scored with the pair")
+
+
+class SweepResult(ParameterCurve):
+    """The curve of one parameter and its best value; in a sweep of two parameters, the first
+    parameter's curve (its profile), the second's beside it, and every pair tried."""
+
+    and_parameter: ParameterCurve | None = Field(
+        default=None,
+        description="In a sweep of two parameters, the second parameter's curve, its points its profile; the best "
+        "pair is (`best`, `and_parameter.best`) (null: one parameter swept)",
+    )
+    grid: list[SweepCell] | None = Field(
+        default=None,
+        description="In a sweep of two parameters, every pair tried: the first parameter's values in the order asked, "
+        "and within each the second's (null: one parameter swept)",
+    )
 
 
 class ListScores(BaseModel):

@@ -15,11 +15,12 @@ from sqlalchemy.orm import Session
 from app.models import Job
 from app.problems import Conflict, FieldError, InvalidInput, NotFound
 from app.recompute import jobs
-from app.schemas.evaluations import EvaluationRead, EvaluationRequest
+from app.schemas.evaluations import MAX_GRID, EvaluationRead, EvaluationRequest, SweepResult
 from app.services.rating_lists import get_rating_list, system_of
 
 # Evaluations of one list queued or running at once: each is a replay of the list's whole history
-# (a sweep one per value), so a client cannot fill the queue ahead of the recomputes.
+# (a sweep one per value, or one per pair of values, at most MAX_GRID), so a client cannot fill the
+# queue ahead of the recomputes.
 MAX_OPEN_PER_LIST = 4
 
 
@@ -103,20 +104,72 @@ def _check_sweep(params_model: Any, stored: dict[str, Any], request: EvaluationR
     sweep = request.sweep
     assert sweep is not None
     fields = params_model.model_fields
-    if sweep.parameter not in fields:
-        raise InvalidInput(
-            f"The list's system has no parameter {sweep.parameter!r}: it has {', '.join(sorted(fields))}.",
-            [FieldError("/sweep/parameter", f"not one of {', '.join(sorted(fields))}")],
-        )
+    _check_parameter_name(fields, sweep.parameter, "/sweep/parameter")
     current = {name: value for name, value in stored.items() if name in fields}
-    errors = []
-    for index, value in enumerate(sweep.values):
-        try:
-            params_model.model_validate({**current, sweep.parameter: value})
-        except ValidationError as error:
-            errors.append(FieldError(f"/sweep/values/{index}", error.errors()[0]["msg"]))
+    second = sweep.and_parameter
+    if second is None:
+        errors = []
+        for index, value in enumerate(sweep.values):
+            try:
+                params_model.model_validate({**current, sweep.parameter: value})
+            except ValidationError as error:
+                errors.append(FieldError(f"/sweep/values/{index}", error.errors()[0]["msg"]))
+        if errors:
+            raise InvalidInput(f"The list's rules do not take every value of {sweep.parameter!r} asked.", errors)
+        return
+    _check_parameter_name(fields, second.parameter, "/sweep/and_parameter/parameter")
+    if second.parameter == sweep.parameter:
+        raise InvalidInput(
+            f"A sweep of two parameters sweeps two different ones: {sweep.parameter!r} is asked twice.",
+            [FieldError("/sweep/and_parameter/parameter", f"the same as /sweep/parameter ({sweep.parameter!r})")],
+        )
+    pairs = len(sweep.values) * len(second.values)
+    if pairs > MAX_GRID:
+        raise InvalidInput(
+            f"A sweep of two parameters tries at most {MAX_GRID} pairs of values: "
+            f"{len(sweep.values)} values of {sweep.parameter!r} by {len(second.values)} of {second.parameter!r} are {pairs}.",
+            [FieldError("/sweep/and_parameter/values", f"{len(second.values)} values make {pairs} pairs, more than {MAX_GRID}")],
+        )
+    errors = _refused_pairs(params_model, current, sweep.parameter, sweep.values, second.parameter, second.values)
     if errors:
-        raise InvalidInput(f"The list's rules do not take every value of {sweep.parameter!r} asked.", errors)
+        raise InvalidInput(
+            f"The list's rules do not take every pair of values of {sweep.parameter!r} and {second.parameter!r} asked.", errors
+        )
+
+
+def _check_parameter_name(fields: dict[str, Any], parameter: str, pointer: str) -> None:
+    if parameter not in fields:
+        raise InvalidInput(
+            f"The list's system has no parameter {parameter!r}: it has {', '.join(sorted(fields))}.",
+            [FieldError(pointer, f"not one of {', '.join(sorted(fields))}")],
+        )
+
+
+def _refused_pairs(
+    params_model: Any,
+    current: dict[str, Any],
+    parameter: str,
+    values: list[float],
+    second_parameter: str,
+    second_values: list[float],
+) -> list[FieldError]:
+    """Each value the list's rules refuse in some pair, once, at its own pointer: the second
+    parameter's value when the rules name that parameter, the first's otherwise."""
+    found: dict[str, FieldError] = {}
+    for index, value in enumerate(values):
+        for second_index, second_value in enumerate(second_values):
+            try:
+                params_model.model_validate({**current, parameter: value, second_parameter: second_value})
+            except ValidationError as error:
+                first_error = error.errors()[0]
+                if first_error["loc"][:1] == (second_parameter,):
+                    pointer = f"/sweep/and_parameter/values/{second_index}"
+                    detail = f"{first_error['msg']} (with {parameter} = {value:g})"
+                else:
+                    pointer = f"/sweep/values/{index}"
+                    detail = f"{first_error['msg']} (with {second_parameter} = {second_value:g})"
+                found.setdefault(pointer, FieldError(pointer, detail))
+    return list(found.values())
 
 
 def report(evaluation: EvaluationRead) -> list[str]:
@@ -147,7 +200,9 @@ def report(evaluation: EvaluationRead) -> list[str]:
                 f"  {row.low:.1f}-{row.high:.1f}  {row.games:>10}  {row.mean_expected:8.3f}  {row.observed:8.3f}  "
                 f"{row.interval_low:.3f}-{row.interval_high:.3f}"
             )
-    if result.sweep is not None:
+    if result.sweep is not None and result.sweep.and_parameter is not None:
+        lines += _grid_report(result.sweep)
+    elif result.sweep is not None:
         sweep = result.sweep
         lines.append(f"  sweep of {sweep.parameter} (the list's {sweep.current}):")
         lines += [
@@ -165,6 +220,39 @@ def report(evaluation: EvaluationRead) -> list[str]:
                 f"    {side.list_id:<16} scored {side.scores.games:>6}  mean log-likelihood {_figure(side.scores.mean_log_likelihood)}"
                 f"  Brier {_figure(side.scores.brier)}"
             )
+    return lines
+
+
+def _grid_report(sweep: SweepResult) -> list[str]:
+    """A sweep of two parameters as a table, a row per value of the first and a column per value of
+    the second, each cell the mean log-likelihood of the pair; the best pair marked *, the list's own
+    pair (when it was tried) marked =; then each parameter's best value and profile interval."""
+    second = sweep.and_parameter
+    assert second is not None and sweep.grid is not None
+    columns = [point.value for point in second.points]
+    corner = f"{sweep.parameter} / {second.parameter}"
+    lines = [
+        f"  sweep of {sweep.parameter} (the list's {sweep.current}) and {second.parameter} (the list's {second.current}), "
+        "mean log-likelihood of each pair (* the best, = the list's own):",
+        f"    {corner:>24}" + "".join(f"{value:>12g}" for value in columns),
+    ]
+    for value in [point.value for point in sweep.points]:
+        row = [cell for cell in sweep.grid if cell.value == value]
+        marks = [
+            ("*" if (cell.value, cell.second_value) == (sweep.best, second.best) else "")
+            + ("=" if (cell.value, cell.second_value) == (sweep.current, second.current) else "")
+            for cell in row
+        ]
+        lines.append(
+            f"    {value:>24g}"
+            + "".join(f"{_figure(cell.mean_log_likelihood) + mark:>12}" for cell, mark in zip(row, marks, strict=True))
+        )
+    lines.append(f"  best pair {sweep.parameter} = {sweep.best}, {second.parameter} = {second.best}")
+    for curve in (sweep, second):
+        lines.append(
+            f"  {curve.parameter}: best {curve.best}, 95 % interval {curve.interval_low} to {curve.interval_high} "
+            "(its profile: each value's best over the other parameter)"
+        )
     return lines
 
 

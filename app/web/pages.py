@@ -30,7 +30,7 @@ from app.recompute import staleness
 from app.schemas.common import EARLIEST_DATE, ID_MAX_LENGTH, ID_PATTERN, ID_RULE, LATEST_DATE, shown_fields
 from app.schemas.conditions import conditioned_systems, whole_documents
 from app.schemas.drift import DriftMonth
-from app.schemas.evaluations import EvaluationRead, ScoreGroup, Scores
+from app.schemas.evaluations import EvaluationRead, ScoreGroup, Scores, SweepResult
 from app.schemas.rating_changes import READING_PATTERN
 from app.schemas.rating_lists import RatingRowRead
 from app.schemas.tournaments import Category, TournamentDetails
@@ -1375,7 +1375,8 @@ def _refits_each_period(system_id: str) -> bool:
 def accuracy_page(session: Session, list_id: str, language: i18n.Language) -> dict[str, Any]:
     """How well the list predicts its own games (issue 45 item 4): its newest succeeded evaluation's
     scores, calibration plot and tables by year, rating band and gap, the parameter's curve of its
-    newest evaluation with a sweep, and the other lists beside it when asked."""
+    newest evaluation with a sweep (of a sweep of two parameters, the table of its pairs), and the
+    other lists beside it when asked."""
     rating_list = lists_service.get_rating_list(session, list_id)
     latest, swept = _latest_evaluations(session, list_id)
     translations = i18n.translations(language.code)
@@ -1390,6 +1391,7 @@ def accuracy_page(session: Session, list_id: str, language: i18n.Language) -> di
         "ninety_five": format_percent(0.95, locale=language.locale),
         "calibration": None,
         "sweep_chart": None,
+        "sweep_grid": None,
         "groups": [],
     }
     if latest is None or latest.result is None:
@@ -1415,6 +1417,9 @@ def accuracy_page(session: Session, list_id: str, language: i18n.Language) -> di
     context["groups"] = _score_groups(scores, translations)
     if swept is not None and swept.result is not None and swept.result.sweep is not None:
         sweep = swept.result.sweep
+        if sweep.and_parameter is not None:
+            context["sweep_grid"] = sweep_grid_rows(sweep)
+            return context  # (a sweep of two parameters is its table of pairs: no curve is drawn)
         interval = (
             (sweep.interval_low, sweep.interval_high)
             if sweep.interval_low is not None and sweep.interval_high is not None
@@ -1432,6 +1437,38 @@ def accuracy_page(session: Session, list_id: str, language: i18n.Language) -> di
             format_score=lambda value, digits: decimal(value, language, digits),
         )
     return context
+
+
+@dataclass(frozen=True)
+class GridCell:
+    """One pair of a sweep of two parameters as the accuracy page shows it."""
+
+    mean_log_likelihood: float | None
+    best: bool  # the pair with the highest total log-likelihood
+    current: bool  # the list's own pair
+
+
+def sweep_grid_rows(sweep: SweepResult) -> list[tuple[float, list[GridCell]]]:
+    """A sweep of two parameters as the accuracy page's table: a row per value of the first parameter
+    (in the order asked), in each a cell per value of the second (``sweep.and_parameter.points``'
+    order), each marked when it is the best pair or the list's own."""
+    second = sweep.and_parameter
+    assert second is not None and sweep.grid is not None
+    cell_of = {(cell.value, cell.second_value): cell for cell in sweep.grid}
+    rows = []
+    for point in sweep.points:
+        cells = []
+        for column in second.points:
+            cell = cell_of.get((point.value, column.value))
+            cells.append(
+                GridCell(
+                    cell.mean_log_likelihood if cell is not None else None,
+                    (point.value, column.value) == (sweep.best, second.best),
+                    (point.value, column.value) == (sweep.current, second.current),
+                )
+            )
+        rows.append((point.value, cells))
+    return rows
 
 
 def _score_groups(scores: Scores, translations: Any) -> list[tuple[str, str, str, list[ScoreGroup]]]:

@@ -1,7 +1,9 @@
 """Evaluations through the API (issue 45): asked with an officer's key, run by the worker as a job of
-the recompute queue, read back with what they found; the list itself unchanged; bad input refused
-with pointers before anything is queued; cancelled while queued; bounded per list."""
+the recompute queue, read back with what they found; the list itself unchanged; a sweep of one
+parameter or of two; bad input refused with pointers before anything is queued; cancelled while
+queued or while its sweep runs; bounded per list."""
 
+import dataclasses
 import datetime as dt
 import math
 
@@ -11,7 +13,7 @@ from scipy import stats
 from app import db
 from app.models import Job
 from app.rating import evaluation
-from app.recompute import compute
+from app.recompute import compute, jobs
 from app.recompute.jobs import run_pending_jobs
 from app.services.importing import import_results_file
 from app.services.rating_lists import get_rating_list
@@ -135,6 +137,87 @@ def test_a_queued_evaluation_cancelled_is_never_run(client):
     assert client.delete(f"/v1/rating-lists/rif-whr/evaluations/{evaluation_id}", headers=AUTH).json()["status"] == "cancelled"
 
 
+TWO_PARAMETERS = {
+    "mode": "holdout",
+    "every": 2,
+    "sweep": {"parameter": "w2", "values": [6, 12.9, 25], "and_parameter": {"parameter": "virtual_games", "values": [1, 2]}},
+}
+
+
+def test_a_sweep_of_two_parameters_answers_every_pair_the_best_and_each_profile(client):
+    store_three_tournaments(client, DAY)
+    asked = _ask(client, TWO_PARAMETERS)
+    assert asked.status_code == 202, asked.text
+    run_pending_jobs(list_date=DAY)
+    found = client.get(f"/v1/rating-lists/rif-whr/evaluations/{asked.json()['id']}").json()
+    assert found["status"] == "succeeded", found
+    sweep = found["result"]["sweep"]
+    assert found["result"]["manifest"]["request"]["sweep"] == {
+        "parameter": "w2",
+        "values": [6.0, 12.9, 25.0],
+        "and_parameter": {"parameter": "virtual_games", "values": [1.0, 2.0]},
+    }
+    assert [(cell["value"], cell["second_value"]) for cell in sweep["grid"]] == [
+        (w2, virtual) for w2 in (6.0, 12.9, 25.0) for virtual in (1.0, 2.0)
+    ]
+    # Each pair as the engine scores the list's inputs with it, one evaluation at a time.
+    with db.session_scope() as session:
+        inputs = compute.read_inputs(session, get_rating_list(session, "rif-whr"), DAY, warm=False)
+    plan = evaluation.EvaluationPlan("holdout", every=2)
+    totals = {}
+    for cell in sweep["grid"]:
+        params = inputs.given.params.model_copy(update={"w2": cell["value"], "virtual_games": int(cell["second_value"])})
+        direct = evaluation.score(evaluation.forecast(inputs.system, dataclasses.replace(inputs.given, params=params), plan))
+        assert cell["mean_log_likelihood"] == pytest.approx(direct.mean_log_likelihood, abs=1e-12)
+        assert cell["games"] == direct.games and cell["brier"] == pytest.approx(direct.brier, abs=1e-12)
+        totals[cell["value"], cell["second_value"]] = direct.mean_log_likelihood * direct.games
+    best = max(totals, key=totals.__getitem__)
+    assert (sweep["best"], sweep["and_parameter"]["best"]) == best
+    assert (sweep["current"], sweep["and_parameter"]["current"]) == (12.9, 2.0)
+    assert sweep["and_parameter"]["parameter"] == "virtual_games" and "grid" not in sweep["and_parameter"]
+    # Each parameter's curve is its profile: each value's best total over the other parameter.
+    for curve, index in ((sweep, 0), (sweep["and_parameter"], 1)):
+        profile = {}
+        for pair, total in totals.items():
+            profile[pair[index]] = max(profile.get(pair[index], -math.inf), total)
+        shown = {point["value"]: point["mean_log_likelihood"] * point["games"] for point in curve["points"]}
+        assert shown == pytest.approx(profile, abs=1e-9)
+        inside = [value for value, total in profile.items() if total >= max(profile.values()) - evaluation.LIKELIHOOD_INTERVAL]
+        assert (curve["interval_low"], curve["interval_high"]) == (min(inside), max(inside))
+
+
+def test_a_sweep_of_one_parameter_answers_as_it_did(client):
+    store_three_tournaments(client, DAY)
+    asked = _ask(client, {"mode": "holdout", "every": 2, "sweep": {"parameter": "w2", "values": [6, 12.9, 25]}})
+    assert asked.status_code == 202, asked.text
+    run_pending_jobs(list_date=DAY)
+    sweep = client.get(f"/v1/rating-lists/rif-whr/evaluations/{asked.json()['id']}").json()["result"]["sweep"]
+    assert [point["value"] for point in sweep["points"]] == [6.0, 12.9, 25.0]
+    assert sweep["and_parameter"] is None and sweep["grid"] is None
+
+
+def test_a_sweep_cancelled_while_it_runs_stops_at_its_next_pair(client, monkeypatch):
+    """The job's progress counts the pairs tried (from a half to 0.7 of the work), and a cancellation
+    is seen at the next one: nothing more is tried and nothing is written."""
+    store_three_tournaments(client, DAY)
+    evaluation_id = _ask(client, TWO_PARAMETERS).json()["id"]
+    reported: list[float] = []
+    report_progress = jobs._report_progress
+
+    def cancelled_at_the_second_pair(job_id: int, share: float) -> bool:
+        reported.append(share)
+        if len([r for r in reported if 0.5 < r <= 0.7]) == 2:
+            with db.session_scope() as session:
+                jobs.cancel_job(session, job_id)
+        return report_progress(job_id, share)
+
+    monkeypatch.setattr(jobs, "_report_progress", cancelled_at_the_second_pair)
+    run_pending_jobs(list_date=DAY)
+    assert reported[-3:] == [0.5, pytest.approx(0.5 + 0.2 / 6), pytest.approx(0.5 + 0.4 / 6)]
+    found = client.get(f"/v1/rating-lists/rif-whr/evaluations/{evaluation_id}").json()
+    assert found["status"] == "cancelled" and found["result"] is None
+
+
 @pytest.mark.parametrize(
     ("body", "pointer"),
     [
@@ -145,6 +228,52 @@ def test_a_queued_evaluation_cancelled_is_never_run(client):
         ({"sweep": {"parameter": "w3", "values": [1, 2]}}, "/sweep/parameter"),
         ({"sweep": {"parameter": "w2", "values": [10, -1]}}, "/sweep/values/1"),
         ({"sweep": {"parameter": "w2", "values": [10]}}, "/sweep/values"),
+        (
+            {
+                "sweep": {
+                    "parameter": "w2",
+                    "values": list(range(1, 12)),
+                    "and_parameter": {"parameter": "virtual_games", "values": list(range(1, 11))},
+                }
+            },
+            "/sweep/and_parameter/values",
+        ),
+        (
+            {"sweep": {"parameter": "w2", "values": [6, 12.9], "and_parameter": {"parameter": "w2", "values": [20, 25]}}},
+            "/sweep/and_parameter/parameter",
+        ),
+        (
+            {"sweep": {"parameter": "w2", "values": [6, 12.9], "and_parameter": {"parameter": "w3", "values": [1, 2]}}},
+            "/sweep/and_parameter/parameter",
+        ),
+        (
+            {
+                "sweep": {
+                    "parameter": "w2",
+                    "values": [6, 12.9],
+                    "and_parameter": {"parameter": "virtual_games", "values": [1, 1.5]},
+                }
+            },
+            "/sweep/and_parameter/values/1",
+        ),
+        (
+            {"sweep": {"parameter": "virtual_games", "values": [1, 2], "and_parameter": {"parameter": "w2", "values": [6, -1]}}},
+            "/sweep/and_parameter/values/1",
+        ),
+        (
+            {
+                "sweep": {
+                    "parameter": "w2",
+                    "values": [0, 12.9],
+                    "and_parameter": {"parameter": "virtual_games", "values": [1, 2]},
+                }
+            },
+            "/sweep/values/0",
+        ),
+        (
+            {"sweep": {"parameter": "w2", "values": [6, 12.9], "and_parameter": {"parameter": "virtual_games", "values": [1]}}},
+            "/sweep/and_parameter/values",
+        ),
         ({"surprise": 1}, "/surprise"),
     ],
 )

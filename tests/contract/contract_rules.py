@@ -26,6 +26,7 @@ from schemathesis.generation.case import Case
 from app.rating.olufsen.rules import grade_index
 from app.rating.registry import get_system
 from app.schemas.conditions import flat_condition_systems
+from app.schemas.evaluations import MAX_GRID
 from app.schemas.opening_rules import CATEGORIES_WITH_KNOWN_RULES, GOMOKU_RULES, RENJU_RULES
 from app.services.tournaments import CATEGORY_RANGES
 from app.settings import get_settings
@@ -213,7 +214,22 @@ def an_evaluation_the_lists_rules_take(case: Case) -> None:
         return
     parameter = sweep["parameter"] if sweep.get("parameter") in numeric else numeric[0]
     values = [value for value in sweep.get("values", []) if _accepted(model, {**defaults, parameter: value})]
-    case.body["sweep"] = {"parameter": parameter, "values": (values + [defaults[parameter]] * 2)[: max(len(values), 2)]}
+    values = (values + [defaults[parameter]] * 2)[: max(len(values), 2)]
+    case.body["sweep"] = {"parameter": parameter, "values": values, "and_parameter": None}
+    second = sweep.get("and_parameter")
+    others = [name for name in numeric if name != parameter]
+    if not isinstance(second, dict) or not others:
+        return
+    # Another parameter than the first, each of its values taken with each of the first's, and at most
+    # MAX_GRID pairs of the two (the description of `and_parameter` says all three).
+    other = second["parameter"] if second.get("parameter") in others else others[0]
+    taken = [
+        value
+        for value in second.get("values", [])
+        if all(_accepted(model, {**defaults, parameter: first, other: value}) for first in values)
+    ]
+    taken = (taken + [defaults[other]] * 2)[: max(min(len(taken), MAX_GRID // len(values)), 2)]
+    case.body["sweep"]["and_parameter"] = {"parameter": other, "values": taken}
 
 
 def seeds_of_stored_players_in_the_lists_system(case: Case) -> None:

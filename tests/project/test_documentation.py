@@ -302,14 +302,18 @@ def real_data_scenario(client) -> dict[str, dict[str, Any]]:  # type: ignore[no-
     call("get_player", "GET", "/v1/players/3578")
     jobs = call("list_jobs", "GET", "/v1/jobs", params={"list": "rif-whr"})
     call("get_job", "GET", f"/v1/jobs/{jobs['items'][0]['id']}")
-    # The RIF's own procedure over the file (one game in ten held out), with a sweep of w²; then a
-    # forward evaluation asked and cancelled before it ran.
+    # The RIF's own procedure over the file (one game in ten held out), with a sweep of w², then with a
+    # sweep of w² and virtual games; then a forward evaluation asked and cancelled before it ran.
     evaluations = "/v1/rating-lists/rif-whr/evaluations"
     holdout = REQUEST_EVALUATION_EXAMPLES["holdout"]["value"]
     asked = call("request_evaluation", "POST", evaluations, "holdout", json=holdout, status=202)
     run_pending_jobs(list_date=EXAMPLES_DAY)
     call("get_evaluation", "GET", f"{evaluations}/{asked['id']}", "holdout")
     call("list_evaluations", "GET", evaluations, params={"limit": 1})
+    # The same holdout with a sweep of two parameters: every pair of w² and virtual games.
+    grid = call("request_evaluation", "POST", evaluations, "grid", json=REQUEST_EVALUATION_EXAMPLES["grid"]["value"], status=202)
+    run_pending_jobs(list_date=EXAMPLES_DAY)
+    call("get_evaluation", "GET", f"{evaluations}/{grid['id']}", "grid")
     queued = call("request_evaluation", "POST", evaluations, "forward", json={"mode": "forward"}, status=202)
     call("cancel_evaluation", "DELETE", f"{evaluations}/{queued['id']}", "forward")
     call("update_player", "PATCH", "/v1/players/3578", json=UPDATE_PLAYER_EXAMPLES["real"]["value"])

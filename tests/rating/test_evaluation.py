@@ -1,7 +1,7 @@
 """Evaluations of a rating list (app/rating/evaluation.py, app/rating/whr/forecast.py; issue 45): the
 scores by hand, WHR's holdout against the reference ``whr`` package's ``Evaluate``, forward forecasts
 that never see a game of the predicted game's day or later, each system's own expected score, and
-the parameter sweep."""
+the parameter sweep of one parameter and of two."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from app.rating import whr
-from app.rating.evaluation import EvaluationPlan, Forecasts, forecast, score, sweep, wilson_interval
+from app.rating.evaluation import EvaluationPlan, Forecasts, best_pair, forecast, score, sweep, sweep_grid, wilson_interval
 from app.rating.registry import get_system, systems
 from app.rating.system import GameColumns, ReplayInput, Seed, StoredGame, StoredTournament
 from app.rating.whr import forecast as fx
@@ -435,3 +435,46 @@ def test_sweep_refuses_an_unknown_parameter_or_an_invalid_value():
         sweep(system, given, EvaluationPlan("holdout"), "k_factor", [1.0])
     with pytest.raises(ValueError, match="w2 = -1.0 is not a valid value"):
         sweep(system, given, EvaluationPlan("holdout"), "w2", [12.9, -1.0])
+
+
+def test_a_sweep_of_two_parameters_finds_the_best_pair_and_each_profile_interval():
+    """Against the one-parameter sweep run once per value of the second parameter: each pair's total,
+    the best pair, and each parameter's profile (its best total over the other) and interval by hand."""
+    black, white, score_, day = random_games(7, n_games=800)
+    given = whr_input(black, white, score_, day, 25)
+    system, plan = get_system("rif-whr"), EvaluationPlan("holdout", every=4)
+    w2s, virtual = [3.0, 12.9, 200.0, 3200.0], [1.0, 2.0, 6.0]
+    told = []
+    result = sweep_grid(
+        system, given, plan, "w2", w2s, "virtual_games", virtual, progress=lambda done, cells: told.append((done, cells))
+    )
+    assert told == [(n, 12) for n in range(1, 13)]
+    rows = [
+        sweep(system, dataclasses.replace(given, params=WhrListParams(virtual_games=int(v))), plan, "w2", w2s) for v in virtual
+    ]
+    totals = np.array([[p.mean_log_likelihood * p.games for p in row.points] for row in rows]).T  # [w2, virtual_games]
+    assert [(p.value, p.second_value) for p in result.grid] == [(w, v) for w in w2s for v in virtual]
+    assert [p.mean_log_likelihood * p.games for p in result.grid] == pytest.approx(totals.ravel().tolist(), abs=1e-9)
+    i, j = np.unravel_index(int(np.argmax(totals)), totals.shape)
+    pair = best_pair(result.grid)
+    assert (pair.value, pair.second_value) == (w2s[i], virtual[j])
+    assert (result.best, result.and_parameter.best) == (w2s[i], virtual[j])
+    for curve, values, profile in ((result, w2s, totals.max(axis=1)), (result.and_parameter, virtual, totals.max(axis=0))):
+        assert [p.value for p in curve.points] == values
+        assert [p.mean_log_likelihood * p.games for p in curve.points] == pytest.approx(profile.tolist(), abs=1e-9)
+        inside = [v for v, t in zip(values, profile) if t >= profile.max() - 1.92]
+        assert (curve.interval_low, curve.interval_high) == (min(inside), max(inside))
+    assert (result.parameter, result.current) == ("w2", 12.9)
+    assert (result.and_parameter.parameter, result.and_parameter.current) == ("virtual_games", 2.0)
+    assert result.and_parameter.grid is None and result.and_parameter.and_parameter is None
+
+
+def test_a_sweep_of_two_parameters_refuses_one_parameter_twice_or_a_pair_the_rules_refuse():
+    system = get_system("rif-whr")
+    given = whr_input(*random_games(8), 25)
+    with pytest.raises(ValueError, match="'w2' twice"):
+        sweep_grid(system, given, EvaluationPlan("holdout"), "w2", [6.0, 12.9], "w2", [20.0, 25.0])
+    with pytest.raises(ValueError, match="w2 = 6.0, virtual_games = 1.5 is not a valid value"):
+        sweep_grid(system, given, EvaluationPlan("holdout"), "w2", [6.0, 12.9], "virtual_games", [1.0, 1.5])
+    with pytest.raises(ValueError, match="no parameter 'k_factor'"):
+        sweep_grid(system, given, EvaluationPlan("holdout"), "w2", [6.0, 12.9], "k_factor", [1.0, 2.0])

@@ -15,6 +15,11 @@ from tests.helpers import AUTH, Page, cells, store_three_tournaments
 ACCURACY = "/lists/rif-whr/accuracy"
 DAY = dt.date(2024, 1, 1)
 SWEPT = {"mode": "holdout", "every": 2, "sweep": {"parameter": "w2", "values": [6, 12.9, 25]}}
+TWO_PARAMETERS = {
+    "mode": "holdout",
+    "every": 2,
+    "sweep": {"parameter": "w2", "values": [6, 12.9, 25], "and_parameter": {"parameter": "virtual_games", "values": [1, 2]}},
+}
 
 
 def _evaluate(client, body: dict) -> dict:  # type: ignore[no-untyped-def]
@@ -76,6 +81,41 @@ def test_the_page_shows_the_latest_evaluation_as_the_api_answers_it(client):
     assert again.status_code == 304
 
 
+def test_a_sweep_of_two_parameters_is_a_table_of_its_pairs_with_the_best_and_the_lists_own_said(client):
+    store_three_tournaments(client, DAY)
+    sweep = _evaluate(client, TWO_PARAMETERS)["result"]["sweep"]
+    english = LANGUAGES["en"]
+    html = client.get(ACCURACY).text
+    [table] = [t for t in Page(html).tables if t["caption"].startswith("Mean log-likelihood of each pair")]
+    assert table["headers"] == ["w2 \\ virtual_games", "1", "2"]
+    rows = cells(table)
+    assert [row["w2 \\ virtual_games"] for row in rows] == ["6", "12.9", "25"]
+    best = (sweep["best"], sweep["and_parameter"]["best"])
+    for row, w2 in zip(rows, (6.0, 12.9, 25.0), strict=True):
+        for column, virtual in (("1", 1.0), ("2", 2.0)):
+            [pair] = [c for c in sweep["grid"] if (c["value"], c["second_value"]) == (w2, virtual)]
+            shown = pages.decimal(pair["mean_log_likelihood"], english, 4)
+            shown += " (best)" if (w2, virtual) == best else ""
+            shown += " (the list's)" if (w2, virtual) == (12.9, 2.0) else ""
+            assert row[column] == shown, (w2, virtual)
+    # Inside its own scrolling container, as the page's other wide tables are (usable at 360 px).
+    assert (
+        '<div class="table-wrap accuracy" role="region" aria-label="The parameters\' grid" tabindex="0">\n<table class="sweep-grid">'
+    ) in html
+    first, second = sweep, sweep["and_parameter"]
+    assert (
+        f'the best pair is <strong class="sweep-best"><span translate="no">w2</span> {pages.parameter_value(best[0], english)}, '
+        f'<span translate="no">virtual_games</span> {pages.parameter_value(best[1], english)}</strong>'
+    ) in html
+    for curve in (first, second):
+        low, high = (pages.parameter_value(curve[end], english) for end in ("interval_low", "interval_high"))
+        assert (
+            f'The values of <span translate="no">{curve["parameter"]}</span> from {low} to {high} predict about as well' in html
+        )
+    assert 'The list\'s own <span translate="no">virtual_games</span> is 2.' in html
+    assert '<svg class="chart sweep"' not in html  # (a grid is its table; no curve is drawn)
+
+
 def test_the_sweep_stays_when_a_newer_evaluation_has_none(client):
     store_three_tournaments(client, DAY)
     swept = _evaluate(client, SWEPT)
@@ -110,6 +150,10 @@ def test_the_page_in_every_language(client, code):
     html = page.text
     assert f'<html lang="{LANGUAGES[code].tag}">' in html
     for english in ("The latest evaluation", "Mean log-likelihood", "Predicted against observed", "By year", "Predicted score"):
+        assert english not in html, english
+    _evaluate(client, TWO_PARAMETERS)
+    html = client.get(ACCURACY).text
+    for english in ("The parameters' grid", "every pair of values", "each pair", "(best)", "(the list"):
         assert english not in html, english
     empty = client.get("/lists/rif-elo/accuracy").text
     assert "No evaluation of this list has been run yet." not in empty

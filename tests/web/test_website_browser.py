@@ -23,7 +23,7 @@ from babel.messages.pofile import read_po
 from app.recompute.jobs import run_pending_jobs
 from app.web.i18n import LANGUAGES, LOCALE_DIRECTORY
 from tests.browser import Browser, ensure_axe, ensure_chromium
-from tests.helpers import AUTH, ROOT, SITE_EARLIER, SITE_LIST_DATE, load_site
+from tests.helpers import AUTH, ROOT, SITE_EARLIER, SITE_LIST_DATE, load_site, store_three_tournaments
 from tests.live_server import running_server
 
 pytestmark = pytest.mark.slow
@@ -322,6 +322,42 @@ def test_why_a_rating_changed_fits_a_small_phone_in_every_language(client, chrom
                 assert page.evaluate("document.querySelectorAll('#why-rif-whr table').length") == 2, code
                 if not page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"):
                     problems.append((code, width, "the page scrolls sideways"))
+                problems += [(code, width, found) for found in page.evaluate(GEOMETRY)]
+                if width == PHONE[0]:
+                    violations = page.axe(axe_source)
+                    problems += [(code, width, v) for v in violations if v["impact"] in ("serious", "critical")]
+                page.call("Page.close")
+    assert not problems, "\n".join(map(str, problems))
+
+
+def test_a_sweep_of_two_parameters_fits_a_small_phone_in_every_language(client, chromium, axe_source):  # type: ignore[no-untyped-def]
+    """The accuracy page's table of a sweep of ten values of w² by ten numbers of virtual games: at 360
+    px the table scrolls inside its own box and the page does not scroll sideways, no blocks overlap;
+    at 390 px axe-core finds no serious or critical violation."""
+    day = SITE_LIST_DATE
+    store_three_tournaments(client, day)
+    w2 = [2, 4, 6, 8, 10, 12.9, 16, 20, 25, 32]
+    asked = {
+        "mode": "holdout",
+        "every": 2,
+        "sweep": {"parameter": "w2", "values": w2, "and_parameter": {"parameter": "virtual_games", "values": list(range(1, 11))}},
+    }
+    assert client.post("/v1/rating-lists/rif-whr/evaluations", json=asked, headers=AUTH).status_code == 202
+    run_pending_jobs(list_date=day)
+    path = "/lists/rif-whr/accuracy"
+    problems: list[tuple[str, int, object]] = []
+    with running_server() as server, Browser(chromium) as browser:
+        for code in LANGUAGES:
+            for width, height in (SMALL_PHONE, PHONE):
+                page = browser.open(
+                    f"{server.url}/language/{code}?next={quote(path, safe='')}", width=width, height=height, mobile=True
+                )
+                assert page.evaluate("document.querySelectorAll('table.sweep-grid tbody tr').length") == len(w2), code
+                if not page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"):
+                    problems.append((code, width, "the page scrolls sideways"))
+                wrap = "document.querySelector('table.sweep-grid').closest('.table-wrap')"
+                if not page.evaluate(f"{wrap}.scrollWidth > {wrap}.clientWidth"):
+                    problems.append((code, width, "the grid does not scroll in its own box"))
                 problems += [(code, width, found) for found in page.evaluate(GEOMETRY)]
                 if width == PHONE[0]:
                     violations = page.axe(axe_source)
