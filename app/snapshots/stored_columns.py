@@ -309,7 +309,7 @@ class Archive:
             found = self._distinct.get(stored_name)
         if found is None:
             values = _loaded(self._member(reading, stored_name))
-            found = (object_column(values), caches.python_bytes(values))
+            found = (object_column(values), caches.nested_bytes(values))
             with self._lock:
                 self._distinct[stored_name] = found
         return found[0]

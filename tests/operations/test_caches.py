@@ -2,6 +2,7 @@
 answers kept as bytes, the snapshots' timelines and change tables (app/caches.py), each reported at
 /metrics with its limit, hits, misses and evictions; reads answered after an eviction are the same."""
 
+import tracemalloc
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -10,7 +11,9 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from app import caches
 from app.names import folded
+from app.rating.system import object_column
 from app.settings import get_settings
+from app.snapshots import stored_columns
 from tests.helpers import AUTH, recompute_now, tournament_body, with_player_ids
 
 CACHES = ("responses", "timelines", "change_tables")
@@ -92,6 +95,31 @@ def test_an_entry_that_grows_as_it_is_read_counts_against_the_limit_at_the_next_
         assert cache.statistics().bytes == 20
     finally:
         caches.ALL.remove(cache)
+
+
+def test_nested_values_an_archive_decodes_count_as_much_as_they_hold():
+    """A RIF Elo change's details (a dict of lists of dicts of numbers), decoded whole when first read,
+    count against a cache's limit what tracemalloc sees them hold, not their first level's bytes
+    (which were a twentieth of it: a change table cache of 32 MiB held some 100 MB)."""
+    details = [
+        {"start_rating": 1800.0 + i, "games": [{"round": str(r), "R": 1.0, "delta_R": r / 3 + i} for r in range(i % 9 + 1)]}
+        for i in range(500)
+    ]
+    archive = stored_columns.Archive(stored_columns.pack({"details": object_column(details)}))
+    before = archive.nbytes()
+    tracemalloc.start()
+    try:
+        column = archive.column(None, "details")
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert column.tolist() == details
+    assert 0.9 * held <= archive.nbytes() - before <= 1.2 * held, (archive.nbytes() - before, held)
+
+
+def test_nested_bytes_counts_a_shared_object_once():
+    shared = ["x" * 1000]
+    assert caches.nested_bytes([shared, shared]) == caches.nested_bytes([shared]) + 8
 
 
 def test_the_name_memo_keeps_short_names_only(client):
