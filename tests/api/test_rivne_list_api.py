@@ -60,6 +60,7 @@ def test_the_list_exists_with_the_params_defaults(client):
     assert client.patch("/v1/rating-lists/rivne/params", json={"k": 1}, headers=AUTH).status_code == 422
 
 
+@pytest.mark.slow
 def test_egc_2013_rated_on_the_list_and_read_back(client):
     report = import_results_file(EGC)
     assert (report.tournaments_stored, report.players_stored, report.games_stored) == (1, 594, 2259)

@@ -35,6 +35,7 @@ def test_import_real_file_twice(client: TestClient):
     assert client.get("/v1/players/2487").json()["surname"] == "Zha"
 
 
+@pytest.mark.slow
 def test_import_reports_invalid_rows(tmp_path: Path, client: TestClient):
     source = tmp_path / "results.tsv"
     source.write_text(

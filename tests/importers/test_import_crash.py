@@ -53,6 +53,7 @@ def _results_file(path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("commit_games", [1, 2 * GAMES_EACH])
 def test_batches_reported_stored_survive_a_killed_import(client: TestClient, tmp_path: Path, commit_games: int):
     """One batch a transaction, then two: the progress reports a transaction's tournaments once it

@@ -216,6 +216,7 @@ def test_the_list_of_women_makes_the_womens_list_of_the_chinese_results(client: 
     assert _stored() == before
 
 
+@pytest.mark.slow
 def test_the_list_of_women_marks_a_womens_group_of_a_mixed_event_and_players_named(tmp_path: Path, client: TestClient) -> None:
     body = tournament_body("MIX1")
     for game in body["games"]:

@@ -223,6 +223,7 @@ def test_every_calculation_example_is_what_the_service_answers(client):
     assert design["change"] == 12 and round(design["expected"], 4) == 0.6405
 
 
+@pytest.mark.slow
 def test_every_resource_example_is_what_the_service_answers_over_the_real_data(client):
     """The response examples of the stored resources are the service's own answers in a replay of the
     Chinese file: its tournaments submitted, the WHR list recomputed, read, corrected and seeded."""
