@@ -312,21 +312,12 @@ def test_why_a_rating_changed_fits_a_small_phone_in_every_language(client, chrom
 
     history_with_a_correction(client)
     path = "/players/p1?list=rif-whr&from=publication%3A1&to=publication%3A2"
-    problems: list[tuple[str, int, object]] = []
-    with running_server() as server, Browser(chromium) as browser:
-        for code in LANGUAGES:
-            for width, height in (SMALL_PHONE, PHONE):
-                page = browser.open(
-                    f"{server.url}/language/{code}?next={quote(path, safe='')}", width=width, height=height, mobile=True
-                )
-                assert page.evaluate("document.querySelectorAll('#why-rif-whr table').length") == 2, code
-                if not page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"):
-                    problems.append((code, width, "the page scrolls sideways"))
-                problems += [(code, width, found) for found in page.evaluate(GEOMETRY)]
-                if width == PHONE[0]:
-                    violations = page.axe(axe_source)
-                    problems += [(code, width, v) for v in violations if v["impact"] in ("serious", "critical")]
-                page.call("Page.close")
+
+    def shows_both_tables(page, code: str) -> list[str]:  # type: ignore[no-untyped-def]
+        assert page.evaluate("document.querySelectorAll('#why-rif-whr table').length") == 2, code
+        return []
+
+    problems = _phone_problems(chromium, axe_source, path, shows_both_tables)
     assert not problems, "\n".join(map(str, problems))
 
 
@@ -345,6 +336,19 @@ def test_a_sweep_of_two_parameters_fits_a_small_phone_in_every_language(client, 
     assert client.post("/v1/rating-lists/rif-whr/evaluations", json=asked, headers=AUTH).status_code == 202
     run_pending_jobs(list_date=day)
     path = "/lists/rif-whr/accuracy"
+
+    def scrolls_the_grid_in_its_box(page, code: str) -> list[str]:  # type: ignore[no-untyped-def]
+        assert page.evaluate("document.querySelectorAll('table.sweep-grid tbody tr').length") == len(w2), code
+        wrap = "document.querySelector('table.sweep-grid').closest('.table-wrap')"
+        return [] if page.evaluate(f"{wrap}.scrollWidth > {wrap}.clientWidth") else ["the grid does not scroll in its own box"]
+
+    problems = _phone_problems(chromium, axe_source, path, scrolls_the_grid_in_its_box)
+    assert not problems, "\n".join(map(str, problems))
+
+
+def _phone_problems(chromium, axe_source, path: str, page_problems) -> list[tuple[str, int, object]]:  # type: ignore[no-untyped-def]
+    """``path`` at 360 and 390 px in every language: whether the page scrolls sideways, the geometry's
+    problems and ``page_problems(page, code)``'s, and at 390 px axe-core's serious or critical violations."""
     problems: list[tuple[str, int, object]] = []
     with running_server() as server, Browser(chromium) as browser:
         for code in LANGUAGES:
@@ -352,18 +356,15 @@ def test_a_sweep_of_two_parameters_fits_a_small_phone_in_every_language(client, 
                 page = browser.open(
                     f"{server.url}/language/{code}?next={quote(path, safe='')}", width=width, height=height, mobile=True
                 )
-                assert page.evaluate("document.querySelectorAll('table.sweep-grid tbody tr').length") == len(w2), code
                 if not page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"):
                     problems.append((code, width, "the page scrolls sideways"))
-                wrap = "document.querySelector('table.sweep-grid').closest('.table-wrap')"
-                if not page.evaluate(f"{wrap}.scrollWidth > {wrap}.clientWidth"):
-                    problems.append((code, width, "the grid does not scroll in its own box"))
+                problems += [(code, width, found) for found in page_problems(page, code)]
                 problems += [(code, width, found) for found in page.evaluate(GEOMETRY)]
                 if width == PHONE[0]:
                     violations = page.axe(axe_source)
                     problems += [(code, width, v) for v in violations if v["impact"] in ("serious", "critical")]
                 page.call("Page.close")
-    assert not problems, "\n".join(map(str, problems))
+    return problems
 
 
 # Each violation of a document's Content-Security-Policy, recorded before the document's own scripts run.
